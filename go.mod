@@ -1,0 +1,3 @@
+module cacao
+
+go 1.26.8
