@@ -24,7 +24,7 @@ type board struct {
 	cells      []uint8
 }
 
-const boardMargin = 4
+const boardMargin = 8
 
 func (b *board) index(c Cell) int {
 	x, y := c.X-b.minX, c.Y-b.minY

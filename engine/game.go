@@ -33,7 +33,7 @@ func (g *Game) Play(seat int, m Move) (Outcome, error) {
 	g.rec.Turns = append(g.rec.Turns, RecordTurn{Seat: seat, Move: Move{
 		Placement: out.Placement,
 		Fills:     append([]Fill{}, out.Fills...),
-		Acts:      out.Acts,
+		Acts:      append([]Act(nil), out.Acts...),
 		Reactions: map[int][]Act{},
 	}})
 	g.note(out.Resolutions)
@@ -63,7 +63,7 @@ func (g *Game) SetAutoDecide(seat int, on bool) []Resolution {
 
 func (g *Game) note(rs []Resolution) {
 	for _, r := range rs {
-		g.rec.Turns[r.Turn].Move.Reactions[r.Seat] = r.Acts
+		g.rec.Turns[r.Turn].Move.Reactions[r.Seat] = append([]Act{}, r.Acts...)
 	}
 }
 

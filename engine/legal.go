@@ -1,7 +1,5 @@
 package engine
 
-import "sort"
-
 // Placement is where and how a worker tile is laid: a normal placement on an
 // empty worker cell, or an overbuild of one of the player's own tiles.
 type Placement struct {
@@ -41,35 +39,10 @@ type Act struct {
 	Use  int
 }
 
-// frontier appends to buf the empty worker cells that touch a jungle tile,
-// sorted by (y, x).
-func (s *State) frontier(buf []Cell) []Cell {
-	for i := range s.pieces {
-		p := &s.pieces[i]
-		if p.isWorker() {
-			continue
-		}
-		for d := N; d <= W; d++ {
-			c := p.at.Step(d)
-			if s.board.get(c) != 0 {
-				continue
-			}
-			// Count c once: only from its first jungle neighbour in side order.
-			dup := false
-			for e := N; e < d.Opposite(); e++ {
-				if q := s.at(c.Step(e)); q != nil && !q.isWorker() {
-					dup = true
-					break
-				}
-			}
-			if !dup {
-				buf = append(buf, c)
-			}
-		}
-	}
-	sortCells(buf)
-	return buf
-}
+// LegalCells appends to buf the empty worker cells that touch a jungle tile:
+// the cells where a normal placement may go. The order depends only on the
+// position (not sorted: LegalPlacements sorts).
+func (s *State) LegalCells(buf []Cell) []Cell { return append(buf, s.front...) }
 
 func sortCells(cs []Cell) {
 	// Insertion sort: the lists are short and this keeps it allocation-free.
@@ -95,8 +68,10 @@ func (s *State) LegalPlacements(buf []Placement) []Placement {
 		return buf
 	}
 	p := &s.players[s.current]
-	var cellBuf [64]Cell
-	for _, c := range s.frontier(cellBuf[:0]) {
+	var cb [64]Cell
+	cells := append(cb[:0], s.front...)
+	sortCells(cells)
+	for _, c := range cells {
 		for w := Worker(0); w < numWorker; w++ {
 			if p.Hand[w] == 0 {
 				continue
@@ -106,20 +81,31 @@ func (s *State) LegalPlacements(buf []Placement) []Placement {
 			}
 		}
 	}
-	if s.CanOverbuild() {
-		for i := range s.pieces {
-			q := &s.pieces[i]
-			if !q.isWorker() || int(q.owner) != s.current || q.under != 0 || s.board.get(q.at) != uint8(i+1) {
+	var obBuf [16]Cell
+	for _, c := range s.OverbuildCells(obBuf[:0]) {
+		for w := Worker(0); w < numWorker; w++ {
+			if p.Hand[w] == 0 {
 				continue
 			}
-			for w := Worker(0); w < numWorker; w++ {
-				if p.Hand[w] == 0 {
-					continue
-				}
-				for _, r := range workerRots[w] {
-					buf = append(buf, Placement{Tile: w, Rot: r, At: q.at, Overbuild: true})
-				}
+			for _, r := range workerRots[w] {
+				buf = append(buf, Placement{Tile: w, Rot: r, At: c, Overbuild: true})
 			}
+		}
+	}
+	return buf
+}
+
+// OverbuildCells appends to buf the cells where the current player may
+// overbuild now (their own tiles not yet overbuilt), in placement order; none
+// unless CanOverbuild.
+func (s *State) OverbuildCells(buf []Cell) []Cell {
+	if !s.CanOverbuild() {
+		return buf
+	}
+	for i := range s.pieces {
+		q := &s.pieces[i]
+		if q.isWorker() && int(q.owner) == s.current && q.under == 0 && s.board.get(q.at) == uint8(i+1) {
+			buf = append(buf, q.at)
 		}
 	}
 	return buf
@@ -169,19 +155,17 @@ func (s *State) checkPlacement(seat int, pl Placement) error {
 		return illegal("cell %s is already occupied", pl.At)
 	}
 	for d := N; d <= W; d++ {
-		if q := s.at(pl.At.Step(d)); q != nil && !q.isWorker() {
+		// Neighbours of a worker cell are jungle cells (the chessboard).
+		if s.board.get(pl.At.Step(d)) != 0 {
 			return nil
 		}
 	}
 	return illegal("must touch a jungle tile")
 }
 
-// FillCells returns the empty jungle cells that a normal placement at c would
-// require to be filled, sorted by (y, x). The placement is not checked.
-func (s *State) FillCells(c Cell) []Cell {
-	var buf [4]Cell
-	return append([]Cell(nil), s.fillCells(c, buf[:0])...)
-}
+// FillCells appends to buf the empty jungle cells that a normal placement at
+// at would require to be filled, sorted by (y, x). The placement is not checked.
+func (s *State) FillCells(at Cell, buf []Cell) []Cell { return s.fillCells(at, buf) }
 
 func (s *State) fillCells(at Cell, buf []Cell) []Cell {
 	for d := N; d <= W; d++ {
@@ -194,7 +178,8 @@ func (s *State) fillCells(at Cell, buf []Cell) []Cell {
 			if e == d.Opposite() {
 				continue
 			}
-			if q := s.at(c.Step(e)); q != nil && q.isWorker() {
+			// Neighbours of a jungle cell are worker cells (the chessboard).
+			if s.board.get(c.Step(e)) != 0 {
 				workers++
 			}
 		}
@@ -229,80 +214,100 @@ func (s *State) DefaultFills(at Cell) []Fill {
 }
 
 // FillOptions lists every distinct legal fill assignment for a normal
-// placement at c (one empty list when nothing needs filling). Display tiles
-// of the same kind are interchangeable, so assignments differing only by them
-// are listed once.
+// placement at c (nil when nothing needs filling), each sorted by cell.
+// Display tiles of the same kind are interchangeable, so assignments
+// differing only by them are listed once.
 func (s *State) FillOptions(c Cell) [][]Fill {
-	cells := s.FillCells(c)
-	n := s.fillable(len(cells))
-	if n == 0 {
-		return [][]Fill{{}}
+	flat, width := s.AppendFillOptions(c, nil)
+	if width == 0 {
+		return nil
 	}
-	// Tiles to place: the display tiles, then pile tiles up to n.
-	var tiles []Fill
-	for i := 0; i < s.ndisp && i < n; i++ {
-		tiles = append(tiles, Fill{Tile: s.display[i]})
-	}
-	for len(tiles) < n {
-		tiles = append(tiles, Fill{FromPile: true})
-	}
-	// When fewer display tiles than n exist, all are used; when more (n=1 with
-	// two in the display), choose which one.
-	var choices [][]Fill
-	if s.ndisp > n {
-		seen := map[Jungle]bool{}
-		for i := 0; i < s.ndisp; i++ {
-			if !seen[s.display[i]] {
-				seen[s.display[i]] = true
-				choices = append(choices, []Fill{{Tile: s.display[i]}})
-			}
-		}
-	} else {
-		choices = [][]Fill{tiles}
-	}
-	seen := map[string]bool{}
-	var out [][]Fill
-	for _, ts := range choices {
-		permuteFills(cells, ts, func(f []Fill) {
-			key := ""
-			for _, x := range f {
-				key += x.At.String() + x.Tile.String() + map[bool]string{true: "p"}[x.FromPile] + ";"
-			}
-			if !seen[key] {
-				seen[key] = true
-				out = append(out, append([]Fill(nil), f...))
-			}
-		})
+	out := make([][]Fill, 0, len(flat)/width)
+	for i := 0; i < len(flat); i += width {
+		out = append(out, flat[i:i+width:i+width])
 	}
 	return out
 }
 
-// permuteFills calls fn with every injective assignment of tiles to cells.
-func permuteFills(cells []Cell, tiles []Fill, fn func([]Fill)) {
-	used := make([]bool, len(cells))
-	cur := make([]Fill, 0, len(tiles))
-	var rec func(i int)
-	rec = func(i int) {
-		if i == len(tiles) {
-			sorted := append([]Fill(nil), cur...)
-			sort.Slice(sorted, func(a, b int) bool { return sorted[a].At.Less(sorted[b].At) })
-			fn(sorted)
-			return
+// AppendFillOptions is FillOptions without allocation: it appends the options
+// to buf one after another, each width fills long (width 0: nothing to fill).
+func (s *State) AppendFillOptions(c Cell, buf []Fill) (opts []Fill, width int) {
+	var cb [4]Cell
+	cells := s.fillCells(c, cb[:0])
+	n := s.fillable(len(cells))
+	if n == 0 {
+		return buf, 0
+	}
+	// The tiles to place: n of the display's, or all of them and the pile's.
+	var sets [2][3]Fill
+	nsets := 1
+	if s.ndisp > n { // one cell, two display tiles: either one
+		sets[0][0].Tile = s.display[0]
+		if s.display[1] != s.display[0] {
+			sets[1][0].Tile = s.display[1]
+			nsets = 2
 		}
-		for k, c := range cells {
-			if used[k] {
-				continue
+	} else {
+		for i := 0; i < n; i++ {
+			if i < s.ndisp {
+				sets[0][i].Tile = s.display[i]
+			} else {
+				sets[0][i].FromPile = true
 			}
-			used[k] = true
-			f := tiles[i]
-			f.At = c
-			cur = append(cur, f)
-			rec(i + 1)
-			cur = cur[:len(cur)-1]
-			used[k] = false
 		}
 	}
-	rec(0)
+	start := len(buf)
+	for _, ts := range sets[:nsets] {
+		permuteFills(cells, ts[:n], func(f []Fill) {
+			for i := start; i < len(buf); i += n {
+				if sameFills(buf[i:i+n], f) {
+					return
+				}
+			}
+			buf = append(buf, f...)
+		})
+	}
+	return buf, n
+}
+
+func sameFills(a, b []Fill) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// cellPerms[m] lists the orderings of m cells (m ≤ 3: a new tile touches at
+// least one jungle tile, so at most three of its neighbours need filling).
+var cellPerms = [4][][3]int{
+	{{}},
+	{{0}},
+	{{0, 1}, {1, 0}},
+	{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}},
+}
+
+// permuteFills calls fn with every injective assignment of tiles to cells,
+// sorted by cell (cells must be sorted). fn must not keep the slice.
+func permuteFills(cells []Cell, tiles []Fill, fn func([]Fill)) {
+	var cur [3]Fill
+	for _, p := range cellPerms[len(cells)] {
+		k := 0
+		for ci := range cells {
+			for i := range tiles {
+				if p[i] == ci {
+					cur[k] = tiles[i]
+					cur[k].At = cells[ci]
+					k++
+				}
+			}
+		}
+		fn(cur[:k])
+	}
 }
 
 // checkFills validates fills for a normal placement at `at` (nil: default) and
@@ -423,8 +428,9 @@ func (s *State) fired(seat int, pl Placement, fills []Fill, out []Edge) []Edge {
 }
 
 // Fired returns the edges, of every player, that would fire if the current
-// player made placement pl with fills (nil: the default fills). Edges facing
-// a cell filled from the pile have Jungle NoJungle: the tile is not yet known.
+// player made placement pl with fills (nil: the default fills), in the default
+// order. Edges facing a cell filled from the pile have Jungle NoJungle: the
+// tile is not yet known.
 func (s *State) Fired(pl Placement, fills []Fill) ([]Edge, error) {
 	if err := s.checkPlacement(s.current, pl); err != nil {
 		return nil, err
@@ -436,13 +442,5 @@ func (s *State) Fired(pl Placement, fills []Fill) ([]Edge, error) {
 			return nil, err
 		}
 	}
-	edges := s.fired(s.current, pl, fs, nil)
-	for i := range edges {
-		for _, f := range fs {
-			if f.FromPile && edges[i].Tile.Step(edges[i].Side) == f.At {
-				edges[i].Jungle = NoJungle
-			}
-		}
-	}
-	return edges, nil
+	return s.firedHidden(s.current, pl, fs), nil
 }

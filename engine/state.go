@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // Setup fixes everything chance decides in a game: the jungle pile (top first,
@@ -70,12 +71,16 @@ func (p *Player) Queue() []Batch { return p.queue }
 // return an error without changing anything when the action is illegal.
 type State struct {
 	n       int
+	total   int // turns in the whole game
 	first   int
 	current int
 	turns   int
 
 	board  board
 	pieces []piece
+	// front lists the empty worker cells touching a jungle tile, in no
+	// particular order, kept up to date by put.
+	front []Cell
 
 	jungle  []Jungle // the pile, shared between clones, never written
 	jpos    int
@@ -90,7 +95,10 @@ type State struct {
 // scratch holds buffers reused between turns; never shared by clones.
 type scratch struct {
 	fired []Edge
-	order []Act
+	own   []Edge
+	acts  []Act // arena for the explicit acts of one call (see Outcome)
+	fills []Fill
+	res   []Resolution
 }
 
 // Errors returned by the engine. Illegal actions are reported with sentences a
@@ -177,7 +185,7 @@ func New(su Setup, first int) (*State, error) {
 	if first < 0 || first >= n {
 		return nil, fmt.Errorf("%w: first player must be a seat of the game", ErrSetup)
 	}
-	s := &State{n: n, first: first, current: first, jungle: su.Jungle}
+	s := &State{n: n, total: n * len(su.Workers[0]), first: first, current: first, jungle: su.Jungle}
 	s.pieces = make([]piece, 0, 2+len(su.Jungle)+2*n*len(su.Workers[0]))
 	s.put(piece{at: StartP1, jungle: P1, owner: -1})
 	s.put(piece{at: StartM2, jungle: M2, owner: -1})
@@ -199,6 +207,22 @@ func (s *State) put(p piece) int {
 	s.pieces = append(s.pieces, p)
 	i := len(s.pieces) - 1
 	s.board.set(p.at, uint8(i+1))
+	if p.isWorker() {
+		for k, c := range s.front {
+			if c == p.at {
+				last := len(s.front) - 1
+				s.front[k] = s.front[last]
+				s.front = s.front[:last]
+				break
+			}
+		}
+		return i
+	}
+	for d := N; d <= W; d++ {
+		if c := p.at.Step(d); s.board.get(c) == 0 && !slices.Contains(s.front, c) {
+			s.front = append(s.front, c)
+		}
+	}
 	return i
 }
 
@@ -225,6 +249,7 @@ func (s *State) Clone() *State {
 	c := *s
 	c.board = s.board.clone()
 	c.pieces = append(make([]piece, 0, cap(s.pieces)), s.pieces...)
+	c.front = append([]Cell(nil), s.front...)
 	c.players = append([]Player(nil), s.players...)
 	for i := range c.players {
 		q := c.players[i].queue
@@ -257,20 +282,13 @@ func (s *State) Display() []Jungle { return append([]Jungle(nil), s.display[:s.n
 // JunglePile is the number of tiles left in the jungle pile.
 func (s *State) JunglePile() int { return len(s.jungle) - s.jpos }
 
-// Over reports whether every hand and pile is empty: no turn is left to play.
-// Final scoring may still wait for pending batches (see Pending).
-func (s *State) Over() bool {
-	for i := range s.players {
-		p := &s.players[i]
-		if p.PileSize() > 0 || p.HandSize() > 0 {
-			return false
-		}
-	}
-	return true
-}
+// Over reports whether every hand and pile is empty: no turn is left to play
+// (every turn lays one tile, so that is after TotalTurns turns). Final scoring
+// may still wait for pending batches (see Pending).
+func (s *State) Over() bool { return s.turns >= s.total }
 
 // TotalTurns is the number of turns a game with this setup lasts.
-func (s *State) TotalTurns() int { return s.n * len(s.players[0].pile) }
+func (s *State) TotalTurns() int { return s.total }
 
 // Pending reports whether any player has a batch waiting for a decision.
 func (s *State) Pending() bool {
@@ -323,3 +341,6 @@ func (r *Rand) shuffleWorkers(a []Worker) {
 		a[i], a[j] = a[j], a[i]
 	}
 }
+
+// Occupied reports whether any tile lies on c.
+func (s *State) Occupied(c Cell) bool { return s.board.get(c) != 0 }

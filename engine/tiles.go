@@ -41,18 +41,12 @@ func ParseSide(s string) (Side, bool) {
 type Cell struct{ X, Y int }
 
 // Step returns the neighbour of c on side d.
-func (c Cell) Step(d Side) Cell {
-	switch d {
-	case N:
-		return Cell{c.X, c.Y - 1}
-	case E:
-		return Cell{c.X + 1, c.Y}
-	case S:
-		return Cell{c.X, c.Y + 1}
-	default:
-		return Cell{c.X - 1, c.Y}
-	}
-}
+func (c Cell) Step(d Side) Cell { return Cell{c.X + stepX[d&3], c.Y + stepY[d&3]} }
+
+var (
+	stepX = [4]int{0, 1, 0, -1}
+	stepY = [4]int{-1, 0, 1, 0}
+)
 
 // IsJungleCell reports whether c is a cell on which only jungle tiles lie.
 func (c Cell) IsJungleCell() bool { return (c.X+c.Y)&1 == 0 }

@@ -36,6 +36,10 @@ type Resolution struct {
 // (pile tiles revealed), the active player's acts, and the resolutions of
 // other players' batches that happened during the turn (immediately, or
 // automatically at the head of their queues).
+//
+// Its slices live in the State's scratch space: they stay valid only until
+// the next call that changes the State. Copy what you keep (Game does). This
+// keeps a turn nearly allocation-free, which bots and simulations rely on.
 type Outcome struct {
 	Turn        int
 	Seat        int
@@ -48,6 +52,7 @@ type Outcome struct {
 // Play commits seat's turn. On error nothing changes; the error is an
 // *IllegalError whose text a player understands.
 func (s *State) Play(seat int, m Move) (Outcome, error) {
+	s.scratch.acts = s.scratch.acts[:0]
 	if err := s.checkPlacement(seat, m.Placement); err != nil {
 		return Outcome{}, err
 	}
@@ -55,7 +60,7 @@ func (s *State) Play(seat int, m Move) (Outcome, error) {
 	var fills []Fill
 	if !pl.Overbuild {
 		var err error
-		if fills, err = s.checkFills(pl.At, m.Fills, nil); err != nil {
+		if fills, err = s.checkFills(pl.At, m.Fills, s.scratch.fills[:0]); err != nil {
 			return Outcome{}, err
 		}
 	} else if len(m.Fills) > 0 {
@@ -63,21 +68,17 @@ func (s *State) Play(seat int, m Move) (Outcome, error) {
 	}
 	fired := s.fired(seat, pl, fills, s.scratch.fired[:0])
 	s.scratch.fired = fired
-	mine := 0
-	for _, e := range fired {
-		if e.Owner == seat {
-			mine++
-		}
-	}
-	// Own edges first, in default order, so acts can be checked against them.
+	// Own edges, in default order, so acts can be checked against them.
 	sortEdges(fired)
-	own := make([]Edge, 0, mine)
+	own := s.scratch.own[:0]
 	for _, e := range fired {
 		if e.Owner == seat {
 			own = append(own, e)
 		}
 	}
-	acts, err := orderActs(own, m.Acts)
+	s.scratch.own = own
+	s.scratch.fills = fills[:0]
+	acts, err := s.order(own, m.Acts)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -98,7 +99,7 @@ func (s *State) Play(seat int, m Move) (Outcome, error) {
 					theirs = append(theirs, e)
 				}
 			}
-			if reactions[k], err = orderActs(theirs, as); err != nil {
+			if reactions[k], err = s.order(theirs, as); err != nil {
 				return Outcome{}, err
 			}
 		}
@@ -131,25 +132,36 @@ func (s *State) Play(seat int, m Move) (Outcome, error) {
 		if k == seat {
 			continue
 		}
-		var b Batch
+		theirs := s.scratch.own[:0]
 		for _, e := range fired {
 			if e.Owner == k {
-				b.Edges = append(b.Edges, e)
+				theirs = append(theirs, e)
 			}
 		}
-		if b.Edges == nil {
+		s.scratch.own = theirs
+		if len(theirs) == 0 {
 			continue
 		}
-		b.Turn, b.Owner = s.turns, k
-		if m.Reactions != nil {
+		q := &s.players[k]
+		b := Batch{Turn: s.turns, Owner: k, Edges: theirs}
+		switch {
+		case m.Reactions != nil:
 			if reactions[k] == nil {
-				reactions[k], _ = orderActs(b.Edges, nil)
+				reactions[k], _ = s.order(theirs, nil)
 			}
-			s.resolve(&s.players[k], b.Edges, reactions[k])
-			out.Resolutions = append(out.Resolutions, Resolution{Seat: k, Turn: s.turns, Acts: reactions[k]})
+		case len(q.queue) == 0 && !q.NeedsDecision(b):
+			// At the head already and nothing to decide: resolve now.
+			reactions[k], _ = s.order(theirs, nil)
+		default:
+			b.Edges = append([]Edge(nil), theirs...)
+			q.queue = append(q.queue, b)
 			continue
 		}
-		s.players[k].queue = append(s.players[k].queue, b)
+		s.resolve(q, theirs, reactions[k])
+		if out.Resolutions == nil {
+			out.Resolutions = s.scratch.res[:0]
+		}
+		out.Resolutions = append(out.Resolutions, Resolution{Seat: k, Turn: s.turns, Acts: reactions[k]})
 	}
 
 	// End of turn: draw, refill the display, pass.
@@ -164,6 +176,9 @@ func (s *State) Play(seat int, m Move) (Outcome, error) {
 		for k := 0; k < s.n; k++ {
 			out.Resolutions = s.settle(k, out.Resolutions)
 		}
+	}
+	if out.Resolutions != nil {
+		s.scratch.res = out.Resolutions[:0]
 	}
 	return out, nil
 }
@@ -211,7 +226,19 @@ func jungleRank(j Jungle) int {
 // and returns the full explicit order: the listed edges as given, then the
 // unlisted ones in default order with all workers.
 func orderActs(edges []Edge, acts []Act) ([]Act, error) {
-	out := make([]Act, 0, len(edges))
+	return appendActs(make([]Act, 0, len(edges)), edges, acts)
+}
+
+// order is orderActs into the state's scratch arena (see Outcome).
+func (s *State) order(edges []Edge, acts []Act) ([]Act, error) {
+	a := s.scratch.acts
+	start := len(a)
+	a, err := appendActs(a, edges, acts)
+	s.scratch.acts = a
+	return a[start:len(a):len(a)], err
+}
+
+func appendActs(out []Act, edges []Edge, acts []Act) ([]Act, error) {
 	var listed uint64
 	for _, a := range acts {
 		k := -1
@@ -307,7 +334,7 @@ func (s *State) settle(seat int, rs []Resolution) []Resolution {
 		var acts []Act
 		switch {
 		case !p.NeedsDecision(b):
-			acts, _ = orderActs(b.Edges, nil)
+			acts, _ = s.order(b.Edges, nil)
 		case p.AutoDecide:
 			acts = BestActs(*p, b.Edges)
 		default:
@@ -325,7 +352,8 @@ func (s *State) settle(seat int, rs []Resolution) []Resolution {
 
 // Resolve resolves the batch at the head of seat's queue with acts (edges not
 // listed: default order, all workers), then settles the queue again. It
-// returns every resolution made, the chosen one first.
+// returns every resolution made, the chosen one first; like an Outcome's, the
+// returned slices are valid until the next change of the State.
 func (s *State) Resolve(seat int, acts []Act) ([]Resolution, error) {
 	if seat < 0 || seat >= s.n {
 		return nil, illegal("no such seat")
@@ -335,7 +363,8 @@ func (s *State) Resolve(seat int, acts []Act) ([]Resolution, error) {
 		return nil, illegal("you have no pending choice")
 	}
 	b := p.queue[0]
-	full, err := orderActs(b.Edges, acts)
+	s.scratch.acts = s.scratch.acts[:0]
+	full, err := s.order(b.Edges, acts)
 	if err != nil {
 		return nil, err
 	}
@@ -361,6 +390,7 @@ func (s *State) ResolveBest(seat int) ([]Resolution, error) {
 // SetAutoDecide sets seat's standing policy and, when turned on, resolves what
 // waits in the queue.
 func (s *State) SetAutoDecide(seat int, on bool) []Resolution {
+	s.scratch.acts = s.scratch.acts[:0]
 	s.players[seat].AutoDecide = on
 	return s.settle(seat, nil)
 }

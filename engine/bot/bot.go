@@ -1,0 +1,130 @@
+// Package bot plays Cacao through the engine's legal-move API only: it never
+// decides legality itself and never looks at hidden information (moves are
+// judged with engine previews, which keep the pile unknown).
+package bot
+
+import (
+	"errors"
+
+	"cacao/engine"
+)
+
+// Bot chooses moves for a seat.
+type Bot interface {
+	// Name is the bot's name as players see it ("random", "greedy").
+	Name() string
+	// Move chooses the current player's whole turn.
+	Move(s *engine.State, r *engine.Rand) (engine.Move, error)
+	// Resolve chooses how seat resolves the batch at the head of its queue.
+	Resolve(s *engine.State, seat int, r *engine.Rand) []engine.Act
+}
+
+// ByName returns the bot called name.
+func ByName(name string) (Bot, bool) {
+	switch name {
+	case "random":
+		return &Random{}, true
+	case "greedy":
+		return Greedy{}, true
+	}
+	return nil, false
+}
+
+// Names lists the bots a game can seat.
+func Names() []string { return []string{"random", "greedy"} }
+
+// ErrNoMove means the engine offered no legal placement (RULES.md ruling 30
+// says this cannot happen; it is reported, never a panic).
+var ErrNoMove = errors.New("bot: no legal placement")
+
+// Random plays a uniformly random legal placement with a random legal fill
+// assignment, and resolves its edges with the defaults. Its buffers make it
+// unsafe for concurrent use: give each game its own.
+type Random struct {
+	cells []engine.Cell
+	fills []engine.Fill
+}
+
+// Name implements Bot.
+func (*Random) Name() string { return "random" }
+
+// Move implements Bot. Every placement pairs a cell (a legal cell, or an
+// overbuild target) with a hand tile and one of its distinct rotations, so a
+// uniform pair gives a uniform placement without listing them all.
+func (rb *Random) Move(s *engine.State, r *engine.Rand) (engine.Move, error) {
+	var m engine.Move
+	cells := s.LegalCells(rb.cells[:0])
+	normal := len(cells)
+	cells = s.OverbuildCells(cells)
+	rb.cells = cells
+	p := s.Player(s.Current())
+	var tiles [4 * engine.NumWorkerKinds]engine.Worker
+	var rots [4 * engine.NumWorkerKinds]uint8
+	k := 0
+	for w, c := range p.Hand {
+		if c == 0 {
+			continue
+		}
+		for _, rot := range engine.Worker(w).Rotations() {
+			tiles[k], rots[k] = engine.Worker(w), uint8(rot)
+			k++
+		}
+	}
+	if len(cells) == 0 || k == 0 {
+		return m, ErrNoMove
+	}
+	i := r.Intn(len(cells) * k)
+	m.Tile, m.Rot = tiles[i%k], int(rots[i%k])
+	m.At = cells[i/k]
+	m.Overbuild = i/k >= normal
+	if !m.Overbuild {
+		fills, width := s.AppendFillOptions(m.At, rb.fills[:0])
+		rb.fills = fills
+		if width > 0 {
+			o := r.Intn(len(fills)/width) * width
+			m.Fills = fills[o : o+width : o+width]
+		}
+	}
+	return m, nil
+}
+
+// Resolve implements Bot: every worker, in the default order.
+func (*Random) Resolve(s *engine.State, seat int, r *engine.Rand) []engine.Act { return nil }
+
+// Play plays s to the end with one bot per seat: each player empties their
+// queue before their turn, and every queue is emptied at the end so the
+// result is final. after, when non-nil, is called after every committed turn.
+func Play(s *engine.State, bots []Bot, r *engine.Rand, after func(engine.Outcome)) error {
+	for !s.Over() {
+		seat := s.Current()
+		if err := drain(s, seat, bots[seat], r); err != nil {
+			return err
+		}
+		m, err := bots[seat].Move(s, r)
+		if err != nil {
+			return err
+		}
+		out, err := s.Play(seat, m)
+		if err != nil {
+			return err
+		}
+		if after != nil {
+			after(out)
+		}
+	}
+	for seat := range bots {
+		if err := drain(s, seat, bots[seat], r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func drain(s *engine.State, seat int, b Bot, r *engine.Rand) error {
+	for len(s.Player(seat).Queue()) > 0 {
+		if _, err := s.Resolve(seat, b.Resolve(s, seat, r)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package bot
+
+import (
+	"fmt"
+	"testing"
+
+	"cacao/engine"
+)
+
+func newGame(tb testing.TB, n int, seed uint64) *engine.State {
+	tb.Helper()
+	su, err := engine.NewSetup(n, seed)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := engine.New(su, int(seed%uint64(n)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// TestGreedyBeatsRandom: greedy must win at least 90% of 200 two-player games
+// against random (a shared win does not count as a win).
+func TestGreedyBeatsRandom(t *testing.T) {
+	wins := 0
+	const games = 200
+	for g := 0; g < games; g++ {
+		s := newGame(t, 2, uint64(g))
+		greedySeat := g % 2
+		bots := []Bot{&Random{}, &Random{}}
+		bots[greedySeat] = Greedy{}
+		if err := Play(s, bots, engine.NewRand(uint64(1000+g)), nil); err != nil {
+			t.Fatalf("game %d: %v", g, err)
+		}
+		r := s.Score()
+		if len(r.Winners) == 1 && r.Winners[0] == greedySeat {
+			wins++
+		}
+	}
+	t.Logf("greedy won %d of %d games against random", wins, games)
+	if wins*100 < games*90 {
+		t.Fatalf("greedy won %d of %d games; want at least 90%%", wins, games)
+	}
+}
+
+func TestByName(t *testing.T) {
+	for _, n := range Names() {
+		b, ok := ByName(n)
+		if !ok || b.Name() != n {
+			t.Errorf("ByName(%q) = %v, %v", n, b, ok)
+		}
+	}
+	if _, ok := ByName("nobody"); ok {
+		t.Error("ByName accepted an unknown bot")
+	}
+}
+
+func BenchmarkRandomGame(b *testing.B) {
+	for n := 2; n <= 4; n++ {
+		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			su, _ := engine.NewSetup(n, 1)
+			bots := make([]Bot, n)
+			for i := range bots {
+				bots[i] = &Random{}
+			}
+			r := engine.NewRand(7)
+			b.ReportAllocs()
+			for b.Loop() {
+				s, _ := engine.New(su, 0)
+				if err := Play(s, bots, r, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

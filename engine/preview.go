@@ -1,0 +1,100 @@
+package engine
+
+// hiddenJungle stands for a jungle tile drawn from the pile in a preview: the
+// player cannot know it before the turn is committed.
+const hiddenJungle = numJungle
+
+// Gain is what one seat would gain from a move: gold, fruit and sun (after
+// caps, so a lost harvest shows as less), water steps and the change of the
+// water field's value.
+type Gain struct {
+	Seat       int
+	Gold       int
+	Fruit      int
+	Sun        int
+	WaterSteps int
+	Water      int
+}
+
+// Preview is what a proposed move would do, computed before it is committed:
+// the fills (a pile fill has FromPile set and Tile NoJungle: unknown until
+// placed), the edges that fire (Jungle NoJungle where they face the unknown
+// tile; they resolve later with that tile), each seat's gain with the given
+// acts and default choices for others, and the standing after the move.
+type Preview struct {
+	Fills []Fill
+	Fired []Edge
+	Gains []Gain
+	After Result
+}
+
+// Preview computes what seat's move m would do without committing it. It
+// never reveals the pile: a tile drawn from it is treated as unknown.
+func (s *State) Preview(seat int, m Move) (Preview, error) {
+	if err := s.checkPlacement(seat, m.Placement); err != nil {
+		return Preview{}, err
+	}
+	c := s.Clone()
+	var fills []Fill
+	if !m.Overbuild {
+		var err error
+		if fills, err = c.checkFills(m.At, m.Fills, nil); err != nil {
+			return Preview{}, err
+		}
+		piles := 0
+		for _, f := range fills {
+			if f.FromPile {
+				piles++
+			}
+		}
+		if piles > 0 {
+			c.jungle = append([]Jungle(nil), c.jungle...)
+			for i := 0; i < piles; i++ {
+				c.jungle[c.jpos+i] = hiddenJungle
+			}
+		}
+	}
+	for k := range c.players {
+		if k != seat {
+			c.players[k].queue = nil
+			c.players[k].AutoDecide = false
+		}
+	}
+	mv := m
+	if mv.Reactions == nil {
+		mv.Reactions = map[int][]Act{}
+	}
+	out, err := c.Play(seat, mv)
+	if err != nil {
+		return Preview{}, err
+	}
+	pv := Preview{After: c.Score()}
+	for _, f := range out.Fills {
+		if f.FromPile {
+			f.Tile = NoJungle
+		}
+		pv.Fills = append(pv.Fills, f)
+	}
+	pv.Fired = s.firedHidden(seat, m.Placement, out.Fills)
+	for i := range c.players {
+		a, b := &s.players[i], &c.players[i]
+		pv.Gains = append(pv.Gains, Gain{Seat: i, Gold: b.Gold - a.Gold, Fruit: b.Fruit - a.Fruit,
+			Sun: b.Sun - a.Sun, WaterSteps: b.Water - a.Water, Water: b.WaterValue() - a.WaterValue()})
+	}
+	return pv, nil
+}
+
+// firedHidden lists the edges fired by pl with fills on s, with pile tiles
+// shown as unknown.
+func (s *State) firedHidden(seat int, pl Placement, fills []Fill) []Edge {
+	es := s.fired(seat, pl, fills, nil)
+	sortEdges(es)
+	for i := range es {
+		for _, f := range fills {
+			if f.FromPile && es[i].Tile.Step(es[i].Side) == f.At {
+				es[i].Jungle = NoJungle
+			}
+		}
+	}
+	return es
+}
