@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestPreviewMatchesCommit: for every legal opening move of a few games, the
+// preview's gains are what committing the move gives, and the preview changes
+// nothing.
+func TestPreviewMatchesCommit(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		su, _ := NewSetup(3, seed)
+		s, _ := New(su, 0)
+		// Play a few turns so fills and older tiles are involved.
+		r := NewRand(seed)
+		for turn := 0; turn < 12; turn++ {
+			seat := s.Current()
+			legal := s.LegalPlacements(nil)
+			for _, pl := range legal {
+				for _, fills := range append(s.FillOptions(pl.At), nil) {
+					if pl.Overbuild && fills != nil {
+						continue
+					}
+					pileFill := false
+					for _, f := range fills {
+						pileFill = pileFill || f.FromPile
+					}
+					m := Move{Placement: pl, Fills: fills}
+					before := s.Clone()
+					pv, err := s.Preview(seat, m)
+					if err != nil {
+						t.Fatalf("preview %+v: %v", pl, err)
+					}
+					if !sameState(before, s) {
+						t.Fatal("preview changed the state")
+					}
+					if pileFill {
+						for _, f := range pv.Fills {
+							if f.FromPile && f.Tile != NoJungle {
+								t.Fatal("preview reveals the pile tile")
+							}
+						}
+						continue
+					}
+					c := s.Clone()
+					if _, err := c.Play(seat, Move{Placement: pl, Fills: fills, Reactions: map[int][]Act{}}); err != nil {
+						t.Fatal(err)
+					}
+					for i, g := range pv.Gains {
+						a, b := s.Player(i), c.Player(i)
+						want := Gain{Seat: i, Gold: b.Gold - a.Gold, Fruit: b.Fruit - a.Fruit, Sun: b.Sun - a.Sun,
+							WaterSteps: b.Water - a.Water, Water: b.WaterValue() - a.WaterValue()}
+						if g != want {
+							t.Fatalf("seed %d turn %d %+v: preview gain %+v; commit gives %+v", seed, turn, pl, g, want)
+						}
+					}
+					if !reflect.DeepEqual(pv.After, c.Score()) {
+						t.Fatal("preview's standing differs from the committed one")
+					}
+				}
+			}
+			pl := legal[r.Intn(len(legal))]
+			if _, err := s.Play(seat, Move{Placement: pl}); err != nil {
+				t.Fatal(err)
+			}
+			for k := 0; k < s.Players(); k++ {
+				for len(s.Player(k).Queue()) > 0 {
+					if _, err := s.ResolveBest(k); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestPreviewHidesPileTile: a three-cell fill takes the third tile from the
+// pile; the preview names the cell but not the tile, and the edges facing it
+// are listed with an unknown tile. Committing reveals it.
+func TestPreviewHidesPileTile(t *testing.T) {
+	// Seat 0 lays 1111 on (2,1), next to M2. Its empty neighbours (2,0),
+	// (3,1) and (2,2) each touch one of seat 1's tiles on (1,0), (3,0), (1,2).
+	p := newPos(t, 2, W1111).display(G1, G2).pile(TempleTile, P2)
+	p.worker(Cell{1, 0}, 1, W1111, 0)
+	p.jungle(Cell{4, 0}, P1).worker(Cell{3, 0}, 1, W1111, 0)
+	p.worker(Cell{1, 2}, 1, W1111, 0)
+	m := Move{Placement: Placement{Tile: W1111, At: Cell{2, 1}}}
+	if got := p.s.FillCells(m.At, nil); !reflect.DeepEqual(got, []Cell{{2, 0}, {3, 1}, {2, 2}}) {
+		t.Fatalf("fill cells %v", got)
+	}
+	pv, err := p.s.Preview(0, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Fill{{At: Cell{2, 0}, Tile: G1}, {At: Cell{3, 1}, Tile: G2}, {At: Cell{2, 2}, FromPile: true}}
+	if !reflect.DeepEqual(pv.Fills, want) {
+		t.Fatalf("preview fills %+v; want %+v", pv.Fills, want)
+	}
+	unknown := 0
+	for _, e := range pv.Fired {
+		if e.Tile.Step(e.Side) == (Cell{2, 2}) {
+			if e.Jungle != NoJungle {
+				t.Fatalf("edge facing the pile cell shows its tile: %+v", e)
+			}
+			unknown++
+		}
+	}
+	if unknown != 2 { // seat 0's S edge and seat 1's E edge on (1,2)
+		t.Fatalf("%d edges face the unknown tile; want 2 (%+v)", unknown, pv.Fired)
+	}
+	// Seat 0: G1 (N edge, 1 gold) + G2 (E edge, 2 gold) + M2 (W edge, no fruit).
+	if g := pv.Gains[0]; g.Gold != 3 || g.Fruit != 0 {
+		t.Fatalf("seat 0 gain %+v; want 3 gold", g)
+	}
+	out := p.play(0, m)
+	if out.Fills[2].Tile != TempleTile || !out.Fills[2].FromPile {
+		t.Fatalf("committed fills %+v: the pile's top (T) goes on (2,2)", out.Fills)
+	}
+	if p.s.Player(0).Gold != 3 {
+		t.Fatalf("seat 0 has %d gold; want 3", p.s.Player(0).Gold)
+	}
+}

@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestViewHidesHiddenInformation: two games that differ only in what seat 0
+// may not see (seat 1's hand and pile order, the jungle pile's order below the
+// display) look identical to seat 0 and to a spectator, turn after turn.
+func TestViewHidesHiddenInformation(t *testing.T) {
+	a, _ := NewSetup(2, 5)
+	b, _ := NewSetup(2, 5)
+	// Another order of seat 1's pile (hand included) and of the jungle pile
+	// after the two display tiles.
+	b.Workers[1] = append([]Worker(nil), b.Workers[1]...)
+	for i, j := 0, len(b.Workers[1])-1; i < j; i, j = i+1, j-1 {
+		b.Workers[1][i], b.Workers[1][j] = b.Workers[1][j], b.Workers[1][i]
+	}
+	b.Jungle = append([]Jungle(nil), b.Jungle...)
+	rest := b.Jungle[2:]
+	for i, j := 0, len(rest)-1; i < j; i, j = i+1, j-1 {
+		rest[i], rest[j] = rest[j], rest[i]
+	}
+	if reflect.DeepEqual(a, b) {
+		t.Fatal("setups must differ")
+	}
+	sa, _ := New(a, 0)
+	sb, _ := New(b, 0)
+	for _, viewer := range []int{0, Spectator} {
+		if va, vb := sa.View(viewer), sb.View(viewer); !reflect.DeepEqual(va, vb) {
+			t.Fatalf("viewer %d tells the two games apart:\n%+v\n%+v", viewer, va, vb)
+		}
+	}
+	// Seat 0 plays the same first move in both; the views stay equal.
+	m := Move{Placement: sa.LegalPlacements(nil)[0]}
+	if _, err := sa.Play(0, m); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sb.Play(0, m); err != nil {
+		t.Fatal(err)
+	}
+	if va, vb := sa.View(0), sb.View(0); !reflect.DeepEqual(va.Hand, vb.Hand) || !reflect.DeepEqual(va.Seats, vb.Seats) || !reflect.DeepEqual(va.Tiles, vb.Tiles) {
+		t.Fatal("after the same move seat 0 tells the games apart")
+	}
+	// Seat 1's view is where their own hand shows, and only there.
+	v1 := sa.View(1)
+	if !reflect.DeepEqual(v1.Hand, sa.Player(1).HandTiles()) || len(v1.Legal) == 0 {
+		t.Fatalf("seat 1's own view lacks their hand or moves: %+v", v1)
+	}
+	if v := sa.View(0); v.Legal != nil {
+		t.Fatal("seat 0 sees legal moves when it is not their turn")
+	}
+	if v := sa.View(Spectator); v.Hand != nil || v.Queue != nil || v.Legal != nil {
+		t.Fatal("a spectator sees a hand, a queue or moves")
+	}
+}
+
+// TestViewShowsPublicState: counts, villages, the display and the board.
+func TestViewShowsPublicState(t *testing.T) {
+	su, _ := NewSetup(3, 9)
+	s, _ := New(su, 2)
+	v := s.View(0)
+	if v.Players != 3 || v.Current != 2 || v.TotalTurns != 30 || v.JunglePile != 24 || len(v.Display) != 2 || v.Over {
+		t.Fatalf("view %+v", v)
+	}
+	if len(v.Tiles) != 2 || v.Tiles[0].Jungle != P1 || v.Tiles[1].Jungle != M2 || v.Tiles[1].At != StartM2 {
+		t.Fatalf("start tiles %+v", v.Tiles)
+	}
+	for _, sv := range v.Seats {
+		if sv.Hand != 3 || sv.Pile != 7 || sv.Water != -10 || sv.Gold != 0 {
+			t.Fatalf("seat %+v", sv)
+		}
+	}
+}
