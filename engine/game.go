@@ -54,6 +54,14 @@ func (g *Game) ResolveBest(seat int) ([]Resolution, error) {
 	return rs, err
 }
 
+// ResolveAll applies the best-value choice to every pending batch (see
+// State.ResolveAll) and records it.
+func (g *Game) ResolveAll() []Resolution {
+	rs := g.state.ResolveAll()
+	g.note(rs)
+	return rs
+}
+
 // SetAutoDecide sets seat's standing policy (see State.SetAutoDecide).
 func (g *Game) SetAutoDecide(seat int, on bool) []Resolution {
 	rs := g.state.SetAutoDecide(seat, on)

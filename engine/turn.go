@@ -387,6 +387,24 @@ func (s *State) ResolveBest(seat int) ([]Resolution, error) {
 	return s.Resolve(seat, BestActs(*p, p.queue[0].Edges))
 }
 
+// ResolveAll applies the best-value choice to every pending batch of every
+// seat, in queue order: the default resolution when a game is closed while
+// choices are still waiting (RULES.md section 7). It returns what it did; the
+// slices are fresh (not scratch).
+func (s *State) ResolveAll() []Resolution {
+	var all []Resolution
+	for k := range s.players {
+		for len(s.players[k].queue) > 0 {
+			rs, _ := s.ResolveBest(k)
+			for _, r := range rs {
+				r.Acts = append([]Act(nil), r.Acts...)
+				all = append(all, r)
+			}
+		}
+	}
+	return all
+}
+
 // SetAutoDecide sets seat's standing policy and, when turned on, resolves what
 // waits in the queue.
 func (s *State) SetAutoDecide(seat int, on bool) []Resolution {
