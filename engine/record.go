@@ -295,18 +295,8 @@ func decodeActs(as []actJSON) ([]Act, error) {
 // which never happens: Encode writes setup and drops the seed).
 func (r *Record) Encode() ([]byte, error) {
 	out := recordJSON{Format: Format, Players: r.Players, First: r.First, Turns: []turnJSON{}}
-	sj := &setupJSON{Jungle: []string{}, Workers: [][]string{}}
-	for _, j := range r.Setup.Jungle {
-		sj.Jungle = append(sj.Jungle, j.String())
-	}
-	for _, ws := range r.Setup.Workers {
-		pile := []string{}
-		for _, w := range ws {
-			pile = append(pile, w.String())
-		}
-		sj.Workers = append(sj.Workers, pile)
-	}
-	out.Setup = sj
+	sj := setupToJSON(r.Setup)
+	out.Setup = &sj
 	for _, t := range r.Turns {
 		out.Turns = append(out.Turns, encodeTurn(t))
 	}
@@ -356,6 +346,61 @@ func encodeActs(as []Act) []actJSON {
 		out = append(out, aj)
 	}
 	return out
+}
+
+// MarshalTurn writes one turn as its NOTATION.md turn object.
+func MarshalTurn(t RecordTurn) ([]byte, error) { return json.Marshal(encodeTurn(t)) }
+
+// UnmarshalTurn reads one NOTATION.md turn object of an n-player game.
+func UnmarshalTurn(data []byte, n int) (RecordTurn, error) { return decodeTurn(data, n) }
+
+// MarshalActs writes acts as a NOTATION.md list of act objects.
+func MarshalActs(as []Act) ([]byte, error) {
+	out := encodeActs(as)
+	if out == nil {
+		out = []actJSON{}
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalActs reads a NOTATION.md list of act objects.
+func UnmarshalActs(data []byte) ([]Act, error) {
+	var as []actJSON
+	if err := json.Unmarshal(data, &as); err != nil {
+		return nil, errors.New("acts must be a list of {tile, side, use}")
+	}
+	return decodeActs(as)
+}
+
+// MarshalSetup and UnmarshalSetup store a setup as the record's setup object.
+func MarshalSetup(su Setup) ([]byte, error) { return json.Marshal(setupToJSON(su)) }
+
+func setupToJSON(su Setup) setupJSON {
+	sj := setupJSON{Jungle: []string{}, Workers: [][]string{}}
+	for _, j := range su.Jungle {
+		sj.Jungle = append(sj.Jungle, j.String())
+	}
+	for _, ws := range su.Workers {
+		pile := []string{}
+		for _, w := range ws {
+			pile = append(pile, w.String())
+		}
+		sj.Workers = append(sj.Workers, pile)
+	}
+	return sj
+}
+
+// UnmarshalSetup reads a setup object and validates it.
+func UnmarshalSetup(data []byte) (Setup, error) {
+	var sj setupJSON
+	if err := json.Unmarshal(data, &sj); err != nil {
+		return Setup{}, &RecordError{"setup must hold a jungle list and one worker list per player"}
+	}
+	su, err := sj.decode()
+	if err != nil {
+		return su, err
+	}
+	return su, su.Validate()
 }
 
 // Replay plays a record from its setup and returns the final state. The first

@@ -14,11 +14,11 @@ import (
 type expected struct {
 	Exit   int `json:"exit"`
 	Output struct {
-		OK      bool  `json:"ok"`
-		Over    bool  `json:"over"`
-		Turns   int   `json:"turns"`
-		Next    *int  `json:"next"`
-		Turn    *int  `json:"turn"`
+		OK      bool `json:"ok"`
+		Over    bool `json:"over"`
+		Turns   int  `json:"turns"`
+		Next    *int `json:"next"`
+		Turn    *int `json:"turn"`
 		Players []struct {
 			Seat, Gold, Fruit, Sun, Water, Hand, Pile int
 		} `json:"players"`
