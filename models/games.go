@@ -1,0 +1,613 @@
+package models
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"gorm.io/gorm"
+
+	"cacao/engine"
+	"cacao/engine/bot"
+)
+
+// SeatOpen marks a seat offered to any player (or to whoever has the invite link).
+const SeatOpen = "open"
+
+// Game errors worded for players.
+var (
+	ErrNotOpen      = fmt.Errorf("%w: this game is not open for players", ErrInvalid)
+	ErrAlreadyIn    = fmt.Errorf("%w: you already have a seat in this game", ErrInvalid)
+	ErrNotActive    = fmt.Errorf("%w: this game is not being played", ErrInvalid)
+	ErrBadSeatSpecs = fmt.Errorf("%w: a game has 2 to 4 seats, each open or a bot (random or greedy)", ErrInvalid)
+)
+
+// Loaded is a game with its seats, its log and its position replayed from
+// them. Seats are in play order once the game has started (in offered order
+// before). Play is nil while the game is open.
+type Loaded struct {
+	Game   Game
+	Seats  []Seat
+	Log    []LogEntry
+	Play   *engine.Game
+	Events []Event
+}
+
+// Event is one log entry as it played out: what was done and what every seat
+// gained by it (resources after minus before).
+type Event struct {
+	Seq       int
+	Kind      string
+	Seat      int
+	Turn      int
+	At        time.Time
+	Placement engine.Placement
+	Fills     []engine.Fill
+	Gains     []engine.Gain
+}
+
+// SeatOf returns the engine seat of a user in this game, or -1.
+func (l *Loaded) SeatOf(userID uint) int {
+	for i, s := range l.Seats {
+		if s.UserID != nil && *s.UserID == userID {
+			if l.Game.Status == StatusOpen {
+				return i
+			}
+			return s.Index
+		}
+	}
+	return -1
+}
+
+// Names lists the seats' names in play order.
+func (l *Loaded) Names() []string {
+	out := make([]string, len(l.Seats))
+	for i, s := range l.Seats {
+		out[i] = s.Name
+	}
+	return out
+}
+
+func randomToken() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return hex.EncodeToString(b[:])
+}
+
+func randomUint64() uint64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// CreateGame creates a game whose first seat is the creator's; others lists
+// the other seats: SeatOpen or a bot name. With no open seat the game starts
+// at once.
+func (s *Store) CreateGame(creator *User, others []string) (*Game, error) {
+	if len(others) < 1 || len(others) > 3 {
+		return nil, ErrBadSeatSpecs
+	}
+	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken()}
+	uid := creator.ID
+	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username})
+	for i, o := range others {
+		seat := Seat{Slot: i + 1, Index: -1}
+		switch {
+		case o == SeatOpen:
+		default:
+			b, ok := bot.ByName(o)
+			if !ok {
+				return nil, ErrBadSeatSpecs
+			}
+			seat.Bot = b.Name()
+			seat.Name = fmt.Sprintf("%s bot %d", b.Name(), i+1)
+		}
+		g.Seats = append(g.Seats, seat)
+	}
+	err := s.db.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(g).Error; err != nil {
+			return err
+		}
+		return s.startIfFull(tx, g)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Join gives user the first open seat of game id (by id, or by invite token
+// when token is not empty).
+func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
+	var g Game
+	err := s.db.Transaction(func(tx *gorm.DB) error {
+		q := tx.Preload("Seats", func(db *gorm.DB) *gorm.DB { return db.Order("slot") })
+		var err error
+		if token != "" {
+			err = q.Where("invite_token = ?", token).Take(&g).Error
+		} else {
+			err = q.Take(&g, id).Error
+		}
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		if g.Status != StatusOpen {
+			return ErrNotOpen
+		}
+		free := -1
+		for i, seat := range g.Seats {
+			if seat.UserID != nil && *seat.UserID == user.ID {
+				return ErrAlreadyIn
+			}
+			if seat.Open() && free < 0 {
+				free = i
+			}
+		}
+		if free < 0 {
+			return ErrNotOpen
+		}
+		uid := user.ID
+		g.Seats[free].UserID, g.Seats[free].Name = &uid, user.Username
+		res := tx.Model(&Seat{}).Where("id = ? AND user_id IS NULL AND bot = ''", g.Seats[free].ID).
+			Updates(map[string]any{"user_id": uid, "name": user.Username})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected != 1 {
+			return ErrConflict
+		}
+		if err := bumpVersion(tx, &g); err != nil {
+			return err
+		}
+		return s.startIfFull(tx, &g)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &g, nil
+}
+
+// startIfFull starts g when every seat is taken: random play order and first
+// player, a fresh shuffle, and notifications for the people at the table.
+func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
+	for _, seat := range g.Seats {
+		if seat.Open() {
+			return nil
+		}
+	}
+	n := len(g.Seats)
+	r := engine.NewRand(randomUint64())
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	for i := n - 1; i > 0; i-- {
+		j := r.Intn(i + 1)
+		order[i], order[j] = order[j], order[i]
+	}
+	su, err := engine.NewSetup(n, randomUint64())
+	if err != nil {
+		return err
+	}
+	setup, err := engine.MarshalSetup(su)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	g.Status, g.Setup, g.First, g.StartedAt = StatusActive, string(setup), r.Intn(n), &now
+	for i := range g.Seats {
+		seat := &g.Seats[i]
+		seat.Index = order[i]
+		upd := map[string]any{"index": order[i]}
+		if seat.Index == g.First {
+			seat.WaitingSince = &now
+			upd["waiting_since"] = now
+		}
+		if err := tx.Model(seat).Updates(upd).Error; err != nil {
+			return err
+		}
+	}
+	if err := tx.Model(g).Updates(map[string]any{"status": g.Status, "setup": g.Setup, "first": g.First, "started_at": now}).Error; err != nil {
+		return err
+	}
+	for _, seat := range g.Seats {
+		if seat.UserID == nil {
+			continue
+		}
+		if err := notify(tx, *seat.UserID, g.ID, "started", fmt.Sprintf("Game %d has started.", g.ID)); err != nil {
+			return err
+		}
+		if seat.WaitingSince != nil {
+			if err := notify(tx, *seat.UserID, g.ID, "turn", fmt.Sprintf("Game %d is waiting for you.", g.ID)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func bumpVersion(tx *gorm.DB, g *Game) error {
+	res := tx.Model(&Game{}).Where("id = ? AND version = ?", g.ID, g.Version).Update("version", g.Version+1)
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected != 1 {
+		return ErrConflict
+	}
+	g.Version++
+	return nil
+}
+
+func notify(tx *gorm.DB, userID, gameID uint, kind, text string) error {
+	return tx.Create(&Notification{UserID: userID, GameID: gameID, Kind: kind, Text: text}).Error
+}
+
+// LoadGame returns a game with its seats, log and replayed position.
+func (s *Store) LoadGame(id uint) (*Loaded, error) { return load(s.db, id) }
+
+func load(db *gorm.DB, id uint) (*Loaded, error) {
+	l := &Loaded{}
+	err := db.Preload("Seats").Take(&l.Game, id).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	l.Seats = l.Game.Seats
+	l.Game.Seats = nil
+	if l.Game.Status == StatusOpen {
+		sort.Slice(l.Seats, func(a, b int) bool { return l.Seats[a].Slot < l.Seats[b].Slot })
+		return l, nil
+	}
+	sort.Slice(l.Seats, func(a, b int) bool { return l.Seats[a].Index < l.Seats[b].Index })
+	if err := db.Where("game_id = ?", id).Order("seq").Find(&l.Log).Error; err != nil {
+		return nil, err
+	}
+	if err := l.replay(); err != nil {
+		return nil, fmt.Errorf("models: game %d does not replay: %w", id, err)
+	}
+	return l, nil
+}
+
+// replay rebuilds the position from the setup and the log.
+func (l *Loaded) replay() error {
+	su, err := engine.UnmarshalSetup([]byte(l.Game.Setup))
+	if err != nil {
+		return err
+	}
+	g, err := engine.NewGame(l.Names(), l.Game.First, su)
+	if err != nil {
+		return err
+	}
+	l.Play = g
+	for _, e := range l.Log {
+		if err := l.apply(e); err != nil {
+			return fmt.Errorf("log entry %d: %w", e.Seq, err)
+		}
+	}
+	return nil
+}
+
+// apply plays one log entry and records its event.
+func (l *Loaded) apply(e LogEntry) error {
+	s := l.Play.State()
+	before := snapshot(s)
+	ev := Event{Seq: e.Seq, Kind: e.Kind, Seat: e.Seat, Turn: e.Turn, At: e.CreatedAt}
+	switch e.Kind {
+	case KindTurn:
+		t, err := engine.UnmarshalTurn([]byte(e.Data), s.Players())
+		if err != nil {
+			return err
+		}
+		out, err := l.Play.Play(t.Seat, t.Move)
+		if err != nil {
+			return err
+		}
+		ev.Placement, ev.Fills = out.Placement, append([]engine.Fill(nil), out.Fills...)
+	case KindResolve:
+		acts, err := engine.UnmarshalActs([]byte(e.Data))
+		if err != nil {
+			return err
+		}
+		if _, err := l.Play.Resolve(e.Seat, acts); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("unknown log entry kind %q", e.Kind)
+	}
+	ev.Gains = gains(before, s)
+	l.Events = append(l.Events, ev)
+	return nil
+}
+
+func snapshot(s *engine.State) []engine.Player {
+	out := make([]engine.Player, s.Players())
+	for i := range out {
+		out[i] = *s.Player(i)
+	}
+	return out
+}
+
+func gains(before []engine.Player, s *engine.State) []engine.Gain {
+	out := make([]engine.Gain, len(before))
+	for i, a := range before {
+		b := s.Player(i)
+		out[i] = engine.Gain{Seat: i, Gold: b.Gold - a.Gold, Fruit: b.Fruit - a.Fruit, Sun: b.Sun - a.Sun,
+			WaterSteps: b.Water - a.Water, Water: b.WaterValue() - a.WaterValue()}
+	}
+	return out
+}
+
+// Actor says who submits a change: a user (UserID) or a bot seat (Bot true,
+// Seat its engine seat).
+type Actor struct {
+	UserID uint
+	Bot    bool
+	Seat   int
+}
+
+// CommitTurn commits a turn made on version of game id by actor. It returns
+// ErrConflict when the game moved on since version (the loser of a double
+// submit), ErrForbidden when actor has no seat, an engine.ErrIllegal error
+// when the move is illegal; in every error case nothing changes.
+func (s *Store) CommitTurn(id uint, version int, actor Actor, m engine.Move) (*Loaded, error) {
+	m.Reactions = nil // live play: other players' batches join their queues
+	return s.commit(id, version, actor, func(l *Loaded, seat int) (LogEntry, error) {
+		out, err := l.Play.State().Clone().Play(seat, m)
+		if err != nil {
+			return LogEntry{}, err
+		}
+		data, err := engine.MarshalTurn(engine.RecordTurn{Seat: seat, Move: engine.Move{
+			Placement: out.Placement, Fills: out.Fills, Acts: out.Acts,
+		}})
+		return LogEntry{Kind: KindTurn, Seat: seat, Turn: l.Play.State().Turns(), Data: string(data)}, err
+	})
+}
+
+// CommitResolve resolves the batch at the head of actor's queue with acts.
+func (s *Store) CommitResolve(id uint, version int, actor Actor, acts []engine.Act) (*Loaded, error) {
+	return s.commit(id, version, actor, func(l *Loaded, seat int) (LogEntry, error) {
+		q := l.Play.State().Player(seat).Queue()
+		if len(q) == 0 {
+			return LogEntry{}, &engine.IllegalError{Reason: "you have no pending choice"}
+		}
+		turn := q[0].Turn
+		rs, err := l.Play.State().Clone().Resolve(seat, acts)
+		if err != nil {
+			return LogEntry{}, err
+		}
+		data, err := engine.MarshalActs(rs[0].Acts)
+		return LogEntry{Kind: KindResolve, Seat: seat, Turn: turn, Data: string(data)}, err
+	})
+}
+
+func (s *Store) commit(id uint, version int, actor Actor, change func(*Loaded, int) (LogEntry, error)) (*Loaded, error) {
+	var l *Loaded
+	err := s.db.Transaction(func(tx *gorm.DB) error {
+		var err error
+		if l, err = load(tx, id); err != nil {
+			return err
+		}
+		if l.Game.Status != StatusActive {
+			return ErrNotActive
+		}
+		seat := actor.Seat
+		if !actor.Bot {
+			if seat = l.SeatOf(actor.UserID); seat < 0 {
+				return ErrForbidden
+			}
+		} else if seat < 0 || seat >= len(l.Seats) || l.Seats[seat].Bot == "" {
+			return ErrForbidden
+		}
+		if version >= 0 && l.Game.Version != version {
+			return ErrConflict
+		}
+		e, err := change(l, seat)
+		if err != nil {
+			return err
+		}
+		e.GameID, e.Seq, e.CreatedAt = id, len(l.Log), time.Now()
+		if !actor.Bot {
+			uid := actor.UserID
+			e.UserID = &uid
+		}
+		if err := tx.Create(&e).Error; err != nil {
+			if errors.Is(err, gorm.ErrDuplicatedKey) {
+				return ErrConflict
+			}
+			return err
+		}
+		if err := bumpVersion(tx, &l.Game); err != nil {
+			return err
+		}
+		l.Log = append(l.Log, e)
+		if err := l.apply(e); err != nil {
+			return err
+		}
+		return s.afterChange(tx, l)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// afterChange updates who is waited on, finishes the game when it is over
+// and every choice is made, and notifies people.
+func (s *Store) afterChange(tx *gorm.DB, l *Loaded) error {
+	st := l.Play.State()
+	now := time.Now()
+	for i := range l.Seats {
+		seat := &l.Seats[i]
+		waiting := len(st.Player(i).Queue()) > 0 || (!st.Over() && st.Current() == i)
+		switch {
+		case waiting && seat.WaitingSince == nil:
+			seat.WaitingSince = &now
+			if seat.UserID != nil {
+				if err := notify(tx, *seat.UserID, l.Game.ID, "turn", fmt.Sprintf("Game %d is waiting for you.", l.Game.ID)); err != nil {
+					return err
+				}
+			}
+		case !waiting && seat.WaitingSince != nil:
+			seat.WaitingSince = nil
+		default:
+			continue
+		}
+		if err := tx.Model(seat).Update("waiting_since", seat.WaitingSince).Error; err != nil {
+			return err
+		}
+	}
+	if st.Over() && !st.Pending() && l.Game.Status == StatusActive {
+		l.Game.Status, l.Game.FinishedAt = StatusFinished, &now
+		if err := tx.Model(&l.Game).Updates(map[string]any{"status": StatusFinished, "finished_at": now}).Error; err != nil {
+			return err
+		}
+		res := st.Score()
+		for i, seat := range l.Seats {
+			if seat.UserID == nil {
+				continue
+			}
+			place := 1
+			for _, sc := range res.Scores {
+				if sc.Total > res.Scores[i].Total || sc.Total == res.Scores[i].Total && sc.Fruit > res.Scores[i].Fruit {
+					place++
+				}
+			}
+			if err := notify(tx, *seat.UserID, l.Game.ID, "finished", fmt.Sprintf("Game %d is over: you placed %d of %d.", l.Game.ID, place, len(l.Seats))); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// DriveBots lets the bots of game id play until a person must act or the
+// game ends. Each bot action is its own commit, like a person's.
+func (s *Store) DriveBots(id uint) error {
+	r := engine.NewRand(randomUint64())
+	for step := 0; step < 1000; step++ {
+		l, err := s.LoadGame(id)
+		if err != nil {
+			return err
+		}
+		if l.Game.Status != StatusActive {
+			return nil
+		}
+		st := l.Play.State()
+		acted := false
+		for i, seat := range l.Seats {
+			if seat.Bot == "" || len(st.Player(i).Queue()) == 0 {
+				continue
+			}
+			b, _ := bot.ByName(seat.Bot)
+			if _, err := s.CommitResolve(id, l.Game.Version, Actor{Bot: true, Seat: i}, b.Resolve(st, i, r)); err != nil {
+				return err
+			}
+			acted = true
+			break
+		}
+		if acted {
+			continue
+		}
+		cur := st.Current()
+		if st.Over() || l.Seats[cur].Bot == "" {
+			return nil
+		}
+		b, _ := bot.ByName(l.Seats[cur].Bot)
+		m, err := b.Move(st, r)
+		if err != nil {
+			return err
+		}
+		m.Fills = append([]engine.Fill(nil), m.Fills...)
+		if _, err := s.CommitTurn(id, l.Game.Version, Actor{Bot: true, Seat: cur}, m); err != nil {
+			return err
+		}
+	}
+	return errors.New("models: bots did not stop")
+}
+
+// GameSummary is a line of a games list.
+type GameSummary struct {
+	Game         Game
+	Seats        []Seat
+	MySeat       int
+	WaitingOnMe  bool
+	WaitingSince *time.Time
+}
+
+// MyGames lists the games user has a seat in: those waiting on them first,
+// oldest wait first, then the others, most recently changed first.
+func (s *Store) MyGames(userID uint) ([]GameSummary, error) {
+	var seats []Seat
+	if err := s.db.Where("user_id = ?", userID).Find(&seats).Error; err != nil {
+		return nil, err
+	}
+	var out []GameSummary
+	for _, mine := range seats {
+		var g Game
+		if err := s.db.Preload("Seats").Take(&g, mine.GameID).Error; err != nil {
+			return nil, err
+		}
+		gs := GameSummary{Game: g, Seats: g.Seats, MySeat: mine.Index, WaitingSince: mine.WaitingSince}
+		gs.WaitingOnMe = mine.WaitingSince != nil && g.Status == StatusActive
+		sortSeats(gs.Seats, g.Status)
+		out = append(out, gs)
+	}
+	sort.SliceStable(out, func(a, b int) bool {
+		x, y := out[a], out[b]
+		if x.WaitingOnMe != y.WaitingOnMe {
+			return x.WaitingOnMe
+		}
+		if x.WaitingOnMe {
+			return x.WaitingSince.Before(*y.WaitingSince)
+		}
+		return x.Game.UpdatedAt.After(y.Game.UpdatedAt)
+	})
+	return out, nil
+}
+
+// OpenGames lists games with an open seat, newest first.
+func (s *Store) OpenGames() ([]GameSummary, error) {
+	var games []Game
+	if err := s.db.Preload("Seats").Where("status = ?", StatusOpen).Order("created_at desc").Limit(100).Find(&games).Error; err != nil {
+		return nil, err
+	}
+	out := make([]GameSummary, 0, len(games))
+	for _, g := range games {
+		sortSeats(g.Seats, g.Status)
+		out = append(out, GameSummary{Game: g, Seats: g.Seats, MySeat: -1})
+	}
+	return out, nil
+}
+
+func sortSeats(seats []Seat, status string) {
+	sort.Slice(seats, func(a, b int) bool {
+		if status == StatusOpen {
+			return seats[a].Slot < seats[b].Slot
+		}
+		return seats[a].Index < seats[b].Index
+	})
+}
+
+// Notifications returns a user's newest notifications and the unread count.
+func (s *Store) Notifications(userID uint, limit int) ([]Notification, int64, error) {
+	var ns []Notification
+	if err := s.db.Where("user_id = ?", userID).Order("id desc").Limit(limit).Find(&ns).Error; err != nil {
+		return nil, 0, err
+	}
+	var unread int64
+	err := s.db.Model(&Notification{}).Where("user_id = ? AND read = ?", userID, false).Count(&unread).Error
+	return ns, unread, err
+}

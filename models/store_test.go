@@ -1,0 +1,246 @@
+package models
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"cacao/engine"
+)
+
+func TestMain(m *testing.M) {
+	bcryptCost = bcrypt.MinCost
+	os.Exit(m.Run())
+}
+
+// MustOpen returns a fresh in-memory store.
+func MustOpen(t testing.TB) *Store {
+	t.Helper()
+	s, err := Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func mustUser(t testing.TB, s *Store, name string) *User {
+	t.Helper()
+	u, err := s.CreateUser(name, "password-"+name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func TestAccounts(t *testing.T) {
+	s := MustOpen(t)
+	u := mustUser(t, s, "ana")
+	if string(u.PasswordHash) == "password-ana" || bcrypt.CompareHashAndPassword(u.PasswordHash, []byte("password-ana")) != nil {
+		t.Fatal("password not stored as a bcrypt hash")
+	}
+	if _, err := s.CreateUser("ana", "another-password"); !errors.Is(err, ErrUsernameTaken) {
+		t.Fatalf("duplicate username: %v", err)
+	}
+	for _, bad := range []string{"", "ab", "<script>", "a b c", "émile-the-very-long-name-indeed"} {
+		if _, err := s.CreateUser(bad, "password-x"); !errors.Is(err, ErrInvalid) {
+			t.Errorf("username %q accepted: %v", bad, err)
+		}
+	}
+	if _, err := s.CreateUser("bo", "short"); !errors.Is(err, ErrInvalid) {
+		t.Errorf("short password accepted: %v", err)
+	}
+	if got, err := s.Authenticate("ana", "password-ana"); err != nil || got.ID != u.ID {
+		t.Fatalf("login: %v", err)
+	}
+	for _, c := range [][2]string{{"ana", "wrong-password"}, {"nobody", "password-ana"}} {
+		if _, err := s.Authenticate(c[0], c[1]); !errors.Is(err, ErrBadLogin) {
+			t.Errorf("login %v: %v", c, err)
+		}
+	}
+}
+
+// playHuman makes one legal move for the seat of user (the first legal
+// placement, default fills), resolving pending choices first.
+func playHuman(t *testing.T, s *Store, l *Loaded, u *User) *Loaded {
+	t.Helper()
+	seat := l.SeatOf(u.ID)
+	st := l.Play.State()
+	var err error
+	if len(st.Player(seat).Queue()) > 0 {
+		l, err = s.CommitResolve(l.Game.ID, l.Game.Version, Actor{UserID: u.ID}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	legal := st.LegalPlacements(nil)
+	l, err = s.CommitTurn(l.Game.ID, l.Game.Version, Actor{UserID: u.ID}, engine.Move{Placement: legal[len(legal)/2]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestGameAgainstBotToTheEnd: a person and a greedy bot play a whole game
+// through the store; the log replays to the same result as the record.
+func TestGameAgainstBotToTheEnd(t *testing.T) {
+	s := MustOpen(t)
+	ana := mustUser(t, s, "ana")
+	g, err := s.CreateGame(ana, []string{"greedy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Status != StatusActive {
+		t.Fatalf("a game with only a bot to wait for is %s; want active", g.Status)
+	}
+	for i := 0; i < 200; i++ {
+		if err := s.DriveBots(g.ID); err != nil {
+			t.Fatal(err)
+		}
+		l, err := s.LoadGame(g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Game.Status == StatusFinished {
+			st := l.Play.State()
+			if !st.Over() || st.Pending() || st.Turns() != 22 {
+				t.Fatalf("finished game: over %v pending %v turns %d", st.Over(), st.Pending(), st.Turns())
+			}
+			// The position from the log equals a replay of the exported record.
+			data, _ := l.Play.Record().Encode()
+			rec, err := engine.DecodeRecord(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st2, err := engine.Replay(rec)
+			if err != nil || !reflect.DeepEqual(st2.Score(), st.Score()) {
+				t.Fatalf("record replays to %v (%v); log gives %v", st2.Score(), err, st.Score())
+			}
+			ns, unread, _ := s.Notifications(ana.ID, 50)
+			if unread == 0 || ns[0].Kind != "finished" {
+				t.Fatalf("no game-over notification: %+v", ns)
+			}
+			return
+		}
+		playHuman(t, s, l, ana)
+	}
+	t.Fatal("the game did not end")
+}
+
+// TestDoubleSubmitCommitsOnce: the same turn submitted twice on the same
+// version, and 20 times concurrently, commits exactly once.
+func TestDoubleSubmitCommitsOnce(t *testing.T) {
+	s := MustOpen(t)
+	ana, bo := mustUser(t, s, "ana"), mustUser(t, s, "bob")
+	g, _ := s.CreateGame(ana, []string{SeatOpen})
+	if _, err := s.Join(g.ID, "", bo); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := s.LoadGame(g.ID)
+	st := l.Play.State()
+	var mover *User
+	for _, u := range []*User{ana, bo} {
+		if l.SeatOf(u.ID) == st.Current() {
+			mover = u
+		}
+	}
+	m := engine.Move{Placement: st.LegalPlacements(nil)[0]}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	ok, conflicts := 0, 0
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := s.CommitTurn(g.ID, l.Game.Version, Actor{UserID: mover.ID}, m)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				ok++
+			case errors.Is(err, ErrConflict):
+				conflicts++
+			default:
+				t.Errorf("unexpected error: %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if ok != 1 || conflicts != 19 {
+		t.Fatalf("%d commits and %d conflicts; want 1 and 19", ok, conflicts)
+	}
+	l2, _ := s.LoadGame(g.ID)
+	if len(l2.Log) != 1 || l2.Play.State().Turns() != 1 {
+		t.Fatalf("log has %d entries; want 1", len(l2.Log))
+	}
+	// A late resubmit on the old version is refused too.
+	if _, err := s.CommitTurn(g.ID, l.Game.Version, Actor{UserID: mover.ID}, m); !errors.Is(err, ErrConflict) {
+		t.Fatalf("resubmit: %v", err)
+	}
+}
+
+// TestOnlySeatedPlayersAct: someone without a seat, or out of turn, cannot
+// act, and nothing changes.
+func TestOnlySeatedPlayersAct(t *testing.T) {
+	s := MustOpen(t)
+	ana, bo, eve := mustUser(t, s, "ana"), mustUser(t, s, "bob"), mustUser(t, s, "eve")
+	g, _ := s.CreateGame(ana, []string{SeatOpen})
+	if _, err := s.Join(g.ID, "", ana); !errors.Is(err, ErrAlreadyIn) {
+		t.Fatalf("joining twice: %v", err)
+	}
+	if _, err := s.Join(0, "not-a-token", bo); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("bad token: %v", err)
+	}
+	if _, err := s.Join(0, g.InviteToken, bo); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Join(g.ID, "", eve); !errors.Is(err, ErrNotOpen) {
+		t.Fatalf("joining a full game: %v", err)
+	}
+	l, _ := s.LoadGame(g.ID)
+	st := l.Play.State()
+	m := engine.Move{Placement: st.LegalPlacements(nil)[0]}
+	if _, err := s.CommitTurn(g.ID, l.Game.Version, Actor{UserID: eve.ID}, m); !errors.Is(err, ErrForbidden) {
+		t.Fatalf("outsider: %v", err)
+	}
+	waiting := ana
+	if l.SeatOf(ana.ID) == st.Current() {
+		waiting = bo
+	}
+	if _, err := s.CommitTurn(g.ID, l.Game.Version, Actor{UserID: waiting.ID}, m); !errors.Is(err, engine.ErrIllegal) {
+		t.Fatalf("out of turn: %v", err)
+	}
+	if _, err := s.CommitTurn(g.ID, l.Game.Version, Actor{Bot: true, Seat: 0}, m); !errors.Is(err, ErrForbidden) {
+		t.Fatalf("a bot acting for a person's seat: %v", err)
+	}
+	l2, _ := s.LoadGame(g.ID)
+	if len(l2.Log) != 0 || l2.Game.Version != l.Game.Version {
+		t.Fatal("a refused move changed the game")
+	}
+	games, _ := s.MyGames(ana.ID)
+	if len(games) != 1 || games[0].WaitingOnMe != (waiting != ana) {
+		t.Fatalf("my games: %+v", games)
+	}
+}
+
+func TestFileDatabaseUsesWAL(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "cacao.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if mode, err := s.JournalMode(); err != nil || mode != "wal" {
+		t.Fatalf("journal mode %q (%v); want wal", mode, err)
+	}
+	var fk int
+	s.db.Raw("PRAGMA foreign_keys").Scan(&fk)
+	if fk != 1 {
+		t.Fatal("foreign keys are off")
+	}
+}
