@@ -611,3 +611,8 @@ func (s *Store) Notifications(userID uint, limit int) ([]Notification, int64, er
 	err := s.db.Model(&Notification{}).Where("user_id = ? AND read = ?", userID, false).Count(&unread).Error
 	return ns, unread, err
 }
+
+// MarkRead marks all of a user's notifications read.
+func (s *Store) MarkRead(userID uint) error {
+	return s.db.Model(&Notification{}).Where("user_id = ? AND read = ?", userID, false).Update("read", true).Error
+}

@@ -1,12 +1,29 @@
-// Command cacao is the Cacao site and its tools. Subcommands:
+// Command cacao is the Cacao site and its tools.
 //
-//	cacao replay FILE|-   check and play a game record (NOTATION.md)
+//	cacao [serve] [-addr :8080] [-db cacao.db] [-base-url URL] [-secure-cookies]
+//	cacao replay FILE|-
+//
+// serve (the default) starts the site on an SQLite file, created and migrated
+// on first start. Flags fall back to CACAO_ADDR, CACAO_DB, CACAO_BASE_URL and
+// CACAO_SECURE_COOKIES. replay checks and plays a game record (NOTATION.md).
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"cacao/handlers"
+	"cacao/models"
 )
 
 func main() {
@@ -14,23 +31,102 @@ func main() {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		usage(stderr)
-		return 2
+	cmd := "serve"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
 	}
-	switch args[0] {
+	switch cmd {
+	case "serve":
+		cfg, err := parseConfig(args, os.Getenv, stderr)
+		if err != nil {
+			return 2
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		if err := serve(ctx, cfg, stderr, nil); err != nil {
+			fmt.Fprintln(stderr, "cacao:", err)
+			return 1
+		}
+		return 0
 	case "replay":
-		return replayCmd(args[1:], stdin, stdout, stderr)
-	case "-h", "-help", "--help", "help":
+		return replayCmd(args, stdin, stdout, stderr)
+	case "help", "-h", "--help":
 		usage(stdout)
 		return 0
 	default:
-		fmt.Fprintf(stderr, "cacao: unknown command %q\n", args[0])
+		fmt.Fprintf(stderr, "cacao: unknown command %q\n", cmd)
 		usage(stderr)
 		return 2
 	}
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: cacao replay FILE|-   play a game record and print the position as JSON")
+	fmt.Fprintln(w, "usage: cacao [serve] [-addr :8080] [-db cacao.db] [-base-url URL] [-secure-cookies]")
+	fmt.Fprintln(w, "       cacao replay FILE|-   play a game record and print the position as JSON")
+}
+
+// Config is the server's configuration, from flags then the environment.
+type Config struct {
+	Addr          string
+	DB            string
+	BaseURL       string
+	SecureCookies bool
+}
+
+func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+	def := func(key, fallback string) string {
+		if v := getenv(key); v != "" {
+			return v
+		}
+		return fallback
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg Config
+	fs.StringVar(&cfg.Addr, "addr", def("CACAO_ADDR", ":8080"), "address to listen on")
+	fs.StringVar(&cfg.DB, "db", def("CACAO_DB", "cacao.db"), "SQLite database file (created on first start)")
+	fs.StringVar(&cfg.BaseURL, "base-url", def("CACAO_BASE_URL", ""), "public URL of the site, for invite links")
+	fs.BoolVar(&cfg.SecureCookies, "secure-cookies", def("CACAO_SECURE_COOKIES", "") == "1" || def("CACAO_SECURE_COOKIES", "") == "true", "mark cookies Secure (behind TLS)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	return cfg, nil
+}
+
+// serve runs the site until ctx ends, then shuts down gracefully. ready, when
+// set, receives the listening address.
+func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string) error {
+	logger := slog.New(slog.NewJSONHandler(logw, nil))
+	store, err := models.Open(cfg.DB)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	e := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger})
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
+	logger.Info("listening", "addr", ln.Addr().String(), "db", cfg.DB)
+	if ready != nil {
+		ready <- ln.Addr().String()
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return err
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
 }

@@ -1,0 +1,80 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"cacao/models"
+	"cacao/views"
+)
+
+func (s *Server) signupForm(c echo.Context) error {
+	return render(c, http.StatusOK, views.AuthPage(views.AuthVM{Page: s.page(c, "Sign up"), Signup: true}))
+}
+
+func (s *Server) loginForm(c echo.Context) error {
+	return render(c, http.StatusOK, views.AuthPage(views.AuthVM{Page: s.page(c, "Log in"), Next: safeNext(c.QueryParam("next"))}))
+}
+
+func (s *Server) signup(c echo.Context) error {
+	name, pw := c.FormValue("username"), c.FormValue("password")
+	u, err := s.store.CreateUser(name, pw)
+	if errors.Is(err, models.ErrUsernameTaken) || errors.Is(err, models.ErrInvalid) {
+		msg := err.Error()
+		if errors.Is(err, models.ErrInvalid) {
+			msg = cleanInvalid(err)
+		}
+		return render(c, http.StatusUnprocessableEntity, views.AuthPage(views.AuthVM{Page: s.page(c, "Sign up"), Signup: true, Username: name, Error: msg}))
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.startSession(c, u); err != nil {
+		return err
+	}
+	return redirect(c, "/")
+}
+
+func (s *Server) login(c echo.Context) error {
+	name := c.FormValue("username")
+	u, err := s.store.Authenticate(name, c.FormValue("password"))
+	if errors.Is(err, models.ErrBadLogin) {
+		return render(c, http.StatusUnauthorized, views.AuthPage(views.AuthVM{Page: s.page(c, "Log in"), Username: name, Error: err.Error(), Next: safeNext(c.FormValue("next"))}))
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.startSession(c, u); err != nil {
+		return err
+	}
+	return redirect(c, safeNext(c.FormValue("next")))
+}
+
+// startSession signs u in on a fresh session token (no fixation).
+func (s *Server) startSession(c echo.Context, u *models.User) error {
+	ctx := c.Request().Context()
+	if err := s.sessions.RenewToken(ctx); err != nil {
+		return err
+	}
+	s.sessions.Put(ctx, "user_id", int(u.ID))
+	return nil
+}
+
+func (s *Server) logout(c echo.Context) error {
+	ctx := c.Request().Context()
+	if err := s.sessions.Destroy(ctx); err != nil {
+		return err
+	}
+	return redirect(c, "/")
+}
+
+// safeNext keeps redirects after log-in on this site.
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.Contains(next, "\\") {
+		return "/"
+	}
+	return next
+}

@@ -1,0 +1,32 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"cacao/static"
+)
+
+// routes lists every route of the site.
+func (s *Server) routes(e *echo.Echo) {
+	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
+	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", http.FileServer(http.FS(static.FS)))))
+
+	e.GET("/", s.home)
+	e.GET("/signup", s.signupForm)
+	e.POST("/signup", s.signup)
+	e.GET("/login", s.loginForm)
+	e.POST("/login", s.login)
+	e.POST("/logout", s.logout)
+	e.GET("/notifications", s.notifications, s.requireUser)
+
+	e.POST("/games", s.createGame, s.requireUser)
+	e.POST("/games/:id/join", s.joinGame, s.requireUser)
+	e.GET("/join/:token", s.joinForm, s.requireUser)
+	e.POST("/join/:token", s.joinByToken, s.requireUser)
+	e.GET("/games/:id", s.showGame, s.requireUser)
+	e.POST("/games/:id/turn", s.playTurn, s.requireUser)
+	e.POST("/games/:id/resolve", s.resolve, s.requireUser)
+	e.GET("/games/:id/record.json", s.exportRecord, s.requireUser)
+}

@@ -1,0 +1,88 @@
+// Package handlers is the web layer: thin echo handlers that parse a request,
+// check who is asking, call the models and the engine, build a view model and
+// render a templ component. Every route is listed in routes.go; errors map to
+// statuses in one place (errors.go).
+package handlers
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/alexedwards/scs/v2"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"cacao/models"
+)
+
+// Config is what the web layer needs to know about its deployment.
+type Config struct {
+	// SecureCookies marks cookies Secure (set when served over TLS).
+	SecureCookies bool
+	// BaseURL is the site's public address, for invite links ("" = from the request).
+	BaseURL string
+	// Logger receives structured request logs.
+	Logger *slog.Logger
+}
+
+// Server holds what the handlers share.
+type Server struct {
+	store    *models.Store
+	sessions *scs.SessionManager
+	cfg      Config
+	log      *slog.Logger
+}
+
+// New returns the site's router.
+func New(store *models.Store, cfg Config) *echo.Echo {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	sm := scs.New()
+	sm.Store = store.Sessions()
+	sm.Lifetime = 30 * 24 * time.Hour
+	sm.Cookie.Name = "cacao_session"
+	sm.Cookie.HttpOnly = true
+	sm.Cookie.SameSite = http.SameSiteLaxMode
+	sm.Cookie.Secure = cfg.SecureCookies
+	s := &Server{store: store, sessions: sm, cfg: cfg, log: cfg.Logger}
+
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.errorHandler
+	e.Use(middleware.RequestID())
+	e.Use(s.requestLog)
+	e.Use(middleware.Recover())
+	e.Use(middleware.BodyLimit("64K"))
+	e.Use(echo.WrapMiddleware(sm.LoadAndSave))
+	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
+		TokenLookup:    "form:_csrf,header:X-CSRF-Token",
+		CookieName:     "cacao_csrf",
+		CookiePath:     "/",
+		CookieHTTPOnly: true,
+		CookieSameSite: http.SameSiteLaxMode,
+		CookieSecure:   cfg.SecureCookies,
+		Skipper: func(c echo.Context) bool {
+			return c.Path() == "/healthz" || len(c.Request().URL.Path) > 8 && c.Request().URL.Path[:8] == "/static/"
+		},
+	}))
+	e.Use(s.loadUser)
+	s.routes(e)
+	return e
+}
+
+// requestLog writes one structured line per request.
+func (s *Server) requestLog(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		req, res := c.Request(), c.Response()
+		s.log.Info("request", "method", req.Method, "path", req.URL.Path, "status", res.Status,
+			"dur_ms", float64(time.Since(start).Microseconds())/1000, "id", res.Header().Get(echo.HeaderXRequestID))
+		return nil
+	}
+}

@@ -1,0 +1,141 @@
+package views
+
+import (
+	"fmt"
+	"strconv"
+
+	"cacao/engine"
+)
+
+// CellSize is the side of a board cell in SVG units.
+const CellSize = 64
+
+// Board is the geometry of the board drawing: its bounds fit the tiles and
+// the cells the viewer may choose, with one free cell around them.
+type Board struct {
+	MinX, MinY, Cols, Rows int
+	Tiles                  []engine.TileView
+	Legal                  []engine.Cell
+	Chosen                 *engine.Cell
+	Ghost                  *engine.TileView
+	Link                   func(engine.Cell) string
+	Names                  []string
+}
+
+// NewBoard lays out the tiles of v and the selectable cells.
+func NewBoard(v engine.View, legal []engine.Cell) Board {
+	b := Board{}
+	first := true
+	grow := func(c engine.Cell) {
+		if first {
+			b.MinX, b.MinY, b.Cols, b.Rows = c.X, c.Y, 1, 1
+			first = false
+			return
+		}
+		maxX, maxY := b.MinX+b.Cols-1, b.MinY+b.Rows-1
+		b.MinX, b.MinY = min(b.MinX, c.X), min(b.MinY, c.Y)
+		maxX, maxY = max(maxX, c.X), max(maxY, c.Y)
+		b.Cols, b.Rows = maxX-b.MinX+1, maxY-b.MinY+1
+	}
+	for _, t := range v.Tiles {
+		if !t.Covered {
+			b.Tiles = append(b.Tiles, t)
+		}
+		grow(t.At)
+	}
+	for _, c := range legal {
+		grow(c)
+	}
+	b.Legal = legal
+	b.MinX--
+	b.MinY--
+	b.Cols += 2
+	b.Rows += 2
+	return b
+}
+
+// Width and Height of the drawing.
+func (b Board) Width() string  { return strconv.Itoa(b.Cols * CellSize) }
+func (b Board) Height() string { return strconv.Itoa(b.Rows * CellSize) }
+
+// ViewBox is the SVG viewBox.
+func (b Board) ViewBox() string { return fmt.Sprintf("0 0 %d %d", b.Cols*CellSize, b.Rows*CellSize) }
+
+// X and Y are a cell's top-left corner.
+func (b Board) X(c engine.Cell) string { return strconv.Itoa((c.X - b.MinX) * CellSize) }
+func (b Board) Y(c engine.Cell) string { return strconv.Itoa((c.Y - b.MinY) * CellSize) }
+
+// At offsets from a cell's corner.
+func (b Board) At(c engine.Cell, dx, dy int) (string, string) {
+	return strconv.Itoa((c.X-b.MinX)*CellSize + dx), strconv.Itoa((c.Y-b.MinY)*CellSize + dy)
+}
+
+// Dot is one worker drawn on a tile edge.
+type Dot struct {
+	X, Y  string
+	Fired bool
+}
+
+// Dots places each worker of t as a dot along its edge.
+func (b Board) Dots(t engine.TileView) []Dot {
+	var out []Dot
+	for d := 0; d < 4; d++ {
+		k := t.Edges[d]
+		for i := 0; i < k; i++ {
+			// Spread k dots along the edge, 8 units in from it.
+			along := CellSize*(i+1)/(k+1) - CellSize/2
+			var dx, dy int
+			switch engine.Side(d) {
+			case engine.N:
+				dx, dy = along, -CellSize/2+8
+			case engine.E:
+				dx, dy = CellSize/2-8, along
+			case engine.S:
+				dx, dy = -along, CellSize/2-8
+			case engine.W:
+				dx, dy = -CellSize/2+8, -along
+			}
+			x, y := b.At(t.At, CellSize/2+dx, CellSize/2+dy)
+			out = append(out, Dot{X: x, Y: y, Fired: t.Fired[d]})
+		}
+	}
+	return out
+}
+
+// JungleColour fills a jungle tile by effect.
+func JungleColour(j engine.Jungle) string {
+	if j == engine.NoJungle || j.Kind().Code == "" {
+		return "#888"
+	}
+	switch j.Kind().Effect {
+	case engine.Plantation:
+		return "#3b8e3f"
+	case engine.Market:
+		return "#b5651d"
+	case engine.Mine:
+		return "#8c7a00"
+	case engine.Water:
+		return "#1f6fb2"
+	case engine.SunSite:
+		return "#d98b00"
+	default:
+		return "#6b4c9a"
+	}
+}
+
+// SeatFill is a seat's colour.
+func SeatFill(seat int) string {
+	return [...]string{"var(--seat0)", "var(--seat1)", "var(--seat2)", "var(--seat3)"}[seat&3]
+}
+
+// TileLabel describes a tile in words for the board's text alternative.
+func TileLabel(t engine.TileView, names []string) string {
+	if t.Jungle != engine.NoJungle {
+		return fmt.Sprintf("%s: %s", CellLabel(t.At), JungleName(t.Jungle))
+	}
+	who := fmt.Sprintf("seat %d", t.Owner)
+	if t.Owner >= 0 && t.Owner < len(names) {
+		who = names[t.Owner]
+	}
+	return fmt.Sprintf("%s: %s's tile, workers N %d, E %d, S %d, W %d", CellLabel(t.At), who, t.Edges[0], t.Edges[1], t.Edges[2], t.Edges[3])
+}
