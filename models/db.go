@@ -27,6 +27,8 @@ var (
 // Store is the database behind the site.
 type Store struct {
 	db *gorm.DB
+	// Dealer deals new games; nil means RandomDeal. Tests set a fixed one.
+	Dealer Deal
 }
 
 var memSeq atomic.Int64

@@ -178,15 +178,13 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 	return &g, nil
 }
 
-// startIfFull starts g when every seat is taken: random play order and first
-// player, a fresh shuffle, and notifications for the people at the table.
-func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
-	for _, seat := range g.Seats {
-		if seat.Open() {
-			return nil
-		}
-	}
-	n := len(g.Seats)
+// Deal decides what chance decides when a game starts: the play order
+// (order[slot] is the engine seat of the seat offered at slot), the first
+// player and the setup.
+type Deal func(n int) (order []int, first int, setup engine.Setup)
+
+// RandomDeal deals from the operating system's randomness.
+func RandomDeal(n int) ([]int, int, engine.Setup) {
 	r := engine.NewRand(randomUint64())
 	order := make([]int, n)
 	for i := range order {
@@ -196,16 +194,30 @@ func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
 		j := r.Intn(i + 1)
 		order[i], order[j] = order[j], order[i]
 	}
-	su, err := engine.NewSetup(n, randomUint64())
-	if err != nil {
-		return err
+	su, _ := engine.NewSetup(n, randomUint64())
+	return order, r.Intn(n), su
+}
+
+// startIfFull starts g when every seat is taken: random play order and first
+// player, a fresh shuffle, and notifications for the people at the table.
+func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
+	for _, seat := range g.Seats {
+		if seat.Open() {
+			return nil
+		}
 	}
+	n := len(g.Seats)
+	d := s.Dealer
+	if d == nil {
+		d = RandomDeal
+	}
+	order, first, su := d(n)
 	setup, err := engine.MarshalSetup(su)
 	if err != nil {
 		return err
 	}
 	now := time.Now()
-	g.Status, g.Setup, g.First, g.StartedAt = StatusActive, string(setup), r.Intn(n), &now
+	g.Status, g.Setup, g.First, g.StartedAt = StatusActive, string(setup), first, &now
 	for i := range g.Seats {
 		seat := &g.Seats[i]
 		seat.Index = order[i]

@@ -1,0 +1,456 @@
+package handlers_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"cacao/engine"
+	"cacao/handlers"
+	"cacao/models"
+)
+
+// site is the real router on an in-memory database, served on loopback.
+type site struct {
+	t     *testing.T
+	store *models.Store
+	srv   *httptest.Server
+}
+
+func newSite(t *testing.T) *site {
+	t.Helper()
+	store, err := models.Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(handlers.New(store, handlers.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	t.Cleanup(func() { srv.Close(); store.Close() })
+	return &site{t: t, store: store, srv: srv}
+}
+
+// client is one browser: a cookie jar and the last CSRF token it saw.
+type client struct {
+	t    *testing.T
+	s    *site
+	http *http.Client
+	csrf string
+	name string
+}
+
+var csrfRE = regexp.MustCompile(`name="_csrf" value="([^"]+)"|X-CSRF-Token&#34;: &#34;([^&]+)&#34;`)
+
+func (s *site) client(name string) *client {
+	jar, _ := cookiejar.New(nil)
+	return &client{t: s.t, s: s, http: &http.Client{Jar: jar}, name: name}
+}
+
+func (c *client) do(req *http.Request) (int, string) {
+	c.t.Helper()
+	res, err := c.http.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	body := string(b)
+	if m := csrfRE.FindStringSubmatch(body); m != nil {
+		c.csrf = m[1] + m[2]
+	}
+	return res.StatusCode, body
+}
+
+func (c *client) get(path string) (int, string) {
+	c.t.Helper()
+	req, _ := http.NewRequest("GET", c.s.srv.URL+path, nil)
+	return c.do(req)
+}
+
+// post sends a form as a browser without JavaScript would, with the CSRF token.
+func (c *client) post(path string, form url.Values) (int, string) {
+	c.t.Helper()
+	if c.csrf == "" {
+		c.get("/")
+	}
+	if form == nil {
+		form = url.Values{}
+	}
+	if _, ok := form["_csrf"]; !ok {
+		form.Set("_csrf", c.csrf)
+	}
+	req, _ := http.NewRequest("POST", c.s.srv.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return c.do(req)
+}
+
+// htmx sends a request as htmx would: HX-Request and the CSRF header.
+func (c *client) htmx(method, path string, form url.Values) (int, string) {
+	c.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, _ := http.NewRequest(method, c.s.srv.URL+path, body)
+	req.Header.Set("HX-Request", "true")
+	req.Header.Set("X-CSRF-Token", c.csrf)
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	return c.do(req)
+}
+
+func (s *site) signup(name string) *client {
+	s.t.Helper()
+	c := s.client(name)
+	c.get("/signup")
+	code, body := c.post("/signup", url.Values{"username": {name}, "password": {"secret-" + name}})
+	if code != http.StatusOK || !strings.Contains(body, "My games") {
+		s.t.Fatalf("signup %s: %d\n%s", name, code, body)
+	}
+	return c
+}
+
+var gameIDRE = regexp.MustCompile(`<h1>Game (\d+)</h1>`)
+
+func (c *client) createGame(seats ...string) uint {
+	c.t.Helper()
+	c.get("/")
+	code, body := c.post("/games", url.Values{"seat": seats})
+	m := gameIDRE.FindStringSubmatch(body)
+	if code != http.StatusOK || m == nil {
+		c.t.Fatalf("create game: %d\n%s", code, body)
+	}
+	var id uint
+	fmt.Sscan(m[1], &id)
+	return id
+}
+
+// userID finds the user's id through the store (tests only).
+func (s *site) seatOf(id uint, name string) (int, *models.Loaded) {
+	l, err := s.store.LoadGame(id)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	for _, seat := range l.Seats {
+		if seat.Name == name {
+			return seat.Index, l
+		}
+	}
+	return -1, l
+}
+
+// act makes one move for c if the game waits on them: their pending choice
+// (all defaults), else a legal placement chosen by r with a random fill
+// option and explicit acts. It returns false when nothing waited on c.
+func (c *client) act(id uint, r *engine.Rand) bool {
+	c.t.Helper()
+	seat, l := c.s.seatOf(id, c.name)
+	if l.Play == nil || l.Game.Status != models.StatusActive {
+		return false
+	}
+	st := l.Play.State()
+	version := fmt.Sprint(l.Game.Version)
+	if len(st.Player(seat).Queue()) > 0 {
+		code, body := c.post(fmt.Sprintf("/games/%d/resolve", id), url.Values{"version": {version}})
+		if code != http.StatusOK {
+			c.t.Fatalf("resolve: %d\n%s", code, body)
+		}
+		return true
+	}
+	if st.Over() || st.Current() != seat {
+		return false
+	}
+	legal := st.LegalPlacements(nil)
+	pl := legal[r.Intn(len(legal))]
+	form := url.Values{"version": {version}, "tile": {pl.Tile.String()}, "rot": {fmt.Sprint(pl.Rot)},
+		"at": {fmt.Sprintf("%d,%d", pl.At.X, pl.At.Y)}}
+	if pl.Overbuild {
+		form.Set("overbuild", "1")
+	}
+	var fills []engine.Fill
+	if opts := st.FillOptions(pl.At); !pl.Overbuild && len(opts) > 0 {
+		i := r.Intn(len(opts))
+		form.Set("fill", fmt.Sprint(i))
+		fills = opts[i]
+	}
+	edges, err := st.Fired(pl, fills)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	order := len(edges)
+	for _, e := range edges {
+		if e.Owner != seat {
+			continue
+		}
+		form.Add("edge", fmt.Sprintf("%d,%d,%s", e.Tile.X, e.Tile.Y, e.Side))
+		form.Add("use", fmt.Sprint(r.Intn(e.Workers+1)))
+		form.Add("order", fmt.Sprint(order)) // reverse the default order
+		order--
+	}
+	code, body := c.post(fmt.Sprintf("/games/%d/turn", id), form)
+	if code != http.StatusOK {
+		c.t.Fatalf("turn %+v: %d\n%s", pl, code, body)
+	}
+	return true
+}
+
+// finish plays game id to the end with the given clients.
+func finish(t *testing.T, s *site, id uint, players ...*client) {
+	t.Helper()
+	r := engine.NewRand(uint64(id) * 7)
+	for step := 0; step < 500; step++ {
+		l, err := s.store.LoadGame(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Game.Status == models.StatusFinished {
+			return
+		}
+		moved := false
+		for _, p := range players {
+			moved = p.act(id, r) || moved
+		}
+		if !moved {
+			t.Fatalf("nobody could move in game %d", id)
+		}
+	}
+	t.Fatalf("game %d did not end", id)
+}
+
+var scoreRowRE = regexp.MustCompile(`(?s)<h2 id="final-h">Game over</h2>.*?<tbody>(.*?)</tbody>`)
+
+// checkFinal looks at the score page as the player sees it and checks it
+// against the engine's result, and downloads the record.
+func checkFinal(t *testing.T, s *site, c *client, id uint) {
+	t.Helper()
+	code, body := c.get(fmt.Sprintf("/games/%d", id))
+	m := scoreRowRE.FindStringSubmatch(body)
+	if code != http.StatusOK || m == nil {
+		t.Fatalf("no score table on the finished game's page (%d)", code)
+	}
+	_, l := s.seatOf(id, c.name)
+	res := l.Play.State().Score()
+	for i, sc := range res.Scores {
+		if !strings.Contains(m[1], fmt.Sprintf("<td><strong>%d</strong></td>", sc.Total)) || !strings.Contains(m[1], l.Seats[i].Name) {
+			t.Fatalf("score table lacks %s's total %d:\n%s", l.Seats[i].Name, sc.Total, m[1])
+		}
+	}
+	if !strings.Contains(m[1], "winner") {
+		t.Fatal("score table names no winner")
+	}
+	code, rec := c.get(fmt.Sprintf("/games/%d/record.json", id))
+	if code != http.StatusOK {
+		t.Fatalf("record download: %d", code)
+	}
+	r, err := engine.DecodeRecord([]byte(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := engine.Replay(r)
+	if err != nil || st.Score().Scores[0] != res.Scores[0] {
+		t.Fatalf("downloaded record replays to %v (%v); want %v", st.Score().Scores, err, res.Scores)
+	}
+}
+
+func TestPlayAgainstBotToTheEnd(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	id := ana.createGame("greedy", "none", "none")
+	code, body := ana.get(fmt.Sprintf("/games/%d", id))
+	if code != http.StatusOK || !strings.Contains(body, `id="board"`) || !strings.Contains(body, "Your hand") {
+		t.Fatalf("game page: %d", code)
+	}
+	finish(t, s, id, ana)
+	checkFinal(t, s, ana, id)
+}
+
+func TestTwoPeoplePlayToTheEnd(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	id := ana.createGame("open", "none", "none")
+	_, body := ana.get(fmt.Sprintf("/games/%d", id))
+	m := regexp.MustCompile(`/join/([0-9a-f]{32})`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatal("no invite link on the open game's page")
+	}
+	bob.get("/join/" + m[1])
+	if code, body := bob.post("/join/"+m[1], nil); code != http.StatusOK || !strings.Contains(body, "Your hand") {
+		t.Fatalf("join by invite: %d", code)
+	}
+	finish(t, s, id, ana, bob)
+	checkFinal(t, s, ana, id)
+	checkFinal(t, s, bob, id)
+	// My games lists the finished game for both.
+	if _, body := bob.get("/"); !strings.Contains(body, fmt.Sprintf("Game %d", id)) || !strings.Contains(body, "Finished") {
+		t.Fatal("my games does not list the finished game")
+	}
+}
+
+func TestAuthorization(t *testing.T) {
+	s := newSite(t)
+	ana, bob, eve := s.signup("ana"), s.signup("bob"), s.signup("eve")
+	id := ana.createGame("open", "none", "none")
+	bob.get("/")
+	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	seatAna, l := s.seatOf(id, "ana")
+	st := l.Play.State()
+	mover, waiter := ana, bob
+	if st.Current() != seatAna {
+		mover, waiter = bob, ana
+	}
+	pl := st.LegalPlacements(nil)[0]
+	form := func() url.Values {
+		return url.Values{"version": {fmt.Sprint(l.Game.Version)}, "tile": {pl.Tile.String()}, "rot": {fmt.Sprint(pl.Rot)}, "at": {fmt.Sprintf("%d,%d", pl.At.X, pl.At.Y)}}
+	}
+	eve.get("/")
+	cases := []struct {
+		name string
+		c    *client
+		path string
+		want int
+	}{
+		{"someone else's game", eve, fmt.Sprintf("/games/%d/turn", id), http.StatusForbidden},
+		{"out of turn", waiter, fmt.Sprintf("/games/%d/turn", id), http.StatusUnprocessableEntity},
+		{"no such game", mover, "/games/999/turn", http.StatusNotFound},
+		{"malformed id", mover, "/games/abc/turn", http.StatusNotFound},
+	}
+	for _, tc := range cases {
+		if code, _ := tc.c.post(tc.path, form()); code != tc.want {
+			t.Errorf("%s: %d; want %d", tc.name, code, tc.want)
+		}
+	}
+	bad := form()
+	bad.Set("rot", "7")
+	if code, body := mover.post(fmt.Sprintf("/games/%d/turn", id), bad); code != http.StatusUnprocessableEntity || !strings.Contains(body, "rotation") {
+		t.Errorf("malformed form: %d", code)
+	}
+	bad = form()
+	bad.Set("at", "99,98")
+	if code, body := mover.post(fmt.Sprintf("/games/%d/turn", id), bad); code != http.StatusUnprocessableEntity || !strings.Contains(body, "must touch a jungle tile") {
+		t.Errorf("illegal cell: %d", code)
+	}
+	if code, _ := eve.post(fmt.Sprintf("/games/%d/resolve", id), url.Values{"version": {fmt.Sprint(l.Game.Version)}}); code != http.StatusForbidden {
+		t.Errorf("resolving in someone else's game: %d", code)
+	}
+	if code, _ := eve.get(fmt.Sprintf("/games/%d/record.json", id)); code != http.StatusForbidden {
+		t.Errorf("record of a running game: %d; want 403 (it shows the piles)", code)
+	}
+	// Not signed in: sent to log in, or 401 for a post.
+	anon := s.client("anon")
+	if code, body := anon.get(fmt.Sprintf("/games/%d", id)); code != http.StatusOK || !strings.Contains(body, "<h1>Log in</h1>") {
+		t.Errorf("anonymous game page: %d", code)
+	}
+	if code, _ := anon.post(fmt.Sprintf("/games/%d/turn", id), form()); code != http.StatusUnauthorized {
+		t.Errorf("anonymous post: %d", code)
+	}
+	if after, _ := s.store.LoadGame(id); len(after.Log) != 0 || after.Game.Version != l.Game.Version {
+		t.Fatal("a refused request changed the game")
+	}
+	// The rightful move still works.
+	if code, _ := mover.post(fmt.Sprintf("/games/%d/turn", id), form()); code != http.StatusOK {
+		t.Fatalf("the right move: %d", code)
+	}
+}
+
+func TestCSRFIsRequired(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	for _, tok := range []string{"", "forged-token"} {
+		code, _ := ana.post("/games", url.Values{"seat": {"greedy"}, "_csrf": {tok}})
+		if code != http.StatusForbidden && code != http.StatusBadRequest {
+			t.Errorf("create game with token %q: %d; want 400 or 403", tok, code)
+		}
+	}
+	if games, _ := s.store.MyGames(1); len(games) != 0 {
+		t.Fatal("a forged request created a game")
+	}
+	// htmx requests carry the token in a header.
+	code, _ := ana.htmx("POST", "/games", url.Values{"seat": {"greedy"}})
+	if code != http.StatusOK {
+		t.Fatalf("htmx create with header token: %d", code)
+	}
+	// Signing up from another site fails too.
+	c := s.client("mallory")
+	if code, _ := c.post("/signup", url.Values{"username": {"mallory"}, "password": {"password1"}, "_csrf": {"x"}}); code < 400 {
+		t.Fatalf("signup without a valid token: %d", code)
+	}
+}
+
+func TestDoubleSubmitCommitsOnce(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	id := ana.createGame("random", "none", "none")
+	seat, l := s.seatOf(id, "ana")
+	st := l.Play.State()
+	if st.Current() != seat {
+		t.Fatal("after bots moved, it must be ana's turn")
+	}
+	pl := st.LegalPlacements(nil)[0]
+	form := url.Values{"version": {fmt.Sprint(l.Game.Version)}, "tile": {pl.Tile.String()}, "rot": {fmt.Sprint(pl.Rot)}, "at": {fmt.Sprintf("%d,%d", pl.At.X, pl.At.Y)}}
+	if code, _ := ana.post(fmt.Sprintf("/games/%d/turn", id), form); code != http.StatusOK {
+		t.Fatalf("first submit: %d", code)
+	}
+	code, body := ana.post(fmt.Sprintf("/games/%d/turn", id), form)
+	if code != http.StatusConflict || !strings.Contains(body, "moved on") || !strings.Contains(body, `id="board"`) {
+		t.Fatalf("second submit: %d; want 409 with the fresh board", code)
+	}
+	after, _ := s.store.LoadGame(id)
+	mine := 0
+	for _, e := range after.Log {
+		if e.Seat == seat && e.Kind == models.KindTurn {
+			mine++
+		}
+	}
+	if mine != 1 {
+		t.Fatalf("ana's turn was committed %d times", mine)
+	}
+}
+
+// TestHTMXFragments: with htmx, selecting a tile, rotating and choosing a
+// cell each return only the game fragment; a full page without it.
+func TestHTMXFragments(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	id := ana.createGame("greedy", "none", "none")
+	_, l := s.seatOf(id, "ana")
+	pl := l.Play.State().LegalPlacements(nil)[0]
+	base := fmt.Sprintf("/games/%d", id)
+	steps := []string{
+		base + "?tile=" + pl.Tile.String(),
+		base + "?tile=" + pl.Tile.String() + "&rot=1",
+		fmt.Sprintf("%s?tile=%s&rot=%d&at=%d,%d", base, pl.Tile, pl.Rot, pl.At.X, pl.At.Y),
+	}
+	for _, u := range steps {
+		code, body := ana.htmx("GET", u, nil)
+		if code != http.StatusOK || strings.Contains(body, "<html") || !strings.HasPrefix(strings.TrimSpace(body), `<div id="game-main">`) {
+			t.Fatalf("htmx %s: %d, not a fragment:\n%.300s", u, code, body)
+		}
+		code, body = ana.get(u)
+		if code != http.StatusOK || !strings.Contains(body, "<html") {
+			t.Fatalf("plain %s: %d, not a page", u, code)
+		}
+	}
+	_, body := ana.htmx("GET", steps[2], nil)
+	if !strings.Contains(body, "Confirm move") || !strings.Contains(body, "If you confirm") {
+		t.Fatal("choosing a cell does not offer the preview and the confirm button")
+	}
+}
+
+func TestHealthz(t *testing.T) {
+	s := newSite(t)
+	res, err := http.Get(s.srv.URL + "/healthz")
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("healthz: %v %v", res, err)
+	}
+}
+
+var _ = json.Marshal
