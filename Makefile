@@ -1,13 +1,15 @@
 # Cacao online. `make run` starts the program, `make test` runs every test.
 GO ?= go
 
-.PHONY: run test vet check-deps fmt-check bench fuzz test-long generate
+TEMPL = github.com/a-h/templ/cmd/templ@v0.3.1100
+
+.PHONY: run test vet check-deps fmt-check generate-check bench fuzz generate
 
 run:
 	$(GO) run ./cmd/cacao
 
 # Every test, with the race detector, plus the static checks CI relies on.
-test: fmt-check vet check-deps
+test: fmt-check vet check-deps generate-check
 	$(GO) test -race -count=1 ./...
 
 vet:
@@ -33,4 +35,11 @@ fuzz:
 	$(GO) test -run xxx -fuzz FuzzDecodeRecord -fuzztime 60s ./engine/
 
 generate:
-	$(GO) run github.com/a-h/templ/cmd/templ@v0.3.1100 generate
+	$(GO) run $(TEMPL) generate
+
+# The committed *_templ.go files must be what templ generates from the .templ files.
+generate-check:
+	@tmp=$$(mktemp -d); cp views/*_templ.go $$tmp/; $(GO) run $(TEMPL) generate >/dev/null 2>&1 || { echo "templ generate failed"; exit 1; }; \
+	status=0; for f in views/*_templ.go; do cmp -s $$f $$tmp/$$(basename $$f) || { echo "$$f was out of date with its .templ (now regenerated: commit it)"; status=1; }; done; \
+	for f in $$tmp/*_templ.go; do [ -f views/$$(basename $$f) ] || { echo "views/$$(basename $$f) has no .templ"; status=1; }; done; \
+	rm -rf $$tmp; [ $$status = 0 ] && echo "generate-check: views/*_templ.go match their .templ files"; exit $$status

@@ -1,0 +1,87 @@
+package views
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/a-h/templ"
+
+	"cacao/engine"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// fixedGame is a 3-player game after six turns of a fixed setup, seen by seat 0.
+func fixedGame(t *testing.T) GameVM {
+	t.Helper()
+	su, err := engine.NewSetup(3, 2024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := engine.New(su, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 6; i++ {
+		legal := s.LegalPlacements(nil)
+		if _, err := s.Play(s.Current(), engine.Move{Placement: legal[(i*7)%len(legal)], Reactions: map[int][]engine.Act{}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := s.View(0)
+	vm := GameVM{ID: 7, Version: 6, Status: "active", Me: 0, View: v}
+	for i, name := range []string{"ana", "<b>bo</b>", "cy"} {
+		vm.Seats = append(vm.Seats, Seat{Index: i, Name: name, Letter: Letters[i], Village: v.Seats[i], IsMe: i == 0, ToPlay: v.Current == i})
+	}
+	return vm
+}
+
+func golden(t *testing.T, name string, c templ.Component) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := c.Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	got := buf.String()
+	path := filepath.Join("testdata", name+".golden.html")
+	if *update {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./views -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Fatalf("%s differs from %s (go test ./views -update rewrites it after a deliberate change)\ngot:\n%s", name, path, got)
+	}
+	return got
+}
+
+func TestBoardGolden(t *testing.T) {
+	vm := fixedGame(t)
+	html := golden(t, "board", BoardSVG(vm, vm.boardFor()))
+	// What a player would notice: every tile on the board is drawn.
+	if n := strings.Count(html, "<rect"); n < len(vm.View.Tiles) {
+		t.Fatalf("%d rects for %d tiles", n, len(vm.View.Tiles))
+	}
+}
+
+func TestVillagesGolden(t *testing.T) {
+	vm := fixedGame(t)
+	html := golden(t, "villages", Villages(vm))
+	if strings.Contains(html, "<b>bo</b>") || !strings.Contains(html, "&lt;b&gt;bo&lt;/b&gt;") {
+		t.Fatal("a player name with HTML is not escaped")
+	}
+	for _, s := range vm.Seats {
+		if !strings.Contains(html, "/5</td>") {
+			t.Fatalf("fruit of %s not shown out of 5", s.Name)
+		}
+	}
+}
