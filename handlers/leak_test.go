@@ -1,0 +1,169 @@
+package handlers_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"cacao/engine"
+	"cacao/models"
+)
+
+var tokenRE = regexp.MustCompile(`[A-Za-z0-9]{32}`)
+
+// pagesFor lists every page and fragment a viewer can ask for in game id:
+// the game page and each step of choosing a move, plain and as htmx
+// fragments, home and notifications.
+func pagesFor(t *testing.T, s *site, c *client, id uint) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	seat, l := s.seatOf(id, c.name)
+	base := fmt.Sprintf("/games/%d", id)
+	urls := []string{base, "/", "/notifications"}
+	if l.Play != nil && seat >= 0 {
+		st := l.Play.State()
+		for _, pl := range st.View(seat).Legal {
+			urls = append(urls, base+"?tile="+pl.Tile.String(),
+				fmt.Sprintf("%s?tile=%s&rot=%d", base, pl.Tile, (pl.Rot+1)%4),
+				fmt.Sprintf("%s?tile=%s&rot=%d&at=%d,%d", base, pl.Tile, pl.Rot, pl.At.X, pl.At.Y))
+			if len(urls) > 12 {
+				break
+			}
+		}
+	}
+	for _, u := range urls {
+		code, body := c.get(u)
+		if code != http.StatusOK {
+			t.Fatalf("%s as %s: %d", u, c.name, code)
+		}
+		out["GET "+u] = body
+		code, body = c.htmx("GET", u, nil)
+		if code != http.StatusOK {
+			t.Fatalf("htmx %s as %s: %d", u, c.name, code)
+		}
+		out["HX "+u] = body
+	}
+	return out
+}
+
+var handTileRE = regexp.MustCompile(`aria-label="Tile (\d{4})"`)
+
+// checkNoLeak asserts that a viewer's pages show their own hand and nothing
+// of anybody else's, nor the piles or the setup.
+func checkNoLeak(t *testing.T, s *site, c *client, id uint, pages map[string]string) {
+	t.Helper()
+	seat, l := s.seatOf(id, c.name)
+	var own []string
+	if l.Play != nil && seat >= 0 {
+		for _, w := range l.Play.State().Player(seat).HandTiles() {
+			own = append(own, w.String())
+		}
+	}
+	sort.Strings(own)
+	for name, body := range pages {
+		if strings.Contains(body, l.Game.Setup) || strings.Contains(body, `"workers"`) || strings.Contains(body, `"jungle"`) {
+			t.Fatalf("%s as %s shows the setup", name, c.name)
+		}
+		if !strings.Contains(name, "/games/") {
+			continue
+		}
+		var shown []string
+		for _, m := range handTileRE.FindAllStringSubmatch(body, -1) {
+			shown = append(shown, m[1])
+		}
+		sort.Strings(shown)
+		if l.Game.Status == models.StatusActive && strings.Join(shown, " ") != strings.Join(own, " ") {
+			t.Fatalf("%s as %s shows hand tiles %v; their hand is %v", name, c.name, shown, own)
+		}
+	}
+}
+
+// TestNoPageLeaksHiddenInformation plays a game between two people and, after
+// every move, renders every page and fragment for both and for an outsider.
+func TestNoPageLeaksHiddenInformation(t *testing.T) {
+	s := newSite(t)
+	ana, bob, eve := s.signup("ana"), s.signup("bob"), s.signup("eve")
+	id := ana.createGame("open", "none", "none")
+	bob.get("/")
+	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	r := engine.NewRand(3)
+	for step := 0; step < 200; step++ {
+		for _, c := range []*client{ana, bob, eve} {
+			checkNoLeak(t, s, c, id, pagesFor(t, s, c, id))
+		}
+		l, _ := s.store.LoadGame(id)
+		if l.Game.Status == models.StatusFinished || step > 8 && testing.Short() {
+			return
+		}
+		if !ana.act(id, r) && !bob.act(id, r) {
+			t.Fatal("nobody could move")
+		}
+	}
+}
+
+// TestPagesDoNotDependOnHiddenInformation: two games dealt alike except for
+// bob's tiles and the order of the jungle pile below the display look the
+// same to ana, byte for byte (but for session tokens), before and after her
+// first move.
+func TestPagesDoNotDependOnHiddenInformation(t *testing.T) {
+	deal := func(variant bool) models.Deal {
+		return func(n int) ([]int, int, engine.Setup) {
+			su, _ := engine.NewSetup(n, 11)
+			if variant {
+				b := append([]engine.Worker(nil), su.Workers[1]...)
+				for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+					b[i], b[j] = b[j], b[i]
+				}
+				su.Workers[1] = b
+				jg := append([]engine.Jungle(nil), su.Jungle...)
+				rest := jg[2:]
+				for i, j := 0, len(rest)-1; i < j; i, j = i+1, j-1 {
+					rest[i], rest[j] = rest[j], rest[i]
+				}
+				su.Jungle = jg
+			}
+			return []int{0, 1}, 0, su
+		}
+	}
+	_, _, a := deal(false)(2)
+	_, _, b := deal(true)(2)
+	if fmt.Sprint(a.Workers[1][:3]) == fmt.Sprint(b.Workers[1][:3]) || a.Jungle[2] == b.Jungle[2] {
+		t.Fatal("the two deals must give bob different hands and the pile a different top")
+	}
+	var views [2]map[string]string
+	for v := 0; v < 2; v++ {
+		s := newSite(t)
+		s.store.Dealer = deal(v == 1)
+		ana, bob := s.signup("ana"), s.signup("bob")
+		id := ana.createGame("open", "none", "none")
+		bob.get("/")
+		bob.post(fmt.Sprintf("/games/%d/join", id), nil)
+		views[v] = pagesFor(t, s, ana, id)
+		// Ana's first move, the same in both games (fills from the display only).
+		_, l := s.seatOf(id, "ana")
+		pl := l.Play.State().LegalPlacements(nil)[0]
+		form := url.Values{"version": {fmt.Sprint(l.Game.Version)}, "tile": {pl.Tile.String()}, "rot": {fmt.Sprint(pl.Rot)}, "at": {fmt.Sprintf("%d,%d", pl.At.X, pl.At.Y)}}
+		if code, _ := ana.post(fmt.Sprintf("/games/%d/turn", id), form); code != http.StatusOK {
+			t.Fatalf("ana's move: %d", code)
+		}
+		for k, body := range pagesFor(t, s, ana, id) {
+			views[v]["after "+k] = body
+		}
+	}
+	if len(views[0]) != len(views[1]) || len(views[0]) < 10 {
+		t.Fatalf("%d and %d pages", len(views[0]), len(views[1]))
+	}
+	for k, a := range views[0] {
+		b := views[1][k]
+		a, b = tokenRE.ReplaceAllString(a, "T"), tokenRE.ReplaceAllString(b, "T")
+		if a != b {
+			t.Fatalf("%s differs with bob's hidden tiles:\n%s\n----\n%s", k, a, b)
+		}
+	}
+}
