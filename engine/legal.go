@@ -327,6 +327,9 @@ func (s *State) checkFills(at Cell, fills []Fill, out []Fill) ([]Fill, error) {
 		return out, nil
 	}
 	if len(fills) != n {
+		if n == 0 && len(cells) > 0 {
+			return nil, illegal("no jungle tiles are left to fill cells with")
+		}
 		if n == 0 {
 			return nil, illegal("no cell needs a jungle tile after this placement")
 		}
@@ -361,6 +364,9 @@ func (s *State) checkFills(at Cell, fills []Fill, out []Fill) ([]Fill, error) {
 			}
 		}
 		if !ok {
+			if f.Tile == NoJungle || f.Tile >= numJungle {
+				return nil, illegal("a fill needs a display tile or the pile")
+			}
 			return nil, illegal("%s is not in the display", f.Tile)
 		}
 	}

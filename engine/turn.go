@@ -233,9 +233,12 @@ func orderActs(edges []Edge, acts []Act) ([]Act, error) {
 func (s *State) order(edges []Edge, acts []Act) ([]Act, error) {
 	a := s.scratch.acts
 	start := len(a)
-	a, err := appendActs(a, edges, acts)
-	s.scratch.acts = a
-	return a[start:len(a):len(a)], err
+	b, err := appendActs(a, edges, acts)
+	if err != nil {
+		return nil, err
+	}
+	s.scratch.acts = b
+	return b[start:len(b):len(b)], nil
 }
 
 func appendActs(out []Act, edges []Edge, acts []Act) ([]Act, error) {
@@ -249,7 +252,7 @@ func appendActs(out []Act, edges []Edge, acts []Act) ([]Act, error) {
 			}
 		}
 		if k < 0 {
-			return nil, illegal("the edge %s %s did not fire for this player this turn", a.Tile, a.Side)
+			return nil, illegal("the edge %s %s is not one of this player's activated edges", a.Tile, a.Side)
 		}
 		if listed&(1<<k) != 0 {
 			return nil, illegal("the edge %s %s is listed twice", a.Tile, a.Side)
@@ -408,6 +411,9 @@ func (s *State) ResolveAll() []Resolution {
 // SetAutoDecide sets seat's standing policy and, when turned on, resolves what
 // waits in the queue.
 func (s *State) SetAutoDecide(seat int, on bool) []Resolution {
+	if seat < 0 || seat >= s.n {
+		return nil
+	}
 	s.scratch.acts = s.scratch.acts[:0]
 	s.players[seat].AutoDecide = on
 	return s.settle(seat, nil)
