@@ -454,3 +454,68 @@ func TestHealthz(t *testing.T) {
 }
 
 var _ = json.Marshal
+
+// TestSessionCookies: the session token changes at log-in (no fixation),
+// and the session and CSRF cookies are HttpOnly and SameSite=Lax.
+func TestSessionCookies(t *testing.T) {
+	s := newSite(t)
+	s.signup("ana")
+	c := s.client("ana")
+	c.get("/login")
+	u, _ := url.Parse(s.srv.URL)
+	before := ""
+	for _, ck := range c.http.Jar.Cookies(u) {
+		if ck.Name == "cacao_session" {
+			before = ck.Value
+		}
+	}
+	// Plant a session before logging in, as an attacker would.
+	c.post("/login", url.Values{"username": {"nobody"}, "password": {"wrong-password"}})
+	req, _ := http.NewRequest("POST", s.srv.URL+"/login", strings.NewReader(url.Values{"username": {"ana"}, "password": {"secret-ana"}, "_csrf": {c.csrf}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for _, ck := range c.http.Jar.Cookies(u) {
+		req.AddCookie(ck)
+	}
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := noFollow.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("login: %d", res.StatusCode)
+	}
+	var session *http.Cookie
+	for _, ck := range res.Cookies() {
+		if ck.Name == "cacao_session" {
+			session = ck
+		}
+	}
+	if session == nil || session.Value == "" || session.Value == before {
+		t.Fatalf("the session token was not renewed at log-in (%v)", session)
+	}
+	if !session.HttpOnly || session.SameSite != http.SameSiteLaxMode {
+		t.Fatalf("session cookie flags: %+v", session)
+	}
+	res2, err := http.Get(s.srv.URL + "/login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res2.Body.Close()
+	for _, ck := range res2.Cookies() {
+		if ck.Name == "cacao_csrf" && (!ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode) {
+			t.Fatalf("csrf cookie flags: %+v", ck)
+		}
+	}
+}
+
+// TestNamesAreEscaped: a username with HTML is shown as text everywhere.
+func TestNamesAreEscaped(t *testing.T) {
+	s := newSite(t)
+	c := s.client("x")
+	c.get("/signup")
+	code, body := c.post("/signup", url.Values{"username": {"<b>bo</b>"}, "password": {"password-1"}})
+	if code != http.StatusUnprocessableEntity || strings.Contains(body, "<b>bo</b>") {
+		t.Fatalf("a username with HTML: %d", code)
+	}
+}
