@@ -169,6 +169,20 @@ func (c *client) act(id uint, r *engine.Rand) bool {
 	}
 	legal := st.LegalPlacements(nil)
 	pl := legal[r.Intn(len(legal))]
+	var overbuilds []engine.Placement
+	for _, p := range legal {
+		if p.Overbuild {
+			overbuilds = append(overbuilds, p)
+		}
+	}
+	if len(overbuilds) > 0 {
+		// The page offers the overbuild, and the player takes it.
+		_, page := c.get(fmt.Sprintf("/games/%d?tile=%s&rot=0", id, overbuilds[0].Tile))
+		if !strings.Contains(page, "to overbuild it for a sun token") || !strings.Contains(page, "overbuild=1") {
+			c.t.Fatalf("overbuild is legal but the page does not offer it")
+		}
+		pl = overbuilds[r.Intn(len(overbuilds))]
+	}
 	form := url.Values{"version": {version}, "tile": {pl.Tile.String()}, "rot": {fmt.Sprint(pl.Rot)},
 		"at": {fmt.Sprintf("%d,%d", pl.At.X, pl.At.Y)}}
 	if pl.Overbuild {
@@ -273,6 +287,12 @@ func TestPlayAgainstBotToTheEnd(t *testing.T) {
 
 func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 	s := newSite(t)
+	// A fixed deal (seed 5, seat order as offered) in which overbuilding
+	// becomes legal; the players take every overbuild offered.
+	s.store.Dealer = func(n int) ([]int, int, engine.Setup) {
+		su, _ := engine.NewSetup(n, 5)
+		return []int{0, 1}, 0, su
+	}
 	ana, bob := s.signup("ana"), s.signup("bob")
 	id := ana.createGame("open", "none", "none")
 	_, body := ana.get(fmt.Sprintf("/games/%d", id))
@@ -287,6 +307,16 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 	finish(t, s, id, ana, bob)
 	checkFinal(t, s, ana, id)
 	checkFinal(t, s, bob, id)
+	_, l := s.seatOf(id, "ana")
+	overbuilt := 0
+	for _, ev := range l.Events {
+		if ev.Placement.Overbuild {
+			overbuilt++
+		}
+	}
+	if overbuilt == 0 {
+		t.Fatal("no overbuild was played: pick a deal where one becomes legal")
+	}
 	// My games lists the finished game for both.
 	if _, body := bob.get("/"); !strings.Contains(body, fmt.Sprintf("Game %d", id)) || !strings.Contains(body, "Finished") {
 		t.Fatal("my games does not list the finished game")
