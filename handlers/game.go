@@ -316,18 +316,9 @@ func logLines(l *models.Loaded, seats []views.Seat) []string {
 
 // playTurn commits the viewer's turn from the confirm form.
 func (s *Server) playTurn(c echo.Context) error {
-	id, err := gameID(c)
-	if err != nil {
+	l, version, err := s.formGame(c)
+	if l == nil || err != nil {
 		return err
-	}
-	u := currentUser(c)
-	l, err := s.store.LoadGame(id)
-	if err != nil {
-		return err
-	}
-	version, err := strconv.Atoi(c.FormValue("version"))
-	if err != nil {
-		return s.refuse(c, l, http.StatusUnprocessableEntity, "the form is missing the game version; reload the page")
 	}
 	sel, problem := parseSelection(c.FormValue("tile"), c.FormValue("rot"), c.FormValue("at"), c.FormValue("overbuild"), c.FormValue("fill"))
 	if problem == "" && (sel.Tile == "" || sel.At == nil) {
@@ -352,32 +343,41 @@ func (s *Server) playTurn(c echo.Context) error {
 	}
 	m.Acts = acts
 	return s.afterCommit(c, l, func() (*models.Loaded, error) {
-		return s.store.CommitTurn(id, version, models.Actor{UserID: u.ID}, m)
+		return s.store.CommitTurn(l.Game.ID, version, models.Actor{UserID: currentUser(c).ID}, m)
 	})
 }
 
 // resolve commits the viewer's choice for their pending batch.
 func (s *Server) resolve(c echo.Context) error {
-	id, err := gameID(c)
-	if err != nil {
+	l, version, err := s.formGame(c)
+	if l == nil || err != nil {
 		return err
-	}
-	u := currentUser(c)
-	l, err := s.store.LoadGame(id)
-	if err != nil {
-		return err
-	}
-	version, err := strconv.Atoi(c.FormValue("version"))
-	if err != nil {
-		return s.refuse(c, l, http.StatusUnprocessableEntity, "the form is missing the game version; reload the page")
 	}
 	acts, err := parseActs(c)
 	if err != nil {
 		return s.refuse(c, l, http.StatusUnprocessableEntity, err.Error())
 	}
 	return s.afterCommit(c, l, func() (*models.Loaded, error) {
-		return s.store.CommitResolve(id, version, models.Actor{UserID: u.ID}, acts)
+		return s.store.CommitResolve(l.Game.ID, version, models.Actor{UserID: currentUser(c).ID}, acts)
 	})
+}
+
+// formGame loads the game a form posts to and reads the version it was made
+// on. A nil game means the response (a refusal) is already written or err says why.
+func (s *Server) formGame(c echo.Context) (*models.Loaded, int, error) {
+	id, err := gameID(c)
+	if err != nil {
+		return nil, 0, err
+	}
+	l, err := s.store.LoadGame(id)
+	if err != nil {
+		return nil, 0, err
+	}
+	version, err := strconv.Atoi(c.FormValue("version"))
+	if err != nil {
+		return nil, 0, s.refuse(c, l, http.StatusUnprocessableEntity, "the form is missing the game version; reload the page")
+	}
+	return l, version, nil
 }
 
 // afterCommit runs a commit, lets bots answer, and shows the fresh game; a
