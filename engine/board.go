@@ -16,64 +16,43 @@ type piece struct {
 
 func (p *piece) isWorker() bool { return p.jungle == NoJungle }
 
-// board maps cells to pieces with a dense grid that grows as tiles are laid.
-// Each grid entry is 1 + the index of the top piece in State.pieces, or 0.
+// The board is a fixed grid. Every tile is connected to the start tiles and
+// a game lays at most 64 of them (2 start tiles, 26 jungle tiles, 36 worker
+// tiles), so no tile is more than 63 cells from (0,0); the grid reaches
+// gridOff in every direction, which leaves room for looking two cells past
+// any tile without a bounds check.
+const (
+	gridOff = 68
+	gridW   = 2*gridOff + 1
+)
+
+// board maps cells to pieces: each entry is 1 + the index of the top piece
+// in State.pieces, or 0 for an empty cell.
 type board struct {
-	minX, minY int
-	w, h       int
-	cells      []uint8
+	cells [gridW * gridW]uint8
 }
 
-const boardMargin = 8
+// stepIdx is the grid index offset of the neighbour on each side.
+var stepIdx = [4]int{-gridW, 1, gridW, -1}
 
-func (b *board) index(c Cell) int {
-	x, y := c.X-b.minX, c.Y-b.minY
-	if x < 0 || y < 0 || x >= b.w || y >= b.h {
-		return -1
-	}
-	return y*b.w + x
+// inGrid reports whether c can hold a tile (|x|, |y| ≤ 64). Anything the
+// engine reads around such a cell is within the grid too.
+func inGrid(c Cell) bool {
+	return c.X >= -64 && c.X <= 64 && c.Y >= -64 && c.Y <= 64
 }
 
-// get returns 1 + the index of the top piece on c, or 0 when c is empty.
+// index is c's grid index; c must be within the grid.
+func index(c Cell) int { return (c.Y+gridOff)*gridW + c.X + gridOff }
+
+// get returns 1 + the index of the top piece on c, or 0 when c is empty or
+// off the grid.
 func (b *board) get(c Cell) uint8 {
-	i := b.index(c)
-	if i < 0 {
+	x, y := c.X+gridOff, c.Y+gridOff
+	if uint(x) >= gridW || uint(y) >= gridW {
 		return 0
 	}
-	return b.cells[i]
+	return b.cells[y*gridW+x]
 }
 
-// set stores v on c, growing the grid so that c and its neighbours fit.
-func (b *board) set(c Cell, v uint8) {
-	if c.X-1 < b.minX || c.Y-1 < b.minY || c.X+1 >= b.minX+b.w || c.Y+1 >= b.minY+b.h {
-		b.grow(c)
-	}
-	b.cells[b.index(c)] = v
-}
-
-func (b *board) grow(c Cell) {
-	minX, minY := b.minX, b.minY
-	maxX, maxY := b.minX+b.w-1, b.minY+b.h-1
-	if b.w == 0 {
-		minX, minY, maxX, maxY = c.X, c.Y, c.X, c.Y
-	}
-	minX = min(minX, c.X-boardMargin)
-	minY = min(minY, c.Y-boardMargin)
-	maxX = max(maxX, c.X+boardMargin)
-	maxY = max(maxY, c.Y+boardMargin)
-	nb := board{minX: minX, minY: minY, w: maxX - minX + 1, h: maxY - minY + 1}
-	nb.cells = make([]uint8, nb.w*nb.h)
-	for y := 0; y < b.h; y++ {
-		for x := 0; x < b.w; x++ {
-			if v := b.cells[y*b.w+x]; v != 0 {
-				nb.cells[nb.index(Cell{b.minX + x, b.minY + y})] = v
-			}
-		}
-	}
-	*b = nb
-}
-
-func (b board) clone() board {
-	b.cells = append([]uint8(nil), b.cells...)
-	return b
-}
+// set stores v on c, which must satisfy inGrid.
+func (b *board) set(c Cell, v uint8) { b.cells[index(c)] = v }

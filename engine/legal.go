@@ -148,15 +148,19 @@ func (s *State) checkPlacement(seat int, pl Placement) error {
 		}
 		return nil
 	}
+	if !inGrid(pl.At) {
+		return illegal("must touch a jungle tile")
+	}
 	if pl.At.IsJungleCell() {
 		return illegal("worker tiles go on cells where x+y is odd; %s is a jungle cell", pl.At)
 	}
 	if s.board.get(pl.At) != 0 {
 		return illegal("cell %s is already occupied", pl.At)
 	}
+	ai := index(pl.At)
 	for d := N; d <= W; d++ {
 		// Neighbours of a worker cell are jungle cells (the chessboard).
-		if s.board.get(pl.At.Step(d)) != 0 {
+		if s.board.cells[ai+stepIdx[d]] != 0 {
 			return nil
 		}
 	}
@@ -168,27 +172,34 @@ func (s *State) checkPlacement(seat int, pl Placement) error {
 func (s *State) FillCells(at Cell, buf []Cell) []Cell { return s.fillCells(at, buf) }
 
 func (s *State) fillCells(at Cell, buf []Cell) []Cell {
+	if !inGrid(at) {
+		return buf
+	}
+	cells := &s.board.cells
+	ai := index(at)
+	if cells[ai] != 0 {
+		return buf // occupied: no placement here fills anything
+	}
 	for d := N; d <= W; d++ {
-		c := at.Step(d)
-		if s.board.get(c) != 0 {
+		ci := ai + stepIdx[d]
+		if cells[ci] != 0 {
 			continue
 		}
-		workers := 1 // the new tile
-		for e := N; e <= W; e++ {
-			if e == d.Opposite() {
-				continue
-			}
-			// Neighbours of a jungle cell are worker cells (the chessboard).
-			if s.board.get(c.Step(e)) != 0 {
-				workers++
-			}
-		}
-		if workers >= 2 {
-			buf = append(buf, c)
+		// Neighbours of a jungle cell are worker cells (the chessboard). The
+		// new tile's own cell is still empty, so it is counted apart.
+		if occ(cells[ci-gridW])+occ(cells[ci+1])+occ(cells[ci+gridW])+occ(cells[ci-1]) >= 1 {
+			buf = append(buf, at.Step(d))
 		}
 	}
 	sortCells(buf)
 	return buf
+}
+
+func occ(v uint8) int {
+	if v != 0 {
+		return 1
+	}
+	return 0
 }
 
 // fillable is how many of k needy cells can receive a tile now.
@@ -393,16 +404,18 @@ func (s *State) checkFills(at Cell, fills []Fill, out []Fill) ([]Fill, error) {
 
 // fired appends the edges that fire when pl is laid with fills applied.
 func (s *State) fired(seat int, pl Placement, fills []Fill, out []Edge) []Edge {
+	cells := &s.board.cells
 	edges := pl.Tile.Edges(pl.Rot)
+	ai := index(pl.At)
 	for d := N; d <= W; d++ {
 		if edges[d] == 0 {
 			continue
 		}
-		c := pl.At.Step(d)
 		j := NoJungle
-		if q := s.at(c); q != nil && !q.isWorker() {
-			j = q.jungle
+		if v := cells[ai+stepIdx[d]]; v != 0 {
+			j = s.pieces[v-1].jungle // a neighbour of a worker cell is a jungle tile
 		} else {
+			c := pl.At.Step(d)
 			for _, f := range fills {
 				if f.At == c {
 					j = f.Tile
@@ -414,20 +427,19 @@ func (s *State) fired(seat int, pl Placement, fills []Fill, out []Edge) []Edge {
 		}
 	}
 	for _, f := range fills {
+		fi := index(f.At)
 		for e := N; e <= W; e++ {
-			nb := f.At.Step(e)
-			if nb == pl.At {
+			ni := fi + stepIdx[e]
+			v := cells[ni]
+			if ni == ai || v == 0 {
 				continue
 			}
-			q := s.at(nb)
-			if q == nil || !q.isWorker() {
-				continue
-			}
+			q := &s.pieces[v-1] // a neighbour of a jungle cell is a worker tile
 			side := e.Opposite()
 			if q.edges[side] == 0 || q.fired&(1<<side) != 0 {
 				continue
 			}
-			out = append(out, Edge{Tile: nb, Side: side, Owner: int(q.owner), Workers: int(q.edges[side]), Jungle: f.Tile})
+			out = append(out, Edge{Tile: q.at, Side: side, Owner: int(q.owner), Workers: int(q.edges[side]), Jungle: f.Tile})
 		}
 	}
 	return out

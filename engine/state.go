@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"slices"
 )
 
 // Setup fixes everything chance decides in a game: the jungle pile (top first,
@@ -76,7 +75,7 @@ type State struct {
 	current int
 	turns   int
 
-	board  board
+	board  *board
 	pieces []piece
 	// front lists the empty worker cells touching a jungle tile, in no
 	// particular order, kept up to date by put.
@@ -90,6 +89,21 @@ type State struct {
 	players []Player
 
 	scratch scratch
+}
+
+// scratchInit backs a new state's scratch buffers in one allocation, sized
+// for ordinary turns (they grow when a turn needs more).
+type scratchInit struct {
+	fired [16]Edge
+	own   [16]Edge
+	acts  [32]Act
+	fills [4]Fill
+	res   [4]Resolution
+}
+
+func newScratch() scratch {
+	b := new(scratchInit)
+	return scratch{fired: b.fired[:0], own: b.own[:0], acts: b.acts[:0], fills: b.fills[:0], res: b.res[:0]}
 }
 
 // scratch holds buffers reused between turns; never shared by clones.
@@ -144,8 +158,16 @@ func (su Setup) Validate() error {
 		return fmt.Errorf("%w: 2-4 players", ErrSetup)
 	}
 	var want, got [numJungle]int
-	for _, j := range JungleSet(n) {
-		want[j]++
+	total := 0
+	for j := P1; j < numJungle; j++ {
+		want[j] = JungleKinds[j].Count
+		if n == 2 {
+			want[j] = JungleKinds[j].Count2
+		}
+		if j == P1 || j == M2 {
+			want[j]-- // start tiles
+		}
+		total += want[j]
 	}
 	for _, j := range su.Jungle {
 		if j == NoJungle || j >= numJungle {
@@ -154,11 +176,13 @@ func (su Setup) Validate() error {
 		got[j]++
 	}
 	if want != got {
-		return fmt.Errorf("%w: the jungle pile must hold exactly the %d jungle tiles of a %d-player game (start tiles excluded)", ErrSetup, len(JungleSet(n)), n)
+		return fmt.Errorf("%w: the jungle pile must hold exactly the %d jungle tiles of a %d-player game (start tiles excluded)", ErrSetup, total, n)
 	}
 	var wantW [numWorker]int
-	for _, w := range WorkerSet(n) {
-		wantW[w]++
+	totalW := 0
+	for w := Worker(0); w < numWorker; w++ {
+		wantW[w] = WorkerKinds[w].PerPlayer[n-2]
+		totalW += wantW[w]
 	}
 	for i, ws := range su.Workers {
 		var gotW [numWorker]int
@@ -169,7 +193,7 @@ func (su Setup) Validate() error {
 			gotW[w]++
 		}
 		if gotW != wantW {
-			return fmt.Errorf("%w: seat %d's worker pile must hold exactly the %d worker tiles of a %d-player game", ErrSetup, i, len(WorkerSet(n)), n)
+			return fmt.Errorf("%w: seat %d's worker pile must hold exactly the %d worker tiles of a %d-player game", ErrSetup, i, totalW, n)
 		}
 	}
 	return nil
@@ -185,8 +209,11 @@ func New(su Setup, first int) (*State, error) {
 	if first < 0 || first >= n {
 		return nil, fmt.Errorf("%w: first player must be a seat of the game", ErrSetup)
 	}
-	s := &State{n: n, total: n * len(su.Workers[0]), first: first, current: first, jungle: su.Jungle}
-	s.pieces = make([]piece, 0, 2+len(su.Jungle)+2*n*len(su.Workers[0]))
+	s := &State{n: n, total: n * len(su.Workers[0]), first: first, current: first, jungle: su.Jungle, board: new(board)}
+	// Start tiles, the jungle pile, every worker tile and room for overbuilds.
+	s.pieces = make([]piece, 0, 2+len(su.Jungle)+n*len(su.Workers[0])+8)
+	s.front = make([]Cell, 0, 32)
+	s.scratch = newScratch()
 	s.put(piece{at: StartP1, jungle: P1, owner: -1})
 	s.put(piece{at: StartM2, jungle: M2, owner: -1})
 	s.refill()
@@ -218,9 +245,24 @@ func (s *State) put(p piece) int {
 		}
 		return i
 	}
+	// Each empty neighbour joins the frontier unless another jungle tile
+	// already put it there (its neighbours are jungle cells: the chessboard).
+	cells := &s.board.cells
+	pi := index(p.at)
 	for d := N; d <= W; d++ {
-		if c := p.at.Step(d); s.board.get(c) == 0 && !slices.Contains(s.front, c) {
-			s.front = append(s.front, c)
+		ci := pi + stepIdx[d]
+		if cells[ci] != 0 {
+			continue
+		}
+		known := false
+		for e := N; e <= W; e++ {
+			if e != d.Opposite() && cells[ci+stepIdx[e]] != 0 {
+				known = true
+				break
+			}
+		}
+		if !known {
+			s.front = append(s.front, p.at.Step(d))
 		}
 	}
 	return i
@@ -247,7 +289,8 @@ func (s *State) refill() {
 // Clone returns an independent copy of s.
 func (s *State) Clone() *State {
 	c := *s
-	c.board = s.board.clone()
+	b := *s.board
+	c.board = &b
 	c.pieces = append(make([]piece, 0, cap(s.pieces)), s.pieces...)
 	c.front = append([]Cell(nil), s.front...)
 	c.players = append([]Player(nil), s.players...)

@@ -128,7 +128,13 @@ func (s *State) Play(seat int, m Move) (Outcome, error) {
 	out := Outcome{Turn: s.turns, Seat: seat, Placement: pl, Fills: fills, Acts: acts}
 	s.resolve(p, own, acts)
 
-	for k := 0; k < s.n; k++ {
+	others := 0
+	for _, e := range fired {
+		if e.Owner != seat {
+			others++
+		}
+	}
+	for k := 0; k < s.n && others > 0; k++ {
 		if k == seat {
 			continue
 		}
@@ -174,7 +180,9 @@ func (s *State) Play(seat int, m Move) (Outcome, error) {
 	s.current = (s.current + 1) % s.n
 	if m.Reactions == nil {
 		for k := 0; k < s.n; k++ {
-			out.Resolutions = s.settle(k, out.Resolutions)
+			if len(s.players[k].queue) > 0 {
+				out.Resolutions = s.settle(k, out.Resolutions)
+			}
 		}
 	}
 	if out.Resolutions != nil {
