@@ -306,7 +306,7 @@ func logLines(l *models.Loaded, seats []views.Seat) []string {
 		}
 		for _, g := range ev.Gains {
 			if text := views.GainText(g); text != "" {
-				line += fmt.Sprintf("; %s %s", seats[g.Seat].Name, text)
+				line += fmt.Sprintf("; %s: %s", seats[g.Seat].Name, text)
 			}
 		}
 		out = append(out, line+".")
