@@ -3,14 +3,19 @@ GO ?= go
 
 TEMPL = github.com/a-h/templ/cmd/templ@v0.3.1100
 
-.PHONY: run test vet check-deps fmt-check generate-check bench fuzz generate
+.PHONY: run test test-short vet check-deps fmt-check generate-check bench fuzz generate
 
 run:
 	$(GO) run ./cmd/cacao
 
 # Every test, with the race detector, plus the static checks CI relies on.
+# The long engine test plays 10,000 random games per player count (about 4
+# minutes under -race); test-short skips it for a quick local loop.
 test: fmt-check vet check-deps generate-check
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
+
+test-short: fmt-check vet
+	$(GO) test -race -count=1 -short ./...
 
 vet:
 	$(GO) vet ./...
