@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"golang.org/x/crypto/bcrypt"
 	"gorm.io/gorm"
@@ -67,7 +68,7 @@ func (s *Store) Authenticate(username, password string) (*User, error) {
 	err := s.db.Where("username = ?", strings.TrimSpace(username)).Take(&u).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		// Spend the same time as a real check so usernames cannot be probed.
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return nil, ErrBadLogin
 	}
 	if err != nil {
@@ -79,7 +80,12 @@ func (s *Store) Authenticate(username, password string) (*User, error) {
 	return &u, nil
 }
 
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not a password at all"), bcrypt.DefaultCost)
+// dummyHash is made on first use, not at start: bcrypt takes tens of
+// milliseconds, which every run of the binary (cacao replay too) would pay.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, _ := bcrypt.GenerateFromPassword([]byte("not a password at all"), bcryptCost)
+	return h
+})
 
 // UserByID returns a user.
 func (s *Store) UserByID(id uint) (*User, error) {
