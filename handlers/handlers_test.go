@@ -274,9 +274,15 @@ func checkFinal(t *testing.T, s *site, c *client, id uint) {
 }
 
 func TestPlayAgainstBotToTheEnd(t *testing.T) {
+	for _, seats := range [][]string{{"greedy", "none", "none"}, {"random", "greedy", "random"}} {
+		t.Run(strings.Join(seats, "-"), func(t *testing.T) { playAgainstBots(t, seats) })
+	}
+}
+
+func playAgainstBots(t *testing.T, seats []string) {
 	s := newSite(t)
 	ana := s.signup("ana")
-	id := ana.createGame("greedy", "none", "none")
+	id := ana.createGame(seats...)
 	code, body := ana.get(fmt.Sprintf("/games/%d", id))
 	if code != http.StatusOK || !strings.Contains(body, `id="board"`) || !strings.Contains(body, "Your hand") {
 		t.Fatalf("game page: %d", code)
@@ -547,5 +553,26 @@ func TestNamesAreEscaped(t *testing.T) {
 	code, body := c.post("/signup", url.Values{"username": {"<b>bo</b>"}, "password": {"password-1"}})
 	if code != http.StatusUnprocessableEntity || strings.Contains(body, "<b>bo</b>") {
 		t.Fatalf("a username with HTML: %d", code)
+	}
+}
+
+// TestLogout: after logging out, the game pages ask to log in again and the
+// old session cookie no longer works.
+func TestLogout(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	id := ana.createGame("greedy", "none", "none")
+	u, _ := url.Parse(s.srv.URL)
+	old := ana.http.Jar.Cookies(u)
+	if code, body := ana.post("/logout", nil); code != http.StatusOK || !strings.Contains(body, "Sign up") {
+		t.Fatalf("logout: %d", code)
+	}
+	if _, body := ana.get(fmt.Sprintf("/games/%d", id)); !strings.Contains(body, "<h1>Log in</h1>") {
+		t.Fatal("still signed in after logging out")
+	}
+	replay := s.client("replay")
+	replay.http.Jar.SetCookies(u, old)
+	if _, body := replay.get(fmt.Sprintf("/games/%d", id)); !strings.Contains(body, "<h1>Log in</h1>") {
+		t.Fatal("the session cookie from before logging out still works")
 	}
 }
