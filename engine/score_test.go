@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"os"
 	"reflect"
 	"testing"
 )
@@ -168,18 +167,7 @@ func TestScoreSampleGames(t *testing.T) {
 		{"testdata/sample-3p.json", []int{28, 35, 33}, []int{6, 12, 18}, []int{1}},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			data, err := os.ReadFile(tc.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec, err := DecodeRecord(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := Replay(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := replaySample(t, tc.file)
 			if !s.Over() || s.Pending() {
 				t.Fatalf("over %v pending %v; want a finished game", s.Over(), s.Pending())
 			}
