@@ -136,7 +136,19 @@ func TestGameAgainstBotToTheEnd(t *testing.T) {
 // TestDoubleSubmitCommitsOnce: the same turn submitted twice on the same
 // version, and 20 times concurrently, commits exactly once.
 func TestDoubleSubmitCommitsOnce(t *testing.T) {
-	s := MustOpen(t)
+	t.Run("memory", func(t *testing.T) { doubleSubmit(t, MustOpen(t)) })
+	t.Run("file", func(t *testing.T) {
+		// The production set-up: a WAL file with several connections.
+		s, err := Open(filepath.Join(t.TempDir(), "cacao.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		doubleSubmit(t, s)
+	})
+}
+
+func doubleSubmit(t *testing.T, s *Store) {
 	ana, bo := mustUser(t, s, "ana"), mustUser(t, s, "bob")
 	g, _ := s.CreateGame(ana, []string{SeatOpen})
 	if _, err := s.Join(g.ID, "", bo); err != nil {
