@@ -576,3 +576,26 @@ func TestLogout(t *testing.T) {
 		t.Fatal("the session cookie from before logging out still works")
 	}
 }
+
+// TestNext: /next opens the game that has waited longest on the player.
+func TestNext(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	if _, body := ana.get("/next"); !strings.Contains(body, "No game is waiting for you.") {
+		t.Fatal("/next with nothing waiting does not say so")
+	}
+	// Two games against bots wait on ana: the older first.
+	first := ana.createGame("greedy", "none", "none")
+	second := ana.createGame("random", "none", "none")
+	if _, body := ana.get("/next"); !strings.Contains(body, fmt.Sprintf("<h1>Game %d</h1>", first)) {
+		t.Fatalf("/next did not open game %d", first)
+	}
+	r := engine.NewRand(1)
+	ana.act(first, r)
+	if _, body := ana.get("/next"); !strings.Contains(body, fmt.Sprintf("<h1>Game %d</h1>", second)) {
+		t.Fatalf("after moving in game %d, /next did not open game %d", first, second)
+	}
+	if _, body := bob.get("/next"); !strings.Contains(body, "No game is waiting for you.") {
+		t.Fatal("/next sent bob into someone else's game")
+	}
+}

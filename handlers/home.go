@@ -152,3 +152,16 @@ func (s *Server) notifications(c echo.Context) error {
 	}
 	return render(c, http.StatusOK, views.NotificationsPage(s.page(c, "Notifications"), lines))
 }
+
+// next sends the player to the game that has waited longest on them.
+func (s *Server) next(c echo.Context) error {
+	games, err := s.store.MyGames(currentUser(c).ID)
+	if err != nil {
+		return err
+	}
+	if len(games) > 0 && games[0].WaitingOnMe {
+		return redirect(c, fmt.Sprintf("/games/%d", games[0].Game.ID))
+	}
+	s.sessions.Put(c.Request().Context(), "flash", "No game is waiting for you.")
+	return redirect(c, "/")
+}

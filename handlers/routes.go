@@ -20,6 +20,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/login", s.login)
 	e.POST("/logout", s.logout)
 	e.GET("/notifications", s.notifications, s.requireUser)
+	e.GET("/next", s.next, s.requireUser)
 
 	e.POST("/games", s.createGame, s.requireUser)
 	e.POST("/games/:id/join", s.joinGame, s.requireUser)
