@@ -241,7 +241,7 @@ func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
 			return err
 		}
 		if seat.WaitingSince != nil {
-			if err := notify(tx, *seat.UserID, g.ID, "turn", fmt.Sprintf("Game %d is waiting for you.", g.ID)); err != nil {
+			if err := notify(tx, *seat.UserID, g.ID, "turn", fmt.Sprintf("It is your turn in game %d.", g.ID)); err != nil {
 				return err
 			}
 		}
@@ -463,12 +463,17 @@ func (s *Store) afterChange(tx *gorm.DB, l *Loaded) error {
 	now := time.Now()
 	for i := range l.Seats {
 		seat := &l.Seats[i]
-		waiting := len(st.Player(i).Queue()) > 0 || (!st.Over() && st.Current() == i)
+		choosing := len(st.Player(i).Queue()) > 0
+		waiting := choosing || (!st.Over() && st.Current() == i)
 		switch {
 		case waiting && seat.WaitingSince == nil:
 			seat.WaitingSince = &now
 			if seat.UserID != nil {
-				if err := notify(tx, *seat.UserID, l.Game.ID, "turn", fmt.Sprintf("Game %d is waiting for you.", l.Game.ID)); err != nil {
+				kind, text := "turn", fmt.Sprintf("It is your turn in game %d.", l.Game.ID)
+				if choosing {
+					kind, text = "reaction", fmt.Sprintf("A choice is waiting for you in game %d: your workers were activated.", l.Game.ID)
+				}
+				if err := notify(tx, *seat.UserID, l.Game.ID, kind, text); err != nil {
 					return err
 				}
 			}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -254,5 +255,92 @@ func TestFileDatabaseUsesWAL(t *testing.T) {
 	s.db.Raw("PRAGMA foreign_keys").Scan(&fk)
 	if fk != 1 {
 		t.Fatal("foreign keys are off")
+	}
+}
+
+// TestNotifications: a game between two people tells each of them when it
+// starts, when it is their turn, when a choice waits for them and how they
+// placed at the end.
+func TestNotifications(t *testing.T) {
+	s := MustOpen(t)
+	s.Dealer = func(n int) ([]int, int, engine.Setup) {
+		su, _ := engine.NewSetup(n, 5)
+		return []int{0, 1}, 0, su
+	}
+	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
+	g, _ := s.CreateGame(ana, []string{SeatOpen})
+	if _, err := s.Join(g.ID, "", bob); err != nil {
+		t.Fatal(err)
+	}
+	r := engine.NewRand(9)
+	for step := 0; step < 200; step++ {
+		l, err := s.LoadGame(g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Game.Status == StatusFinished {
+			break
+		}
+		st := l.Play.State()
+		moved := false
+		for _, u := range []*User{ana, bob} {
+			seat := l.SeatOf(u.ID)
+			// Choices wait until their owner's own turn comes.
+			if len(st.Player(seat).Queue()) > 0 && st.Current() == seat {
+				if _, err := s.CommitResolve(g.ID, l.Game.Version, Actor{UserID: u.ID}, nil); err != nil {
+					t.Fatal(err)
+				}
+				moved = true
+				break
+			}
+			if st.Current() == seat && len(st.Player(seat).Queue()) == 0 {
+				legal := st.LegalPlacements(nil)
+				if _, err := s.CommitTurn(g.ID, l.Game.Version, Actor{UserID: u.ID}, engine.Move{Placement: legal[r.Intn(len(legal))]}); err != nil {
+					t.Fatal(err)
+				}
+				moved = true
+				break
+			}
+		}
+		if !moved {
+			// The game is over but a choice waits: its owner makes it.
+			for _, u := range []*User{ana, bob} {
+				if len(st.Player(l.SeatOf(u.ID)).Queue()) > 0 {
+					if _, err := s.CommitResolve(g.ID, l.Game.Version, Actor{UserID: u.ID}, nil); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+	kinds := map[string]int{}
+	for _, u := range []*User{ana, bob} {
+		ns, unread, err := s.Notifications(u.ID, 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if unread != int64(len(ns)) {
+			t.Fatalf("%d unread of %d", unread, len(ns))
+		}
+		for _, n := range ns {
+			kinds[n.Kind]++
+			if n.GameID != g.ID {
+				t.Fatalf("notification %+v does not link to the game", n)
+			}
+		}
+		if ns[0].Kind != "finished" || !strings.Contains(ns[0].Text, "you placed") {
+			t.Fatalf("%s's last notification: %+v", u.Username, ns[0])
+		}
+		if err := s.MarkRead(u.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, unread, _ := s.Notifications(u.ID, 1); unread != 0 {
+			t.Fatal("mark read left unread notifications")
+		}
+	}
+	// Every one of the 22 turns falls in a wait that began with a "turn" or a
+	// "reaction" notification (one wait can hold a choice and then the turn).
+	if kinds["started"] != 2 || kinds["finished"] != 2 || kinds["turn"]+kinds["reaction"] < 22 || kinds["reaction"] == 0 {
+		t.Fatalf("notification kinds %v: want 2 started, 2 finished, a wait notice for each of 22 turns, at least one reaction", kinds)
 	}
 }
