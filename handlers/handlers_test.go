@@ -1,7 +1,6 @@
 package handlers_test
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -306,7 +305,12 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 	if m == nil {
 		t.Fatal("no invite link on the open game's page")
 	}
-	bob.get("/join/" + m[1])
+	if code, body := bob.get("/join/" + m[1]); code != http.StatusOK || !strings.Contains(body, "ana, (open)") || !strings.Contains(body, "Take a seat") {
+		t.Fatalf("invite page: %d", code)
+	}
+	if code, _ := bob.get("/join/0123456789abcdef0123456789abcdef"); code != http.StatusNotFound {
+		t.Fatalf("unknown invite: %d", code)
+	}
 	if code, body := bob.post("/join/"+m[1], nil); code != http.StatusOK || !strings.Contains(body, "Your hand") {
 		t.Fatalf("join by invite: %d", code)
 	}
@@ -489,7 +493,6 @@ func TestHealthz(t *testing.T) {
 	}
 }
 
-var _ = json.Marshal
 
 // TestSessionCookies: the session token changes at log-in (no fixation),
 // and the session and CSRF cookies are HttpOnly and SameSite=Lax.

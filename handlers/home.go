@@ -115,7 +115,12 @@ func (s *Server) joinGame(c echo.Context) error {
 }
 
 func (s *Server) joinForm(c echo.Context) error {
-	return render(c, http.StatusOK, views.JoinPage(s.page(c, "Join a game"), c.Param("token"), nil))
+	g, err := s.store.GameByInvite(c.Param("token"))
+	if err != nil {
+		return err
+	}
+	line := gameLine(models.GameSummary{Game: *g, Seats: g.Seats})
+	return render(c, http.StatusOK, views.JoinPage(s.page(c, "Join a game"), line))
 }
 
 func (s *Server) joinByToken(c echo.Context) error {

@@ -595,6 +595,20 @@ func (s *Store) MyGames(userID uint) ([]GameSummary, error) {
 	return out, nil
 }
 
+// GameByInvite returns the game an invite token opens, with its seats.
+func (s *Store) GameByInvite(token string) (*Game, error) {
+	var g Game
+	err := s.db.Preload("Seats").Where("invite_token = ?", token).Take(&g).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	sortSeats(g.Seats, g.Status)
+	return &g, nil
+}
+
 // OpenGames lists games with an open seat, newest first.
 func (s *Store) OpenGames() ([]GameSummary, error) {
 	var games []Game
