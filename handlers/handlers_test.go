@@ -493,7 +493,6 @@ func TestHealthz(t *testing.T) {
 	}
 }
 
-
 // TestSessionCookies: the session token changes at log-in (no fixation),
 // and the session and CSRF cookies are HttpOnly and SameSite=Lax.
 func TestSessionCookies(t *testing.T) {
