@@ -34,6 +34,20 @@ func (s *Server) showGame(c echo.Context) error {
 	return s.renderGame(c, http.StatusOK, vm)
 }
 
+// gameEvents streams the game's changes (SSE) to an open game page.
+func (s *Server) gameEvents(c echo.Context) error {
+	id, err := gameID(c)
+	if err != nil {
+		return err
+	}
+	version, err := s.store.GameVersion(id)
+	if err != nil {
+		return err
+	}
+	s.live.Stream(c.Response(), c.Request(), id, version)
+	return nil
+}
+
 func (s *Server) renderGame(c echo.Context, code int, vm views.GameVM) error {
 	if isHTMX(c) {
 		return render(c, code, views.GameMain(vm))

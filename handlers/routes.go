@@ -27,6 +27,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/join/:token", s.joinForm, s.requireUser)
 	e.POST("/join/:token", s.joinByToken, s.requireUser)
 	e.GET("/games/:id", s.showGame, s.requireUser)
+	e.GET("/games/:id/events", s.gameEvents, s.requireUser)
 	e.POST("/games/:id/turn", s.playTurn, s.requireUser)
 	e.POST("/games/:id/resolve", s.resolve, s.requireUser)
 	e.GET("/games/:id/record.json", s.exportRecord, s.requireUser)

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"cacao/handlers/live"
 	"cacao/models"
 )
 
@@ -24,11 +25,15 @@ type Config struct {
 	BaseURL string
 	// Logger receives structured request logs.
 	Logger *slog.Logger
+	// Live carries game changes to open pages; nil makes one. Close it at
+	// shutdown to end the event streams.
+	Live *live.Hub
 }
 
 // Server holds what the handlers share.
 type Server struct {
 	store    *models.Store
+	live     *live.Hub
 	sessions *scs.SessionManager
 	cfg      Config
 	log      *slog.Logger
@@ -46,7 +51,11 @@ func New(store *models.Store, cfg Config) *echo.Echo {
 	sm.Cookie.HttpOnly = true
 	sm.Cookie.SameSite = http.SameSiteLaxMode
 	sm.Cookie.Secure = cfg.SecureCookies
-	s := &Server{store: store, sessions: sm, cfg: cfg, log: cfg.Logger}
+	if cfg.Live == nil {
+		cfg.Live = live.New()
+	}
+	store.OnChange = cfg.Live.Publish
+	s := &Server{store: store, live: cfg.Live, sessions: sm, cfg: cfg, log: cfg.Logger}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true

@@ -29,6 +29,15 @@ type Store struct {
 	db *gorm.DB
 	// Dealer deals new games; nil means RandomDeal. Tests set a fixed one.
 	Dealer Deal
+	// OnChange, when set, is told after every committed change of a game
+	// (a turn, a resolution, a join) with the game's new version.
+	OnChange func(game uint, version int)
+}
+
+func (s *Store) changed(game uint, version int) {
+	if s.OnChange != nil {
+		s.OnChange(game, version)
+	}
 }
 
 var memSeq atomic.Int64

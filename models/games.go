@@ -175,6 +175,7 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.changed(g.ID, g.Version)
 	return &g, nil
 }
 
@@ -453,6 +454,7 @@ func (s *Store) commit(id uint, version int, actor Actor, change func(*Loaded, i
 	if err != nil {
 		return nil, err
 	}
+	s.changed(id, l.Game.Version)
 	return l, nil
 }
 
@@ -593,6 +595,16 @@ func (s *Store) MyGames(userID uint) ([]GameSummary, error) {
 		return x.Game.UpdatedAt.After(y.Game.UpdatedAt)
 	})
 	return out, nil
+}
+
+// GameVersion returns a game's current version.
+func (s *Store) GameVersion(id uint) (int, error) {
+	var g Game
+	err := s.db.Select("id", "version").Take(&g, id).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return 0, ErrNotFound
+	}
+	return g.Version, err
 }
 
 // GameByInvite returns the game an invite token opens, with its seats.

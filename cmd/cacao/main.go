@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"cacao/handlers"
+	"cacao/handlers/live"
 	"cacao/models"
 )
 
@@ -102,12 +103,14 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 		return err
 	}
 	defer store.Close()
-	e := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger})
+	hub := live.New()
+	e := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger, Live: hub})
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
+	srv.RegisterOnShutdown(hub.Close) // end event streams, or Shutdown would wait for them
 	logger.Info("listening", "addr", ln.Addr().String(), "db", cfg.DB)
 	if ready != nil {
 		ready <- ln.Addr().String()
