@@ -202,31 +202,59 @@ func (su Setup) Validate() error {
 // New starts a game from a setup with first to play. The setup's slices are
 // kept and never modified.
 func New(su Setup, first int) (*State, error) {
-	if err := su.Validate(); err != nil {
+	s := &State{board: new(board), scratch: newScratch()}
+	if err := s.Reset(su, first); err != nil {
 		return nil, err
+	}
+	return s, nil
+}
+
+// Reset starts a new game on s, as New does, reusing s's memory: a
+// simulation that plays many games (a bot's search, a benchmark) need not
+// allocate a board per game. On error s is unchanged.
+func (s *State) Reset(su Setup, first int) error {
+	if err := su.Validate(); err != nil {
+		return err
 	}
 	n := len(su.Workers)
 	if first < 0 || first >= n {
-		return nil, fmt.Errorf("%w: first player must be a seat of the game", ErrSetup)
+		return fmt.Errorf("%w: first player must be a seat of the game", ErrSetup)
 	}
-	s := &State{n: n, total: n * len(su.Workers[0]), first: first, current: first, jungle: su.Jungle, board: new(board)}
-	// Start tiles, the jungle pile, every worker tile and room for overbuilds.
-	s.pieces = make([]piece, 0, 2+len(su.Jungle)+n*len(su.Workers[0])+8)
-	s.front = make([]Cell, 0, 32)
-	s.scratch = newScratch()
+	if s.board == nil {
+		s.board = new(board)
+	}
+	for _, p := range s.pieces {
+		s.board.cells[index(p.at)] = 0
+	}
+	pieces, front, players, sc, b := s.pieces[:0], s.front[:0], s.players, s.scratch, s.board
+	*s = State{n: n, total: n * len(su.Workers[0]), first: first, current: first, jungle: su.Jungle, board: b, scratch: sc}
+	if need := 2 + len(su.Jungle) + n*len(su.Workers[0]) + 8; cap(pieces) < need {
+		// Start tiles, the jungle pile, every worker tile and room for overbuilds.
+		pieces = make([]piece, 0, need)
+	}
+	if front == nil {
+		front = make([]Cell, 0, 32)
+	}
+	if s.scratch.acts == nil {
+		s.scratch = newScratch()
+	}
+	s.pieces, s.front = pieces, front
 	s.put(piece{at: StartP1, jungle: P1, owner: -1})
 	s.put(piece{at: StartM2, jungle: M2, owner: -1})
 	s.refill()
-	s.players = make([]Player, n)
+	if cap(players) < n {
+		players = make([]Player, n)
+	}
+	s.players = players[:n]
 	for i := range s.players {
+		s.players[i] = Player{pile: su.Workers[i]}
 		p := &s.players[i]
-		p.pile = su.Workers[i]
 		for k := 0; k < HandSize && p.ppos < len(p.pile); k++ {
 			p.Hand[p.pile[p.ppos]]++
 			p.ppos++
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // put lays a piece on top of its cell and returns its index.

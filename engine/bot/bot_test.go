@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"cacao/engine"
@@ -56,7 +57,33 @@ func TestByName(t *testing.T) {
 	}
 }
 
+// BenchmarkRandomGame plays full random games on one State reused with
+// Reset, the way a simulation would (target: at most 50 µs a game).
 func BenchmarkRandomGame(b *testing.B) {
+	for n := 2; n <= 4; n++ {
+		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			su, _ := engine.NewSetup(n, 1)
+			bots := make([]Bot, n)
+			for i := range bots {
+				bots[i] = &Random{}
+			}
+			r := engine.NewRand(7)
+			s, _ := engine.New(su, 0)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := s.Reset(su, 0); err != nil {
+					b.Fatal(err)
+				}
+				if err := Play(s, bots, r, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRandomGameNew is the same with a new State (and board) per game.
+func BenchmarkRandomGameNew(b *testing.B) {
 	for n := 2; n <= 4; n++ {
 		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
 			su, _ := engine.NewSetup(n, 1)
@@ -73,5 +100,37 @@ func BenchmarkRandomGame(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestResetPlaysLikeNew: games played on a reused State end exactly as the
+// same games on fresh ones.
+func TestResetPlaysLikeNew(t *testing.T) {
+	var reused *engine.State
+	for g := 0; g < 60; g++ {
+		n := 2 + g%3
+		su, _ := engine.NewSetup(n, uint64(g))
+		bots := make([]Bot, n)
+		for i := range bots {
+			bots[i] = &Random{}
+		}
+		fresh, _ := engine.New(su, g%n)
+		if err := Play(fresh, bots, engine.NewRand(uint64(g)), nil); err != nil {
+			t.Fatal(err)
+		}
+		if reused == nil {
+			reused, _ = engine.New(su, g%n)
+		} else if err := reused.Reset(su, g%n); err != nil {
+			t.Fatal(err)
+		}
+		if err := Play(reused, bots, engine.NewRand(uint64(g)), nil); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(fresh.Score(), reused.Score()) || !reflect.DeepEqual(fresh.View(0), reused.View(0)) {
+			t.Fatalf("game %d: a reset state ends differently from a new one", g)
+		}
+	}
+	if err := reused.Reset(engine.Setup{}, 0); err == nil {
+		t.Fatal("Reset accepted an empty setup")
 	}
 }
