@@ -59,42 +59,36 @@ func TestByName(t *testing.T) {
 
 // BenchmarkRandomGame plays full random games on one State reused with
 // Reset, the way a simulation would (target: at most 50 µs a game).
-func BenchmarkRandomGame(b *testing.B) {
+func BenchmarkRandomGame(b *testing.B) { benchRandomGames(b, true) }
+
+// BenchmarkRandomGameNew is the same with a new State (and board) per game.
+func BenchmarkRandomGameNew(b *testing.B) { benchRandomGames(b, false) }
+
+func randomBots(n int) []Bot {
+	bots := make([]Bot, n)
+	for i := range bots {
+		bots[i] = &Random{}
+	}
+	return bots
+}
+
+func benchRandomGames(b *testing.B, reuse bool) {
 	for n := 2; n <= 4; n++ {
 		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
 			su, _ := engine.NewSetup(n, 1)
-			bots := make([]Bot, n)
-			for i := range bots {
-				bots[i] = &Random{}
-			}
-			r := engine.NewRand(7)
+			bots, r := randomBots(n), engine.NewRand(7)
 			s, _ := engine.New(su, 0)
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := s.Reset(su, 0); err != nil {
+				var err error
+				if reuse {
+					err = s.Reset(su, 0)
+				} else {
+					s, err = engine.New(su, 0)
+				}
+				if err != nil {
 					b.Fatal(err)
 				}
-				if err := Play(s, bots, r, nil); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-// BenchmarkRandomGameNew is the same with a new State (and board) per game.
-func BenchmarkRandomGameNew(b *testing.B) {
-	for n := 2; n <= 4; n++ {
-		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
-			su, _ := engine.NewSetup(n, 1)
-			bots := make([]Bot, n)
-			for i := range bots {
-				bots[i] = &Random{}
-			}
-			r := engine.NewRand(7)
-			b.ReportAllocs()
-			for b.Loop() {
-				s, _ := engine.New(su, 0)
 				if err := Play(s, bots, r, nil); err != nil {
 					b.Fatal(err)
 				}
@@ -110,10 +104,7 @@ func TestResetPlaysLikeNew(t *testing.T) {
 	for g := 0; g < 60; g++ {
 		n := 2 + g%3
 		su, _ := engine.NewSetup(n, uint64(g))
-		bots := make([]Bot, n)
-		for i := range bots {
-			bots[i] = &Random{}
-		}
+		bots := randomBots(n)
 		fresh, _ := engine.New(su, g%n)
 		if err := Play(fresh, bots, engine.NewRand(uint64(g)), nil); err != nil {
 			t.Fatal(err)
