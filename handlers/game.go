@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"cacao/engine"
+	"cacao/handlers/live"
 	"cacao/models"
 	"cacao/views"
 )
@@ -31,6 +32,10 @@ func (s *Server) showGame(c echo.Context) error {
 	if problem != "" {
 		vm.Error = problem
 	}
+	// The player has now seen the game as it is: no "your turn" mail for it.
+	if err := s.store.MarkSeen(l, vm.Me); err != nil {
+		return err
+	}
 	return s.renderGame(c, http.StatusOK, vm)
 }
 
@@ -44,7 +49,7 @@ func (s *Server) gameEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	s.live.Stream(c.Response(), c.Request(), id, version)
+	s.live.Stream(c.Response(), c.Request(), version, live.Game(id))
 	return nil
 }
 
@@ -109,7 +114,7 @@ func parseCell(s string) (engine.Cell, bool) {
 func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) views.GameVM {
 	u := currentUser(c)
 	vm := views.GameVM{Page: s.page(c, fmt.Sprintf("Game %d", l.Game.ID)), ID: l.Game.ID, Version: l.Game.Version,
-		Status: l.Game.Status, Me: -1}
+		Status: l.Game.Status, Me: -1, TurnLimit: turnLimitText(l.Game.TurnHours)}
 	if u != nil {
 		vm.Me = l.SeatOf(u.ID)
 	}
@@ -130,11 +135,15 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	v := st.View(viewer)
 	vm.View = v
 	vm.Finished = l.Game.Status == models.StatusFinished
+	clocks := s.clocks(l)
 	for i, seat := range l.Seats {
 		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: seat.Name, Letter: views.Letters[i], Bot: seat.Bot,
-			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && v.Current == i})
+			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && v.Current == i, Clock: clocks[i]})
 	}
-	vm.Log = logLines(l, vm.Seats)
+	vm.Log = logLines(l.Events, vm.Seats)
+	if vm.Me >= 0 {
+		vm.Since = since(l, vm.Me, vm.Seats)
+	}
 	for _, t := range v.Result.Temples {
 		vm.Temples = append(vm.Temples, templeLine(t, vm.Seats))
 	}
@@ -299,11 +308,88 @@ func templeLine(t engine.TempleResult, seats []views.Seat) string {
 	return fmt.Sprintf("Temple at %s: %s", views.CellLabel(t.At), strings.Join(parts, ", "))
 }
 
-// logLines tells the game in plain words, one line per log entry.
-func logLines(l *models.Loaded, seats []views.Seat) []string {
-	var out []string
+// clocks says, for each seat, how long its player has left and whether
+// their clock is paused by a vacation ("" for seats without a deadline).
+func (s *Server) clocks(l *models.Loaded) []string {
+	out := make([]string, len(l.Seats))
+	var users []uint
+	for _, seat := range l.Seats {
+		if seat.Deadline != nil && seat.UserID != nil {
+			users = append(users, *seat.UserID)
+		}
+	}
+	if len(users) == 0 {
+		return out
+	}
+	away, err := s.store.Vacations(users)
+	if err != nil {
+		s.log.Warn("vacations", "err", err)
+	}
+	now := s.store.Clock()
+	for i, seat := range l.Seats {
+		if seat.Deadline == nil || seat.UserID == nil {
+			continue
+		}
+		out[i] = timeLeft(seat.Deadline.Sub(now))
+		if until, ok := away[*seat.UserID]; ok {
+			out[i] += ", on vacation until " + until.UTC().Format("Mon 2 Jan")
+		}
+	}
+	return out
+}
+
+// since tells what the other players did after the viewer's own last move
+// (or since the start): their moves, what the viewer gained meanwhile, the
+// cells that changed, and which of it is new since the viewer last looked.
+func since(l *models.Loaded, me int, seats []views.Seat) *views.SinceVM {
+	from := 0
 	for _, ev := range l.Events {
+		if ev.Seat == me && !ev.Timeout {
+			from = ev.Seq + 1
+		}
+	}
+	var evs []models.Event
+	var mine engine.Gain
+	for _, ev := range l.Events[from:] {
+		if ev.Seat == me && !ev.Timeout {
+			continue
+		}
+		evs = append(evs, ev)
+		g := ev.Gains[me]
+		mine.Gold, mine.Fruit, mine.Sun = mine.Gold+g.Gold, mine.Fruit+g.Fruit, mine.Sun+g.Sun
+		mine.WaterSteps, mine.Water = mine.WaterSteps+g.WaterSteps, mine.Water+g.Water
+	}
+	if len(evs) == 0 {
+		return nil
+	}
+	sv := &views.SinceVM{Mine: views.GainText(mine)}
+	changed := map[engine.Cell]bool{}
+	seen := l.Seats[me].SeenSeq
+	for i, text := range logLines(evs, seats) {
+		ev := evs[i]
+		sv.Lines = append(sv.Lines, views.SinceLine{Text: text, New: ev.Seq >= seen})
+		if ev.Kind == models.KindTurn {
+			changed[ev.Placement.At] = true
+			for _, f := range ev.Fills {
+				changed[f.At] = true
+			}
+		}
+	}
+	for c := range changed {
+		sv.Cells = append(sv.Cells, c)
+	}
+	sort.Slice(sv.Cells, func(a, b int) bool { return sv.Cells[a].Less(sv.Cells[b]) })
+	return sv
+}
+
+// logLines tells the game in plain words, one line per log entry.
+func logLines(events []models.Event, seats []views.Seat) []string {
+	var out []string
+	for _, ev := range events {
 		name := seats[ev.Seat].Name
+		if ev.Timeout {
+			name += " (out of time: the greedy bot played)"
+		}
 		var line string
 		switch ev.Kind {
 		case models.KindTurn:

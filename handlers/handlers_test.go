@@ -10,7 +10,9 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"cacao/engine"
 	"cacao/handlers"
@@ -22,6 +24,27 @@ type site struct {
 	t     *testing.T
 	store *models.Store
 	srv   *httptest.Server
+	clock *fakeClock
+}
+
+// fakeClock is the store's clock in tests: it moves a millisecond each time
+// it is read (so events keep their order) and jumps when told to.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(time.Millisecond)
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
 }
 
 func newSite(t *testing.T) *site {
@@ -30,9 +53,15 @@ func newSite(t *testing.T) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(handlers.New(store, handlers.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	clock := &fakeClock{now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	store.Now = clock.Now
+	h, err := handlers.New(store, handlers.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(func() { srv.Close(); store.Close() })
-	return &site{t: t, store: store, srv: srv}
+	return &site{t: t, store: store, srv: srv, clock: clock}
 }
 
 // client is one browser: a cookie jar and the last CSRF token it saw.

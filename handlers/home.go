@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"cacao/engine/bot"
+	"cacao/handlers/live"
 	"cacao/models"
 	"cacao/views"
 )
@@ -25,24 +28,45 @@ func (s *Server) home(c echo.Context) error {
 }
 
 func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
-	vm := views.HomeVM{Page: s.page(c, "My games"), BotNames: bot.Names()}
+	vm := views.HomeVM{Page: s.page(c, "My games"), BotNames: bot.Names(), TurnLimits: models.TurnLimits,
+		LiveVersion: s.live.Version(live.User(u.ID), live.Lobby)}
+	now := s.store.Clock()
 	mine, err := s.store.MyGames(u.ID)
 	if err != nil {
 		return vm, err
 	}
 	for _, g := range mine {
-		vm.Mine = append(vm.Mine, gameLine(g))
+		vm.Mine = append(vm.Mine, gameLine(g, now))
+	}
+	invited, err := s.store.Invitations(u.ID)
+	if err != nil {
+		return vm, err
+	}
+	for _, g := range invited {
+		vm.Invited = append(vm.Invited, gameLine(g, now))
 	}
 	open, err := s.store.OpenGames()
 	if err != nil {
 		return vm, err
 	}
 	for _, g := range open {
-		if seatOf(g.Seats, u.ID) < 0 {
-			vm.Open = append(vm.Open, gameLine(g))
+		free := false
+		for _, seat := range g.Seats {
+			free = free || seat.FreeFor(u.ID) && seat.InvitedID == nil
+		}
+		if free && seatOf(g.Seats, u.ID) < 0 {
+			vm.Open = append(vm.Open, gameLine(g, now))
 		}
 	}
 	return vm, nil
+}
+
+// homeEvents streams changes of the viewer's games and of the open games
+// (SSE) to an open home page.
+func (s *Server) homeEvents(c echo.Context) error {
+	topics := []string{live.User(currentUser(c).ID), live.Lobby}
+	s.live.Stream(c.Response(), c.Request(), s.live.Version(topics...), topics...)
+	return nil
 }
 
 func seatOf(seats []models.Seat, uid uint) int {
@@ -54,49 +78,121 @@ func seatOf(seats []models.Seat, uid uint) int {
 	return -1
 }
 
-func gameLine(g models.GameSummary) views.GameLine {
-	gl := views.GameLine{ID: g.Game.ID, Status: g.Game.Status, WaitingOnMe: g.WaitingOnMe}
+func gameLine(g models.GameSummary, now time.Time) views.GameLine {
+	gl := views.GameLine{ID: g.Game.ID, Status: g.Game.Status, WaitingOnMe: g.WaitingOnMe, TurnLimit: turnLimitText(g.Game.TurnHours)}
+	if g.WaitingOnMe && g.Deadline != nil {
+		gl.TimeLeft = timeLeft(g.Deadline.Sub(now))
+	}
 	for _, seat := range g.Seats {
-		if seat.Open() {
+		switch {
+		case seat.Open() && seat.InvitedID != nil:
+			gl.Open++
+			gl.Players = append(gl.Players, "(invited)")
+		case seat.Open():
 			gl.Open++
 			gl.Players = append(gl.Players, "(open)")
-		} else {
+		default:
 			gl.Players = append(gl.Players, seat.Name)
 		}
 	}
 	return gl
 }
 
-// createGame takes the form's seat choices: "open", a bot name, or "none".
+// turnLimitText says a game's time per turn.
+func turnLimitText(hours int) string {
+	switch {
+	case hours == 0:
+		return "no time limit"
+	case hours == 24:
+		return "1 day per turn"
+	default:
+		return fmt.Sprintf("%d days per turn", hours/24)
+	}
+}
+
+// timeLeft says how long is left before a deadline, to the hour.
+func timeLeft(d time.Duration) string {
+	if d <= 0 {
+		return "time is up"
+	}
+	h := int((d + time.Hour - 1) / time.Hour)
+	switch {
+	case h >= 48:
+		return fmt.Sprintf("%d days %d h left", h/24, h%24)
+	case h > 1:
+		return fmt.Sprintf("%d hours left", h)
+	default:
+		return "less than an hour left"
+	}
+}
+
+// createGame takes the form's seat choices ("open", a bot name, "invite"
+// with the username in the matching invite field, or "none") and the time
+// per turn.
 func (s *Server) createGame(c echo.Context) error {
 	u := currentUser(c)
 	form, err := c.FormParams()
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, "the form could not be read")
 	}
-	var others []string
-	for _, v := range form["seat"] {
-		if v != "none" {
-			others = append(others, v)
+	spec := models.GameSpec{}
+	invites := form["invite"]
+	for i, v := range form["seat"] {
+		switch v {
+		case "none":
+		case "invite":
+			name := ""
+			if i < len(invites) {
+				name = strings.TrimSpace(invites[i])
+			}
+			if name == "" {
+				return s.refuseHome(c, u, "write the username of the player to invite")
+			}
+			spec.Seats = append(spec.Seats, "@"+name)
+		default:
+			spec.Seats = append(spec.Seats, v)
 		}
 	}
-	g, err := s.store.CreateGame(u, others)
+	if h := form.Get("turn_hours"); h != "" {
+		if spec.TurnHours, err = strconv.Atoi(h); err != nil {
+			spec.TurnHours = -1
+		}
+	}
+	g, err := s.store.CreateGame(u, spec)
 	if err != nil {
 		code, msg := status(err)
 		if code != http.StatusUnprocessableEntity {
 			return err
 		}
-		vm, verr := s.homeVM(c, u)
-		if verr != nil {
-			return verr
-		}
-		vm.Error = msg
-		return render(c, code, views.HomePage(vm))
+		return s.refuseHome(c, u, msg)
 	}
 	if err := s.store.DriveBots(g.ID); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/games/%d", g.ID))
+}
+
+// refuseHome shows the home page again with why the form was refused.
+func (s *Server) refuseHome(c echo.Context, u *models.User, msg string) error {
+	vm, err := s.homeVM(c, u)
+	if err != nil {
+		return err
+	}
+	vm.Error = msg
+	return render(c, http.StatusUnprocessableEntity, views.HomePage(vm))
+}
+
+// declineGame gives up the seat a game keeps for the viewer.
+func (s *Server) declineGame(c echo.Context) error {
+	id, err := gameID(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.Decline(id, currentUser(c)); err != nil {
+		return err
+	}
+	s.sessions.Put(c.Request().Context(), "flash", fmt.Sprintf("You declined the invitation to game %d.", id))
+	return redirect(c, "/")
 }
 
 func (s *Server) joinGame(c echo.Context) error {
@@ -119,7 +215,7 @@ func (s *Server) joinForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	line := gameLine(models.GameSummary{Game: *g, Seats: g.Seats})
+	line := gameLine(models.GameSummary{Game: *g, Seats: g.Seats}, s.store.Clock())
 	return render(c, http.StatusOK, views.JoinPage(s.page(c, "Join a game"), line))
 }
 

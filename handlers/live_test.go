@@ -87,7 +87,7 @@ func TestLiveUpdates(t *testing.T) {
 	}
 	_, after := s.seatOf(id, "ana")
 	ev := waitFor(t, lines, "data: ")
-	want := fmt.Sprintf(`data: {"game":%d,"version":%d}`, id, after.Game.Version)
+	want := fmt.Sprintf(`data: {"topic":"game:%d","version":%d}`, id, after.Game.Version)
 	if ev != want {
 		t.Fatalf("event %q; want %q", ev, want)
 	}

@@ -21,9 +21,21 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/logout", s.logout)
 	e.GET("/notifications", s.notifications, s.requireUser)
 	e.GET("/next", s.next, s.requireUser)
+	e.GET("/events", s.homeEvents, s.requireUser)
+	e.GET("/settings", s.settings, s.requireUser)
+	e.POST("/settings/email", s.saveEmail, s.requireUser)
+	e.POST("/settings/vacation", s.startVacation, s.requireUser)
+	e.POST("/settings/vacation/end", s.endVacation, s.requireUser)
+
+	// Signed one-click links from mail: they work without a session.
+	e.GET("/m/go", s.mailGo)
+	e.GET("/m/verify", s.mailVerify)
+	e.GET("/m/unsubscribe", s.mailUnsubscribe)
+	e.POST("/m/unsubscribe", s.mailUnsubscribe)
 
 	e.POST("/games", s.createGame, s.requireUser)
 	e.POST("/games/:id/join", s.joinGame, s.requireUser)
+	e.POST("/games/:id/decline", s.declineGame, s.requireUser)
 	e.GET("/join/:token", s.joinForm, s.requireUser)
 	e.POST("/join/:token", s.joinByToken, s.requireUser)
 	e.GET("/games/:id", s.showGame, s.requireUser)

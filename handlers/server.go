@@ -7,6 +7,7 @@ package handlers
 import (
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -14,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"cacao/handlers/live"
+	"cacao/handlers/mail"
 	"cacao/models"
 )
 
@@ -28,19 +30,32 @@ type Config struct {
 	// Live carries game changes to open pages; nil makes one. Close it at
 	// shutdown to end the event streams.
 	Live *live.Hub
+	// Signer signs and checks the one-click links in mail; nil makes one from
+	// the store's "links" secret (the outbox must use the same one).
+	Signer *mail.Signer
 }
 
 // Server holds what the handlers share.
 type Server struct {
 	store    *models.Store
 	live     *live.Hub
+	signer   *mail.Signer
 	sessions *scs.SessionManager
 	cfg      Config
 	log      *slog.Logger
 }
 
+// LinkSigner returns the signer of the store's one-click links.
+func LinkSigner(store *models.Store) (*mail.Signer, error) {
+	key, err := store.Secret("links")
+	if err != nil {
+		return nil, err
+	}
+	return mail.NewSigner(key), nil
+}
+
 // New returns the site's router.
-func New(store *models.Store, cfg Config) *echo.Echo {
+func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
@@ -54,8 +69,25 @@ func New(store *models.Store, cfg Config) *echo.Echo {
 	if cfg.Live == nil {
 		cfg.Live = live.New()
 	}
-	store.OnChange = cfg.Live.Publish
-	s := &Server{store: store, live: cfg.Live, sessions: sm, cfg: cfg, log: cfg.Logger}
+	if cfg.Signer == nil {
+		var err error
+		if cfg.Signer, err = LinkSigner(store); err != nil {
+			return nil, err
+		}
+	}
+	hub := cfg.Live
+	store.OnChange = func(c models.Change) {
+		hub.Publish(live.Game(c.Game), c.Version)
+		topics := make([]string, 0, len(c.Users)+1)
+		for _, u := range c.Users {
+			topics = append(topics, live.User(u))
+		}
+		if c.Lobby {
+			topics = append(topics, live.Lobby)
+		}
+		hub.Touch(topics...)
+	}
+	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, sessions: sm, cfg: cfg, log: cfg.Logger}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -73,12 +105,15 @@ func New(store *models.Store, cfg Config) *echo.Echo {
 		CookieSameSite: http.SameSiteLaxMode,
 		CookieSecure:   cfg.SecureCookies,
 		Skipper: func(c echo.Context) bool {
-			return c.Path() == "/healthz" || len(c.Request().URL.Path) > 8 && c.Request().URL.Path[:8] == "/static/"
+			// The one-click unsubscribe POST (RFC 8058) comes from a mail
+			// client with a signed token instead of a CSRF token.
+			p := c.Request().URL.Path
+			return p == "/healthz" || p == "/m/unsubscribe" || strings.HasPrefix(p, "/static/")
 		},
 	}))
 	e.Use(s.loadUser)
 	s.routes(e)
-	return e
+	return e, nil
 }
 
 // requestLog writes one structured line per request.

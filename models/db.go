@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
@@ -30,14 +31,54 @@ type Store struct {
 	// Dealer deals new games; nil means RandomDeal. Tests set a fixed one.
 	Dealer Deal
 	// OnChange, when set, is told after every committed change of a game
-	// (a turn, a resolution, a join) with the game's new version.
-	OnChange func(game uint, version int)
+	// (a creation, a turn, a resolution, a join, a timeout).
+	OnChange func(Change)
+	// Now is the store's clock; nil means time.Now. Tests set a fake one to
+	// drive deadlines, reminders, digests and vacations.
+	Now func() time.Time
+	// MailDelay holds back "your turn" mail, so a player who is at the
+	// table (and opens the game) gets none. Zero means DefaultMailDelay.
+	MailDelay time.Duration
 }
 
-func (s *Store) changed(game uint, version int) {
-	if s.OnChange != nil {
-		s.OnChange(game, version)
+// DefaultMailDelay is how long "your turn" mail waits for the player to
+// open the game first.
+const DefaultMailDelay = 5 * time.Minute
+
+// Change is a committed change of a game, as told to OnChange: the game's
+// new version, the users seated (or invited) at it, and whether the list of
+// open games changed.
+type Change struct {
+	Game    uint
+	Version int
+	Users   []uint
+	Lobby   bool
+}
+
+// Clock returns the store's current time (see Now), in UTC.
+func (s *Store) Clock() time.Time { return s.now() }
+
+// now is in UTC: SQLite compares the stored times as text.
+func (s *Store) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
 	}
+	return time.Now().UTC()
+}
+
+func (s *Store) changed(g *Game, seats []Seat, lobby bool) {
+	if s.OnChange == nil {
+		return
+	}
+	c := Change{Game: g.ID, Version: g.Version, Lobby: lobby}
+	for _, seat := range seats {
+		if seat.UserID != nil {
+			c.Users = append(c.Users, *seat.UserID)
+		} else if seat.InvitedID != nil {
+			c.Users = append(c.Users, *seat.InvitedID)
+		}
+	}
+	s.OnChange(c)
 }
 
 var memSeq atomic.Int64
@@ -76,7 +117,7 @@ func Open(path string) (*Store, error) {
 	} else {
 		sqlDB.SetMaxOpenConns(8)
 	}
-	if err := db.AutoMigrate(&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}); err != nil {
+	if err := db.AutoMigrate(&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}); err != nil {
 		return nil, fmt.Errorf("models: migrate: %w", err)
 	}
 	return &Store{db: db}, nil

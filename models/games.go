@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -23,7 +25,9 @@ var (
 	ErrNotOpen      = fmt.Errorf("%w: this game is not open for players", ErrInvalid)
 	ErrAlreadyIn    = fmt.Errorf("%w: you already have a seat in this game", ErrInvalid)
 	ErrNotActive    = fmt.Errorf("%w: this game is not being played", ErrInvalid)
-	ErrBadSeatSpecs = fmt.Errorf("%w: a game has 2 to 4 seats, each open or a bot (random or greedy)", ErrInvalid)
+	ErrBadSeatSpecs = fmt.Errorf("%w: a game has 2 to 4 seats, each open, for an invited player, or a bot (random or greedy)", ErrInvalid)
+	ErrBadTurnLimit = fmt.Errorf("%w: the time per turn is none, 1 day, 3 days or 7 days", ErrInvalid)
+	ErrNotInvited   = fmt.Errorf("%w: no seat in this game is kept for you", ErrInvalid)
 )
 
 // Loaded is a game with its seats, its log and its position replayed from
@@ -45,6 +49,7 @@ type Event struct {
 	Seat      int
 	Turn      int
 	At        time.Time
+	Timeout   bool // played by the greedy bot when the seat's time ran out
 	Placement engine.Placement
 	Fills     []engine.Fill
 	Gains     []engine.Gain
@@ -88,58 +93,87 @@ func randomUint64() uint64 {
 	return binary.LittleEndian.Uint64(b[:])
 }
 
-// CreateGame creates a game whose first seat is the creator's; others lists
-// the other seats: SeatOpen or a bot name. With no open seat the game starts
-// at once.
-func (s *Store) CreateGame(creator *User, others []string) (*Game, error) {
+// GameSpec is what a game is created with. Seats lists the seats besides
+// the creator's: SeatOpen, a bot name, or "@name" to invite that user to a
+// seat kept for them. TurnHours is the time limit per turn: 0 (none), 24,
+// 72 or 168.
+type GameSpec struct {
+	Seats     []string
+	TurnHours int
+}
+
+// TurnLimits are the time limits a game may have, in hours (0: none).
+var TurnLimits = []int{0, 24, 72, 168}
+
+// CreateGame creates a game whose first seat is the creator's. With no open
+// seat the game starts at once; invited users are told.
+func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
+	others := spec.Seats
 	if len(others) < 1 || len(others) > 3 {
 		return nil, ErrBadSeatSpecs
 	}
-	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken()}
+	if !slices.Contains(TurnLimits, spec.TurnHours) {
+		return nil, ErrBadTurnLimit
+	}
+	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken(), TurnHours: spec.TurnHours}
 	uid := creator.ID
 	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username})
-	for i, o := range others {
-		seat := Seat{Slot: i + 1, Index: -1}
-		switch {
-		case o == SeatOpen:
-		default:
-			b, ok := bot.ByName(o)
-			if !ok {
-				return nil, ErrBadSeatSpecs
-			}
-			seat.Bot = b.Name()
-			seat.Name = fmt.Sprintf("%s bot %d", b.Name(), i+1)
-		}
-		g.Seats = append(g.Seats, seat)
-	}
 	err := s.db.Transaction(func(tx *gorm.DB) error {
+		for i, o := range others {
+			seat := Seat{Slot: i + 1, Index: -1}
+			switch {
+			case o == SeatOpen:
+			case strings.HasPrefix(o, "@"):
+				var u User
+				err := tx.Select("id", "username").Where("username = ?", strings.TrimSpace(o[1:])).Take(&u).Error
+				if errors.Is(err, gorm.ErrRecordNotFound) {
+					return fmt.Errorf("%w: nobody here is called %q", ErrInvalid, strings.TrimSpace(o[1:]))
+				}
+				if err != nil {
+					return err
+				}
+				for _, other := range g.Seats {
+					if other.UserID != nil && *other.UserID == u.ID || other.InvitedID != nil && *other.InvitedID == u.ID {
+						return fmt.Errorf("%w: %s has a seat already", ErrInvalid, u.Username)
+					}
+				}
+				seat.InvitedID = &u.ID
+			default:
+				b, ok := bot.ByName(o)
+				if !ok {
+					return ErrBadSeatSpecs
+				}
+				seat.Bot = b.Name()
+				seat.Name = fmt.Sprintf("%s bot %d", b.Name(), i+1)
+			}
+			g.Seats = append(g.Seats, seat)
+		}
 		if err := tx.Create(g).Error; err != nil {
 			return err
+		}
+		for _, seat := range g.Seats {
+			if seat.InvitedID != nil {
+				if err := s.notify(tx, *seat.InvitedID, g.ID, "invited", fmt.Sprintf("%s invited you to game %d.", creator.Username, g.ID)); err != nil {
+					return err
+				}
+			}
 		}
 		return s.startIfFull(tx, g)
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.changed(g, g.Seats, true)
 	return g, nil
 }
 
-// Join gives user the first open seat of game id (by id, or by invite token
-// when token is not empty).
+// Join gives user a seat of game id (by id, or by invite token when token is
+// not empty): the one kept for them if they were invited, else the first
+// open seat kept for nobody.
 func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 	var g Game
 	err := s.db.Transaction(func(tx *gorm.DB) error {
-		q := tx.Preload("Seats", func(db *gorm.DB) *gorm.DB { return db.Order("slot") })
-		var err error
-		if token != "" {
-			err = q.Where("invite_token = ?", token).Take(&g).Error
-		} else {
-			err = q.Take(&g, id).Error
-		}
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return ErrNotFound
-		}
-		if err != nil {
+		if err := takeGame(tx, id, token, &g); err != nil {
 			return err
 		}
 		if g.Status != StatusOpen {
@@ -150,7 +184,10 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 			if seat.UserID != nil && *seat.UserID == user.ID {
 				return ErrAlreadyIn
 			}
-			if seat.Open() && free < 0 {
+			if !seat.FreeFor(user.ID) {
+				continue
+			}
+			if free < 0 || seat.InvitedID != nil && g.Seats[free].InvitedID == nil {
 				free = i
 			}
 		}
@@ -158,9 +195,9 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 			return ErrNotOpen
 		}
 		uid := user.ID
-		g.Seats[free].UserID, g.Seats[free].Name = &uid, user.Username
+		g.Seats[free].UserID, g.Seats[free].Name, g.Seats[free].InvitedID = &uid, user.Username, nil
 		res := tx.Model(&Seat{}).Where("id = ? AND user_id IS NULL AND bot = ''", g.Seats[free].ID).
-			Updates(map[string]any{"user_id": uid, "name": user.Username})
+			Updates(map[string]any{"user_id": uid, "name": user.Username, "invited_id": nil})
 		if res.Error != nil {
 			return res.Error
 		}
@@ -175,8 +212,54 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.changed(g.ID, g.Version)
+	s.changed(&g, g.Seats, true)
 	return &g, nil
+}
+
+// Decline gives up the seat game id keeps for user: it becomes an open
+// seat, and the game's creator is told.
+func (s *Store) Decline(id uint, user *User) error {
+	var g Game
+	err := s.db.Transaction(func(tx *gorm.DB) error {
+		if err := takeGame(tx, id, "", &g); err != nil {
+			return err
+		}
+		if g.Status != StatusOpen {
+			return ErrNotOpen
+		}
+		for i, seat := range g.Seats {
+			if seat.Open() && seat.InvitedID != nil && *seat.InvitedID == user.ID {
+				if err := tx.Model(&Seat{}).Where("id = ?", g.Seats[i].ID).Update("invited_id", nil).Error; err != nil {
+					return err
+				}
+				g.Seats[i].InvitedID = nil
+				if err := bumpVersion(tx, &g); err != nil {
+					return err
+				}
+				return s.notify(tx, g.CreatorID, g.ID, "declined", fmt.Sprintf("%s declined your invitation to game %d; their seat is open now.", user.Username, g.ID))
+			}
+		}
+		return ErrNotInvited
+	})
+	if err != nil {
+		return err
+	}
+	s.changed(&g, append(g.Seats, Seat{UserID: &user.ID}), true)
+	return nil
+}
+
+func takeGame(tx *gorm.DB, id uint, token string, g *Game) error {
+	q := tx.Preload("Seats", func(db *gorm.DB) *gorm.DB { return db.Order("slot") })
+	var err error
+	if token != "" {
+		err = q.Where("invite_token = ?", token).Take(g).Error
+	} else {
+		err = q.Take(g, id).Error
+	}
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return ErrNotFound
+	}
+	return err
 }
 
 // Deal decides what chance decides when a game starts: the play order
@@ -217,32 +300,26 @@ func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
 	if err != nil {
 		return err
 	}
-	now := time.Now()
+	now := s.now()
 	g.Status, g.Setup, g.First, g.StartedAt = StatusActive, string(setup), first, &now
 	for i := range g.Seats {
-		seat := &g.Seats[i]
-		seat.Index = order[i]
-		upd := map[string]any{"index": order[i]}
-		if seat.Index == g.First {
-			seat.WaitingSince = &now
-			upd["waiting_since"] = now
-		}
-		if err := tx.Model(seat).Updates(upd).Error; err != nil {
+		g.Seats[i].Index = order[i]
+		if err := tx.Model(&Seat{}).Where("id = ?", g.Seats[i].ID).Update("index", order[i]).Error; err != nil {
 			return err
 		}
 	}
-	if err := tx.Model(g).Updates(map[string]any{"status": g.Status, "setup": g.Setup, "first": g.First, "started_at": now}).Error; err != nil {
+	if err := tx.Model(&Game{}).Where("id = ?", g.ID).Updates(map[string]any{"status": g.Status, "setup": g.Setup, "first": g.First, "started_at": now}).Error; err != nil {
 		return err
 	}
-	for _, seat := range g.Seats {
-		if seat.UserID == nil {
-			continue
+	for i := range g.Seats {
+		seat := &g.Seats[i]
+		if seat.UserID != nil {
+			if err := s.notify(tx, *seat.UserID, g.ID, "started", fmt.Sprintf("Game %d has started.", g.ID)); err != nil {
+				return err
+			}
 		}
-		if err := notify(tx, *seat.UserID, g.ID, "started", fmt.Sprintf("Game %d has started.", g.ID)); err != nil {
-			return err
-		}
-		if seat.WaitingSince != nil {
-			if err := notify(tx, *seat.UserID, g.ID, "turn", fmt.Sprintf("It is your turn in game %d.", g.ID)); err != nil {
+		if seat.Index == g.First {
+			if err := s.startWaiting(tx, g, seat, now, "turn"); err != nil {
 				return err
 			}
 		}
@@ -260,10 +337,6 @@ func bumpVersion(tx *gorm.DB, g *Game) error {
 	}
 	g.Version++
 	return nil
-}
-
-func notify(tx *gorm.DB, userID, gameID uint, kind, text string) error {
-	return tx.Create(&Notification{UserID: userID, GameID: gameID, Kind: kind, Text: text}).Error
 }
 
 // LoadGame returns a game with its seats, log and replayed position.
@@ -317,7 +390,7 @@ func (l *Loaded) replay() error {
 func (l *Loaded) apply(e LogEntry) error {
 	s := l.Play.State()
 	before := snapshot(s)
-	ev := Event{Seq: e.Seq, Kind: e.Kind, Seat: e.Seat, Turn: e.Turn, At: e.CreatedAt}
+	ev := Event{Seq: e.Seq, Kind: e.Kind, Seat: e.Seat, Turn: e.Turn, At: e.CreatedAt, Timeout: e.Timeout}
 	switch e.Kind {
 	case KindTurn:
 		t, err := engine.UnmarshalTurn([]byte(e.Data), s.Players())
@@ -363,12 +436,14 @@ func gains(before []engine.Player, s *engine.State) []engine.Gain {
 	return out
 }
 
-// Actor says who submits a change: a user (UserID) or a bot seat (Bot true,
-// Seat its engine seat).
+// Actor says who submits a change: a user (UserID), a bot seat (Bot true,
+// Seat its engine seat), or the deadline worker playing for a seat whose
+// time ran out (Timeout true, Seat).
 type Actor struct {
-	UserID uint
-	Bot    bool
-	Seat   int
+	UserID  uint
+	Bot     bool
+	Timeout bool
+	Seat    int
 }
 
 // CommitTurn commits a turn made on version of game id by actor. It returns
@@ -376,38 +451,65 @@ type Actor struct {
 // submit), ErrForbidden when actor has no seat, an engine.ErrIllegal error
 // when the move is illegal; in every error case nothing changes.
 func (s *Store) CommitTurn(id uint, version int, actor Actor, m engine.Move) (*Loaded, error) {
-	m.Reactions = nil // live play: other players' batches join their queues
-	return s.commit(id, version, actor, func(l *Loaded, seat int) (LogEntry, error) {
-		out, err := l.Play.State().Clone().Play(seat, m)
+	return s.commit(id, version, actor, func(l *Loaded, seat int, add func(LogEntry) error) error {
+		e, err := turnEntry(l, seat, m)
 		if err != nil {
-			return LogEntry{}, err
+			return err
 		}
-		data, err := engine.MarshalTurn(engine.RecordTurn{Seat: seat, Move: engine.Move{
-			Placement: out.Placement, Fills: out.Fills, Acts: out.Acts,
-		}})
-		return LogEntry{Kind: KindTurn, Seat: seat, Turn: l.Play.State().Turns(), Data: string(data)}, err
+		return add(e)
 	})
 }
 
 // CommitResolve resolves the batch at the head of actor's queue with acts.
 func (s *Store) CommitResolve(id uint, version int, actor Actor, acts []engine.Act) (*Loaded, error) {
-	return s.commit(id, version, actor, func(l *Loaded, seat int) (LogEntry, error) {
-		q := l.Play.State().Player(seat).Queue()
-		if len(q) == 0 {
-			return LogEntry{}, &engine.IllegalError{Reason: "you have no pending choice"}
-		}
-		turn := q[0].Turn
-		rs, err := l.Play.State().Clone().Resolve(seat, acts)
+	return s.commit(id, version, actor, func(l *Loaded, seat int, add func(LogEntry) error) error {
+		e, err := resolveEntry(l, seat, acts)
 		if err != nil {
-			return LogEntry{}, err
+			return err
 		}
-		data, err := engine.MarshalActs(rs[0].Acts)
-		return LogEntry{Kind: KindResolve, Seat: seat, Turn: turn, Data: string(data)}, err
+		return add(e)
 	})
 }
 
-func (s *Store) commit(id uint, version int, actor Actor, change func(*Loaded, int) (LogEntry, error)) (*Loaded, error) {
+// turnEntry checks seat's move on a copy of the position and returns its
+// log entry, every choice explicit.
+func turnEntry(l *Loaded, seat int, m engine.Move) (LogEntry, error) {
+	m.Reactions = nil // live play: other players' batches join their queues
+	out, err := l.Play.State().Clone().Play(seat, m)
+	if err != nil {
+		return LogEntry{}, err
+	}
+	data, err := engine.MarshalTurn(engine.RecordTurn{Seat: seat, Move: engine.Move{
+		Placement: out.Placement, Fills: out.Fills, Acts: out.Acts,
+	}})
+	return LogEntry{Kind: KindTurn, Seat: seat, Turn: l.Play.State().Turns(), Data: string(data)}, err
+}
+
+// resolveEntry checks the resolution of seat's first pending batch.
+func resolveEntry(l *Loaded, seat int, acts []engine.Act) (LogEntry, error) {
+	q := l.Play.State().Player(seat).Queue()
+	if len(q) == 0 {
+		return LogEntry{}, &engine.IllegalError{Reason: "you have no pending choice"}
+	}
+	turn := q[0].Turn
+	rs, err := l.Play.State().Clone().Resolve(seat, acts)
+	if err != nil {
+		return LogEntry{}, err
+	}
+	data, err := engine.MarshalActs(rs[0].Acts)
+	return LogEntry{Kind: KindResolve, Seat: seat, Turn: turn, Data: string(data)}, err
+}
+
+// errNotDue refuses a timeout for a seat whose deadline has not passed (or
+// was already played: the seat is no longer waited on).
+var errNotDue = fmt.Errorf("%w: that seat's time has not run out", ErrForbidden)
+
+// commit runs change in one transaction on the freshly loaded game, after
+// checking who acts and on which version. change appends log entries with
+// add, which stores and plays each; the version grows by one.
+func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded, seat int, add func(LogEntry) error) error) (*Loaded, error) {
 	var l *Loaded
+	now := s.now()
 	err := s.db.Transaction(func(tx *gorm.DB) error {
 		var err error
 		if l, err = load(tx, id); err != nil {
@@ -417,80 +519,89 @@ func (s *Store) commit(id uint, version int, actor Actor, change func(*Loaded, i
 			return ErrNotActive
 		}
 		seat := actor.Seat
-		if !actor.Bot {
+		switch {
+		case actor.Timeout:
+			if seat < 0 || seat >= len(l.Seats) {
+				return ErrForbidden
+			}
+			if d := l.Seats[seat].Deadline; d == nil || d.After(now) {
+				return errNotDue
+			}
+		case actor.Bot:
+			if seat < 0 || seat >= len(l.Seats) || l.Seats[seat].Bot == "" {
+				return ErrForbidden
+			}
+		default:
 			if seat = l.SeatOf(actor.UserID); seat < 0 {
 				return ErrForbidden
 			}
-		} else if seat < 0 || seat >= len(l.Seats) || l.Seats[seat].Bot == "" {
-			return ErrForbidden
 		}
 		if version >= 0 && l.Game.Version != version {
 			return ErrConflict
 		}
-		e, err := change(l, seat)
-		if err != nil {
-			return err
-		}
-		e.GameID, e.Seq, e.CreatedAt = id, len(l.Log), time.Now()
-		if !actor.Bot {
-			uid := actor.UserID
-			e.UserID = &uid
-		}
-		if err := tx.Create(&e).Error; err != nil {
-			if errors.Is(err, gorm.ErrDuplicatedKey) {
-				return ErrConflict
+		prevCur := l.Play.State().Current()
+		add := func(e LogEntry) error {
+			e.GameID, e.Seq, e.CreatedAt, e.Timeout = id, len(l.Log), now, actor.Timeout
+			if !actor.Bot && !actor.Timeout {
+				uid := actor.UserID
+				e.UserID = &uid
 			}
+			if err := tx.Create(&e).Error; err != nil {
+				if errors.Is(err, gorm.ErrDuplicatedKey) {
+					return ErrConflict
+				}
+				return err
+			}
+			l.Log = append(l.Log, e)
+			return l.apply(e)
+		}
+		if err := change(l, seat, add); err != nil {
 			return err
 		}
 		if err := bumpVersion(tx, &l.Game); err != nil {
 			return err
 		}
-		l.Log = append(l.Log, e)
-		if err := l.apply(e); err != nil {
-			return err
-		}
-		return s.afterChange(tx, l)
+		return s.afterChange(tx, l, seat, prevCur, now)
 	})
 	if err != nil {
 		return nil, err
 	}
-	s.changed(id, l.Game.Version)
+	s.changed(&l.Game, l.Seats, false)
 	return l, nil
 }
 
-// afterChange updates who is waited on, finishes the game when it is over
-// and every choice is made, and notifies people.
-func (s *Store) afterChange(tx *gorm.DB, l *Loaded) error {
+// afterChange updates who is waited on (and their clocks), finishes the
+// game when it is over and every choice is made, and notifies people.
+// acted is the seat that made the change; prevCur the player whose turn it
+// was before.
+func (s *Store) afterChange(tx *gorm.DB, l *Loaded, acted, prevCur int, now time.Time) error {
 	st := l.Play.State()
-	now := time.Now()
 	for i := range l.Seats {
 		seat := &l.Seats[i]
 		choosing := len(st.Player(i).Queue()) > 0
-		waiting := choosing || (!st.Over() && st.Current() == i)
-		switch {
-		case waiting && seat.WaitingSince == nil:
-			seat.WaitingSince = &now
-			if seat.UserID != nil {
-				kind, text := "turn", fmt.Sprintf("It is your turn in game %d.", l.Game.ID)
-				if choosing {
-					kind, text = "reaction", fmt.Sprintf("A choice is waiting for you in game %d: your workers were activated.", l.Game.ID)
-				}
-				if err := notify(tx, *seat.UserID, l.Game.ID, kind, text); err != nil {
-					return err
-				}
-			}
-		case !waiting && seat.WaitingSince != nil:
-			seat.WaitingSince = nil
-		default:
-			continue
+		myTurn := !st.Over() && st.Current() == i
+		kind := "turn"
+		if choosing {
+			kind = map[bool]string{false: "reaction", true: turnAndChoice}[myTurn]
 		}
-		if err := tx.Model(seat).Update("waiting_since", seat.WaitingSince).Error; err != nil {
+		var err error
+		switch waiting := choosing || myTurn; {
+		case waiting && seat.WaitingSince == nil:
+			err = s.startWaiting(tx, &l.Game, seat, now, kind)
+		case waiting && i == acted:
+			err = s.startWaiting(tx, &l.Game, seat, now, "") // a fresh clock for what is left, no news
+		case waiting && myTurn && prevCur != i:
+			err = s.startWaiting(tx, &l.Game, seat, now, "turn")
+		case !waiting && seat.WaitingSince != nil:
+			err = stopWaiting(tx, seat)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	if st.Over() && !st.Pending() && l.Game.Status == StatusActive {
 		l.Game.Status, l.Game.FinishedAt = StatusFinished, &now
-		if err := tx.Model(&l.Game).Updates(map[string]any{"status": StatusFinished, "finished_at": now}).Error; err != nil {
+		if err := tx.Model(&Game{}).Where("id = ?", l.Game.ID).Updates(map[string]any{"status": StatusFinished, "finished_at": now}).Error; err != nil {
 			return err
 		}
 		res := st.Score()
@@ -504,7 +615,7 @@ func (s *Store) afterChange(tx *gorm.DB, l *Loaded) error {
 					place++
 				}
 			}
-			if err := notify(tx, *seat.UserID, l.Game.ID, "finished", fmt.Sprintf("Game %d is over: you placed %d of %d.", l.Game.ID, place, len(l.Seats))); err != nil {
+			if err := s.notify(tx, *seat.UserID, l.Game.ID, "finished", fmt.Sprintf("Game %d is over: you placed %d of %d.", l.Game.ID, place, len(l.Seats))); err != nil {
 				return err
 			}
 		}
@@ -564,6 +675,7 @@ type GameSummary struct {
 	MySeat       int
 	WaitingOnMe  bool
 	WaitingSince *time.Time
+	Deadline     *time.Time // when my time for it runs out (nil: no limit)
 }
 
 // MyGames lists the games user has a seat in: those waiting on them first,
@@ -579,7 +691,7 @@ func (s *Store) MyGames(userID uint) ([]GameSummary, error) {
 		if err := s.db.Preload("Seats").Take(&g, mine.GameID).Error; err != nil {
 			return nil, err
 		}
-		gs := GameSummary{Game: g, Seats: g.Seats, MySeat: mine.Index, WaitingSince: mine.WaitingSince}
+		gs := GameSummary{Game: g, Seats: g.Seats, MySeat: mine.Index, WaitingSince: mine.WaitingSince, Deadline: mine.Deadline}
 		gs.WaitingOnMe = mine.WaitingSince != nil && g.Status == StatusActive
 		sortSeats(gs.Seats, g.Status)
 		out = append(out, gs)
@@ -594,6 +706,39 @@ func (s *Store) MyGames(userID uint) ([]GameSummary, error) {
 		}
 		return x.Game.UpdatedAt.After(y.Game.UpdatedAt)
 	})
+	return out, nil
+}
+
+// Invitations lists the open games that keep a seat for user, newest first.
+func (s *Store) Invitations(userID uint) ([]GameSummary, error) {
+	var games []Game
+	err := s.db.Preload("Seats").Where("status = ? AND id IN (?)", StatusOpen,
+		s.db.Model(&Seat{}).Select("game_id").Where("invited_id = ?", userID)).Order("created_at desc").Find(&games).Error
+	if err != nil {
+		return nil, err
+	}
+	out := make([]GameSummary, 0, len(games))
+	for _, g := range games {
+		sortSeats(g.Seats, g.Status)
+		out = append(out, GameSummary{Game: g, Seats: g.Seats, MySeat: -1})
+	}
+	return out, nil
+}
+
+// Vacations returns when the vacations of those of users who are on
+// vacation end.
+func (s *Store) Vacations(users []uint) (map[uint]time.Time, error) {
+	out := map[uint]time.Time{}
+	if len(users) == 0 {
+		return out, nil
+	}
+	var us []User
+	if err := s.db.Select("id", "vacation_until").Where("id IN ? AND vacation_until > ?", users, s.now()).Find(&us).Error; err != nil {
+		return nil, err
+	}
+	for _, u := range us {
+		out[u.ID] = *u.VacationUntil
+	}
 	return out, nil
 }
 

@@ -8,6 +8,29 @@ type User struct {
 	Username     string `gorm:"uniqueIndex;size:32;not null"`
 	PasswordHash []byte `gorm:"not null"`
 	CreatedAt    time.Time
+	// Email is where mail goes once EmailVerified; EmailMode says what mail
+	// the user wants (MailOff, MailEach or MailDigest).
+	Email         string
+	EmailVerified bool   `gorm:"not null;default:false"`
+	EmailMode     string `gorm:"not null;default:off"`
+	LastDigestAt  *time.Time
+	// VacationUntil pauses the user's turn clocks until then. VacationDays
+	// is how many days of VacationYear's allowance are used.
+	VacationUntil *time.Time
+	VacationYear  int `gorm:"not null;default:0"`
+	VacationDays  int `gorm:"not null;default:0"`
+}
+
+// Email modes.
+const (
+	MailOff    = "off"    // no email
+	MailEach   = "each"   // an email for each event: your turn, a choice, reminders, invitations, results
+	MailDigest = "digest" // one email a day listing the games waiting on you
+)
+
+// OnVacation reports whether the user's clocks are paused at now.
+func (u *User) OnVacation(now time.Time) bool {
+	return u.VacationUntil != nil && now.Before(*u.VacationUntil)
 }
 
 // Game statuses.
@@ -31,6 +54,9 @@ type Game struct {
 	Setup      string
 	First      int
 	Version    int `gorm:"not null;default:0"`
+	// TurnHours is the time each seat has for a turn or a choice; 0 means
+	// no limit. Chosen at creation: 0, 24, 72 or 168.
+	TurnHours  int `gorm:"not null;default:0"`
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	StartedAt  *time.Time
@@ -51,13 +77,30 @@ type Seat struct {
 	Bot    string
 	// Name is shown to everyone: the username or the bot's name.
 	Name string
+	// InvitedID reserves an open seat for one user, who was invited to it.
+	InvitedID *uint `gorm:"index"`
 	// WaitingSince is when this seat last started being waited on (its turn
 	// or a pending choice); nil when nobody waits on it.
 	WaitingSince *time.Time
+	// Deadline is when a waited-on seat times out (nil without a limit);
+	// RemindAt is when its player is reminded, Reminded once that is done.
+	Deadline *time.Time `gorm:"index"`
+	RemindAt *time.Time `gorm:"index"`
+	Reminded bool       `gorm:"not null;default:false"`
+	// SeenSeq is how many log entries the seat's player had seen when they
+	// last opened the game, at SeenAt.
+	SeenSeq int `gorm:"not null;default:0"`
+	SeenAt  *time.Time
 }
 
 // Open reports whether nobody has taken the seat.
 func (s Seat) Open() bool { return s.UserID == nil && s.Bot == "" }
+
+// FreeFor reports whether user may take the seat: it is open and not
+// reserved for someone else.
+func (s Seat) FreeFor(user uint) bool {
+	return s.Open() && (s.InvitedID == nil || *s.InvitedID == user)
+}
 
 // Log entry kinds.
 const (
@@ -76,6 +119,8 @@ type LogEntry struct {
 	Seat      int    `gorm:"not null"`
 	Turn      int    `gorm:"not null"`
 	UserID    *uint
+	// Timeout marks a change the greedy bot made for a seat whose time ran out.
+	Timeout   bool   `gorm:"not null;default:false"`
 	Data      string `gorm:"not null"`
 	CreatedAt time.Time
 }
@@ -89,6 +134,40 @@ type Notification struct {
 	Text      string `gorm:"not null"`
 	Read      bool   `gorm:"not null;default:false"`
 	CreatedAt time.Time
+}
+
+// Mail is a message in the outbox. It is written in the same transaction
+// as the change it tells about, and delivered later by a worker with
+// retries, so a crash or a mail server outage loses nothing. To is empty
+// for mail that goes to the user's verified address as it is when sent.
+type Mail struct {
+	ID          uint   `gorm:"primaryKey"`
+	UserID      uint   `gorm:"index;not null"`
+	GameID      uint   `gorm:"not null;default:0"`
+	Kind        string `gorm:"not null"`
+	Text        string `gorm:"not null"`
+	To          string
+	Key         *string `gorm:"uniqueIndex"` // dedupes digests and the like
+	Status      string  `gorm:"index:idx_mail_due,priority:1;not null"`
+	NextAttempt time.Time `gorm:"index:idx_mail_due,priority:2;not null"`
+	Attempts    int       `gorm:"not null;default:0"`
+	LastError   string
+	CreatedAt   time.Time
+	SentAt      *time.Time
+}
+
+// Mail statuses.
+const (
+	MailPending = "pending"
+	MailSent    = "sent"
+	MailSkipped = "skipped" // no longer wanted when its time came (seen, unsubscribed, ...)
+	MailFailed  = "failed"  // gave up after MailGiveUp of retries
+)
+
+// Setting is a site-wide value kept in the database (the link-signing key).
+type Setting struct {
+	Key   string `gorm:"primaryKey"`
+	Value []byte `gorm:"not null"`
 }
 
 // Session is an scs session row.

@@ -20,6 +20,7 @@ type Board struct {
 	Ghost                  *engine.TileView
 	Link                   func(engine.Cell) string
 	Names                  []string
+	Changed                []engine.Cell // changed since the viewer's last move: outlined
 }
 
 // NewBoard lays out the tiles of v and the selectable cells.

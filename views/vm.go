@@ -45,15 +45,58 @@ type GameLine struct {
 	Open        int
 	WaitingOnMe bool
 	Invite      string
+	TurnLimit   string // "3 days per turn"
+	TimeLeft    string // of my turn, when the game waits on me with a limit
 }
 
-// HomeVM is the signed-in home: my games and the lobby.
+// HomeVM is the signed-in home: my games, invitations and the lobby.
 type HomeVM struct {
 	Page
-	Mine     []GameLine
-	Open     []GameLine
-	Error    string
-	BotNames []string
+	Mine        []GameLine
+	Invited     []GameLine
+	Open        []GameLine
+	Error       string
+	BotNames    []string
+	TurnLimits  []int // hours; 0 is no limit
+	LiveVersion int   // of the lists, for live updates
+}
+
+// LimitName names a time limit per turn given in hours.
+func LimitName(hours int) string {
+	switch hours {
+	case 0:
+		return "no limit"
+	case 24:
+		return "1 day"
+	default:
+		return fmt.Sprintf("%d days", hours/24)
+	}
+}
+
+// SettingsVM is the settings page: email and vacation.
+type SettingsVM struct {
+	Page
+	Email         string
+	Verified      bool
+	Mode          string
+	VacationUntil string // "" when not on vacation
+	VacationLeft  int
+	VacationMax   int
+	Error         string
+}
+
+// SinceVM is what happened in a game since the viewer's own last move.
+type SinceVM struct {
+	Lines []SinceLine
+	Mine  string // what the viewer gained meanwhile, in words
+	Cells []engine.Cell // sorted
+}
+
+// SinceLine is one change by someone else; New when the viewer has not
+// seen it before.
+type SinceLine struct {
+	Text string
+	New  bool
 }
 
 // Seat is a player at the table as everyone sees them.
@@ -65,6 +108,7 @@ type Seat struct {
 	Village engine.SeatView
 	IsMe    bool
 	ToPlay  bool
+	Clock   string // "2 days 3 h left", "on vacation until …"; "" without a limit
 }
 
 // Selection is the viewer's choice in progress, carried in the URL so that
@@ -149,8 +193,10 @@ type GameVM struct {
 	Scores   []ScoreLine
 	Temples  []string
 	Error    string
-	Invite   string
-	Finished bool
+	Invite    string
+	Finished  bool
+	TurnLimit string
+	Since     *SinceVM
 }
 
 // Letters name the seats besides their colours.
@@ -260,6 +306,9 @@ func (vm GameVM) boardFor() Board {
 	sortCells(legal)
 	b := NewBoard(vm.View, legal)
 	b.Names = vm.names()
+	if vm.Since != nil {
+		b.Changed = vm.Since.Cells
+	}
 	b.Link = func(c engine.Cell) string {
 		over := false
 		for _, t := range vm.View.Tiles {

@@ -1,11 +1,14 @@
 // Command cacao is the Cacao site and its tools.
 //
-//	cacao [serve] [-addr :8080] [-db cacao.db] [-base-url URL] [-secure-cookies]
+//	cacao [serve] [-addr :8080] [-db cacao.db] [-base-url URL] [-secure-cookies] [-work-every 15s]
 //	cacao replay FILE|-
 //
 // serve (the default) starts the site on an SQLite file, created and migrated
 // on first start. Flags fall back to CACAO_ADDR, CACAO_DB, CACAO_BASE_URL and
-// CACAO_SECURE_COOKIES. replay checks and plays a game record (NOTATION.md).
+// CACAO_SECURE_COOKIES. Mail goes through SMTP when CACAO_SMTP_HOST is set
+// (with CACAO_SMTP_PORT, CACAO_SMTP_USER, CACAO_SMTP_PASSWORD and
+// CACAO_SMTP_FROM), else to the log. A background worker enforces turn
+// deadlines, sends reminders and digests and delivers mail. replay checks and plays a game record (NOTATION.md).
 package main
 
 import (
@@ -24,6 +27,7 @@ import (
 
 	"cacao/handlers"
 	"cacao/handlers/live"
+	"cacao/handlers/mail"
 	"cacao/models"
 )
 
@@ -72,6 +76,12 @@ type Config struct {
 	DB            string
 	BaseURL       string
 	SecureCookies bool
+	// Mailer sends the outbox's mail: SMTP from CACAO_SMTP_* when set, else
+	// nil, which logs each message (development).
+	Mailer mail.Mailer
+	// WorkEvery is how often the background worker runs (deadlines,
+	// reminders, digests, mail).
+	WorkEvery time.Duration
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
@@ -88,10 +98,24 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	fs.StringVar(&cfg.DB, "db", def("CACAO_DB", "cacao.db"), "SQLite database file (created on first start)")
 	fs.StringVar(&cfg.BaseURL, "base-url", def("CACAO_BASE_URL", ""), "public URL of the site, for invite links")
 	fs.BoolVar(&cfg.SecureCookies, "secure-cookies", def("CACAO_SECURE_COOKIES", "") == "1" || def("CACAO_SECURE_COOKIES", "") == "true", "mark cookies Secure (behind TLS)")
+	fs.DurationVar(&cfg.WorkEvery, "work-every", 15*time.Second, "how often deadlines, reminders, digests and mail are processed")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
+	smtpCfg, ok, err := mail.ConfigFromEnv(getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "cacao:", err)
+		return cfg, err
+	}
+	if ok {
+		cfg.Mailer = mail.NewSMTP(smtpCfg)
+	}
 	return cfg, nil
+}
+
+func portOf(a net.Addr) string {
+	_, port, _ := net.SplitHostPort(a.String())
+	return port
 }
 
 // serve runs the site until ctx ends, then shuts down gracefully. ready, when
@@ -104,11 +128,33 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 	}
 	defer store.Close()
 	hub := live.New()
-	e := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger, Live: hub})
+	signer, err := handlers.LinkSigner(store)
+	if err != nil {
+		return err
+	}
+	e, err := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger, Live: hub, Signer: signer})
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
+	base := cfg.BaseURL
+	if base == "" {
+		base = "http://localhost:" + portOf(ln.Addr())
+	}
+	mailer := cfg.Mailer
+	if mailer == nil {
+		logger.Info("no SMTP server configured (CACAO_SMTP_HOST): mail is written to this log")
+		mailer = mail.NewLog(logger)
+	}
+	worker := &Worker{Store: store, Outbox: &mail.Outbox{Store: store, Mailer: mailer, Signer: signer, BaseURL: base, Log: logger},
+		Every: cfg.WorkEvery, Log: logger}
+	wctx, stopWorker := context.WithCancel(context.Background())
+	workerDone := make(chan struct{})
+	go func() { defer close(workerDone); worker.Run(wctx) }()
+	defer func() { stopWorker(); <-workerDone }()
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
 	srv.RegisterOnShutdown(hub.Close) // end event streams, or Shutdown would wait for them
 	logger.Info("listening", "addr", ln.Addr().String(), "db", cfg.DB)

@@ -1,33 +1,58 @@
-// Package live tells open pages that a game changed, by Server-Sent Events.
-// An event says only which game moved to which version; each page then
-// fetches its own viewer-scoped fragment, so no rendered HTML (and nothing
-// hidden) is ever broadcast.
+// Package live tells open pages that something changed, by Server-Sent
+// Events. An event says only which topic moved to which version; each page
+// then fetches its own viewer-scoped fragment, so no rendered HTML (and
+// nothing hidden) is ever broadcast.
+//
+// Topics are a game ("game:7", whose versions are the game's own, kept in
+// the database), a user's list of games ("user:3") and the list of open
+// games ("lobby"). The last two are versioned by the hub itself, with a
+// clock-based counter that keeps growing across restarts, so a page that
+// reconnects to a restarted server still catches up.
 package live
 
 import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
 
-// Hub fans game changes out to the streams watching each game.
+// Game, User and Lobby name topics.
+func Game(id uint) string { return fmt.Sprintf("game:%d", id) }
+
+// User is the topic of a user's games list.
+func User(id uint) string { return fmt.Sprintf("user:%d", id) }
+
+// Lobby is the topic of the list of open games.
+const Lobby = "lobby"
+
+// Hub fans changes out to the streams watching each topic.
 type Hub struct {
-	mu     sync.Mutex
-	subs   map[uint]map[chan int]struct{}
-	closed chan struct{}
-	once   sync.Once
+	mu       sync.Mutex
+	subs     map[string]map[chan int]struct{}
+	versions map[string]int // hub-versioned topics
+	seq      int
+	closed   chan struct{}
+	once     sync.Once
+	now      func() time.Time
 }
 
 // New returns an empty hub.
-func New() *Hub { return &Hub{subs: map[uint]map[chan int]struct{}{}, closed: make(chan struct{})} }
+func New() *Hub {
+	return &Hub{subs: map[string]map[chan int]struct{}{}, versions: map[string]int{}, closed: make(chan struct{}), now: time.Now}
+}
 
-// Publish tells the watchers of game that it is now at version.
-func (h *Hub) Publish(game uint, version int) {
+// Publish tells the watchers of topic that it is now at version.
+func (h *Hub) Publish(topic string, version int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for ch := range h.subs[game] {
+	h.publish(topic, version)
+}
+
+func (h *Hub) publish(topic string, version int) {
+	for ch := range h.subs[topic] {
 		select {
 		case ch <- version:
 		default: // a slow reader catches up on the next event: only the newest version matters
@@ -35,29 +60,66 @@ func (h *Hub) Publish(game uint, version int) {
 	}
 }
 
-func (h *Hub) subscribe(game uint) (chan int, func()) {
+// Touch moves hub-versioned topics to a new version and tells their
+// watchers.
+func (h *Hub) Touch(topics ...string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.seq = max(h.seq+1, int(h.now().UnixMilli()))
+	for _, t := range topics {
+		h.versions[t] = h.seq
+		h.publish(t, h.seq)
+	}
+}
+
+// Version is the current version of hub-versioned topics taken together
+// (the newest of them); a topic never touched since the hub started counts
+// as changed at the start.
+func (h *Hub) Version(topics ...string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.seq == 0 {
+		h.seq = int(h.now().UnixMilli())
+	}
+	v := 0
+	for _, t := range topics {
+		tv, ok := h.versions[t]
+		if !ok {
+			tv = h.seq
+			h.versions[t] = tv
+		}
+		v = max(v, tv)
+	}
+	return v
+}
+
+func (h *Hub) subscribe(topics []string) (chan int, func()) {
 	ch := make(chan int, 1)
 	h.mu.Lock()
-	if h.subs[game] == nil {
-		h.subs[game] = map[chan int]struct{}{}
+	for _, t := range topics {
+		if h.subs[t] == nil {
+			h.subs[t] = map[chan int]struct{}{}
+		}
+		h.subs[t][ch] = struct{}{}
 	}
-	h.subs[game][ch] = struct{}{}
 	h.mu.Unlock()
 	return ch, func() {
 		h.mu.Lock()
-		delete(h.subs[game], ch)
-		if len(h.subs[game]) == 0 {
-			delete(h.subs, game)
+		for _, t := range topics {
+			delete(h.subs[t], ch)
+			if len(h.subs[t]) == 0 {
+				delete(h.subs, t)
+			}
 		}
 		h.mu.Unlock()
 	}
 }
 
-// Watchers is the number of open streams on game.
-func (h *Hub) Watchers(game uint) int {
+// Watchers is the number of open streams on topic.
+func (h *Hub) Watchers(topic string) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return len(h.subs[game])
+	return len(h.subs[topic])
 }
 
 // Close ends every stream (at server shutdown).
@@ -67,31 +129,34 @@ func (h *Hub) Close() { h.once.Do(func() { close(h.closed) }) }
 // closing it.
 var Heartbeat = 25 * time.Second
 
-// Stream serves one game's events to one page until the client leaves or the
-// hub closes. A client that reconnects sends the last version it saw
-// (Last-Event-ID, or ?since= on the first connection); if the game has moved
-// on since, the current version is sent at once so the page catches up.
-func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, game uint, current int) {
+// Stream serves the events of topics to one page until the client leaves or
+// the hub closes. The event is named after the first topic's kind ("game",
+// "user", "lobby"). A client that reconnects sends the last version it saw
+// (Last-Event-ID, or ?since= on the first connection); if the topics have
+// moved on since (current is newer), current is sent at once so the page
+// catches up.
+func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, current int, topics ...string) {
 	fl, ok := w.(http.Flusher)
-	if !ok {
+	if !ok || len(topics) == 0 {
 		http.Error(w, "streaming is not supported", http.StatusInternalServerError)
 		return
 	}
 	// The server's write timeout is for pages; a stream lives longer.
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-	ch, done := h.subscribe(game)
+	ch, done := h.subscribe(topics)
 	defer done()
 	hd := w.Header()
 	hd.Set("Content-Type", "text/event-stream")
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
+	event, _, _ := strings.Cut(topics[0], ":")
 	last := r.Header.Get("Last-Event-ID")
 	if last == "" {
 		last = r.URL.Query().Get("since")
 	}
 	if seen, err := strconv.Atoi(last); err == nil && seen < current {
-		send(w, game, current)
+		send(w, event, topics[0], current)
 	} else {
 		fmt.Fprint(w, ": connected\n\n")
 	}
@@ -101,7 +166,7 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, game uint, current 
 	for {
 		select {
 		case v := <-ch:
-			send(w, game, v)
+			send(w, event, topics[0], v)
 		case <-tick.C:
 			fmt.Fprint(w, ": keep-alive\n\n")
 		case <-r.Context().Done():
@@ -113,6 +178,6 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, game uint, current 
 	}
 }
 
-func send(w http.ResponseWriter, game uint, version int) {
-	fmt.Fprintf(w, "id: %d\nevent: game\ndata: {\"game\":%d,\"version\":%d}\n\n", version, game, version)
+func send(w http.ResponseWriter, event, topic string, version int) {
+	fmt.Fprintf(w, "id: %d\nevent: %s\ndata: {\"topic\":%q,\"version\":%d}\n\n", version, event, topic, version)
 }

@@ -2,6 +2,7 @@ package live
 
 import (
 	"bufio"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,7 +15,7 @@ import (
 func TestStreamAndClose(t *testing.T) {
 	h := New()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.Stream(w, r, 7, 3)
+		h.Stream(w, r, 3, Game(7))
 	}))
 	defer srv.Close()
 	res, err := http.Get(srv.URL + "?since=3")
@@ -34,25 +35,76 @@ func TestStreamAndClose(t *testing.T) {
 	if l := next(); l != ": connected" {
 		t.Fatalf("first line %q", l)
 	}
-	for h.Watchers(7) == 0 {
+	for h.Watchers(Game(7)) == 0 {
 		time.Sleep(time.Millisecond)
 	}
-	h.Publish(8, 1) // another game: not sent
-	h.Publish(7, 4)
+	h.Publish(Game(8), 1) // another game: not sent
+	h.Publish(Game(7), 4)
 	if l := next(); l != "id: 4" {
 		t.Fatalf("got %q; want the event for version 4", l)
 	}
 	if l := next(); l != "event: game" {
 		t.Fatalf("got %q", l)
 	}
-	if l := next(); !strings.Contains(l, `"version":4`) || !strings.Contains(l, `"game":7`) {
+	if l := next(); !strings.Contains(l, `"version":4`) || !strings.Contains(l, `"topic":"game:7"`) {
 		t.Fatalf("got %q", l)
 	}
 	h.Close()
 	if l := next(); l != "<end>" {
 		t.Fatalf("stream went on after Close: %q", l)
 	}
-	for h.Watchers(7) != 0 {
+	for h.Watchers(Game(7)) != 0 {
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// TestTouchTopics: a stream over a user's topic and the lobby hears a touch
+// of either, not of another user; versions keep growing, and a client that
+// saw an older version catches up on connect.
+func TestTouchTopics(t *testing.T) {
+	h := New()
+	clock := time.UnixMilli(1_000_000)
+	h.now = func() time.Time { return clock }
+	start := h.Version(User(1), Lobby)
+	if start != 1_000_000 {
+		t.Fatalf("start version %d; want the clock's milliseconds", start)
+	}
+	h.Touch(Lobby)
+	if v := h.Version(User(1), Lobby); v <= start {
+		t.Fatalf("version did not grow: %d after %d", v, start)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.Stream(w, r, h.Version(User(1), Lobby), User(1), Lobby)
+	}))
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "?since=" + fmt.Sprint(start))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	sc := bufio.NewScanner(res.Body)
+	next := func() string {
+		for sc.Scan() {
+			if l := sc.Text(); l != "" {
+				return l
+			}
+		}
+		return "<end>"
+	}
+	if l := next(); l != fmt.Sprintf("id: %d", start+1) {
+		t.Fatalf("a client behind the lobby's version got %q; want it at once", l)
+	}
+	if l := next(); l != "event: user" {
+		t.Fatalf("got %q", l)
+	}
+	next()
+	for h.Watchers(Lobby) == 0 || h.Watchers(User(1)) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	h.Touch(User(2)) // someone else's list: not sent
+	h.Touch(User(1))
+	if l := next(); l != fmt.Sprintf("id: %d", start+3) {
+		t.Fatalf("got %q; want the touch of user 1", l)
+	}
+	h.Close()
 }

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"cacao/handlers/mail"
+	"cacao/models"
+)
+
+// Worker runs the site's background work: it plays timed-out seats, sends
+// reminders, queues digests and delivers the outbox. Everything it needs is
+// in the database, so a restarted worker carries on where one stopped, and
+// each step is safe to run twice (or in two processes at once).
+type Worker struct {
+	Store  *models.Store
+	Outbox *mail.Outbox
+	Every  time.Duration
+	Log    *slog.Logger
+}
+
+// Run works once at once, then every w.Every, until ctx ends.
+func (w *Worker) Run(ctx context.Context) {
+	every := w.Every
+	if every <= 0 {
+		every = 15 * time.Second
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		w.Once(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Once does one round of the background work and logs what it did.
+func (w *Worker) Once(ctx context.Context) {
+	timeouts, err := w.Store.RunTimeouts()
+	if err != nil {
+		w.Log.Error("timeouts", "err", err)
+	}
+	reminders, err := w.Store.SendReminders()
+	if err != nil {
+		w.Log.Error("reminders", "err", err)
+	}
+	digests, err := w.Store.QueueDigests()
+	if err != nil {
+		w.Log.Error("digests", "err", err)
+	}
+	st, err := w.Outbox.RunOnce(ctx)
+	if err != nil {
+		w.Log.Error("outbox", "err", err)
+	}
+	if timeouts+reminders+digests+st.Sent+st.Skipped+st.Failed > 0 {
+		w.Log.Info("worker", "timeouts", timeouts, "reminders", reminders, "digests", digests,
+			"mail_sent", st.Sent, "mail_skipped", st.Skipped, "mail_failed", st.Failed)
+	}
+}

@@ -1,0 +1,80 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"cacao/models"
+	"cacao/views"
+)
+
+// settings shows the viewer's email and vacation settings.
+func (s *Server) settings(c echo.Context) error {
+	return s.renderSettings(c, http.StatusOK, currentUser(c), "")
+}
+
+func (s *Server) renderSettings(c echo.Context, code int, u *models.User, problem string) error {
+	now := s.store.Clock()
+	vm := views.SettingsVM{Page: s.page(c, "Settings"), Email: u.Email, Verified: u.EmailVerified, Mode: u.EmailMode,
+		VacationLeft: u.VacationLeft(now), VacationMax: models.VacationAllowance, Error: problem}
+	if u.OnVacation(now) {
+		vm.VacationUntil = u.VacationUntil.UTC().Format("Mon 2 Jan 2006 15:04 MST")
+	}
+	return render(c, code, views.SettingsPage(vm))
+}
+
+// saveEmail sets the viewer's address and what mail they want; a new
+// address gets a confirmation mail first.
+func (s *Server) saveEmail(c echo.Context) error {
+	u := currentUser(c)
+	nu, err := s.store.SetEmail(u.ID, c.FormValue("email"), c.FormValue("mode"))
+	if err != nil {
+		return s.settingsRefused(c, u, err)
+	}
+	msg := "Saved."
+	if nu.Email != "" && !nu.EmailVerified {
+		msg = "Saved. We sent a link to " + nu.Email + ": follow it to confirm the address; mail starts after that."
+	}
+	s.sessions.Put(c.Request().Context(), "flash", msg)
+	return redirect(c, "/settings")
+}
+
+func (s *Server) startVacation(c echo.Context) error {
+	u := currentUser(c)
+	days, err := strconv.Atoi(c.FormValue("days"))
+	if err != nil {
+		days = 0
+	}
+	nu, err := s.store.StartVacation(u.ID, days)
+	if err != nil {
+		return s.settingsRefused(c, u, err)
+	}
+	s.sessions.Put(c.Request().Context(), "flash", "Your clocks are paused until "+nu.VacationUntil.UTC().Format("Mon 2 Jan 15:04 MST")+".")
+	return redirect(c, "/settings")
+}
+
+func (s *Server) endVacation(c echo.Context) error {
+	u := currentUser(c)
+	if _, err := s.store.EndVacation(u.ID); err != nil {
+		return s.settingsRefused(c, u, err)
+	}
+	s.sessions.Put(c.Request().Context(), "flash", "Welcome back: your clocks run again.")
+	return redirect(c, "/settings")
+}
+
+// settingsRefused shows the settings again with what was wrong; nothing
+// changed.
+func (s *Server) settingsRefused(c echo.Context, u *models.User, err error) error {
+	if !errors.Is(err, models.ErrInvalid) {
+		return err
+	}
+	fresh, ferr := s.store.UserByID(u.ID)
+	if ferr != nil {
+		return ferr
+	}
+	_, msg := status(err)
+	return s.renderSettings(c, http.StatusUnprocessableEntity, fresh, msg)
+}

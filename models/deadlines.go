@@ -1,0 +1,289 @@
+package models
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+
+	"cacao/engine"
+	"cacao/engine/bot"
+)
+
+// VacationAllowance is how many days a year a user may pause their clocks.
+const VacationAllowance = 14
+
+// day is a calendar day's length for deadlines and vacations.
+const day = 24 * time.Hour
+
+// reminderLead is how long before a deadline its player is reminded: 24
+// hours, or half the limit when that is shorter.
+func reminderLead(limit time.Duration) time.Duration {
+	return min(day, limit/2)
+}
+
+// startWaiting starts (or restarts) the clock of a seat that is waited on
+// from now, and tells its player what waits when kind is not empty. A
+// player on vacation gets the whole limit after their vacation ends.
+func (s *Store) startWaiting(tx *gorm.DB, g *Game, seat *Seat, now time.Time, kind string) error {
+	seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded = &now, nil, nil, false
+	if g.TurnHours > 0 && seat.UserID != nil {
+		var u User
+		if err := tx.Select("id", "vacation_until").Take(&u, *seat.UserID).Error; err != nil {
+			return err
+		}
+		start := now
+		if u.OnVacation(now) {
+			start = *u.VacationUntil
+		}
+		limit := time.Duration(g.TurnHours) * time.Hour
+		deadline, remind := start.Add(limit), start.Add(limit-reminderLead(limit))
+		seat.Deadline, seat.RemindAt = &deadline, &remind
+	}
+	err := tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"waiting_since": seat.WaitingSince, "deadline": seat.Deadline,
+		"remind_at": seat.RemindAt, "reminded": false}).Error
+	if err != nil || kind == "" || seat.UserID == nil {
+		return err
+	}
+	text := fmt.Sprintf("It is your turn in game %d.", g.ID)
+	switch kind {
+	case "reaction":
+		text = fmt.Sprintf("A choice is waiting for you in game %d: your workers were activated.", g.ID)
+	case turnAndChoice:
+		kind, text = "turn", fmt.Sprintf("It is your turn in game %d, and a choice is waiting for you: your workers were activated.", g.ID)
+	}
+	return s.notify(tx, *seat.UserID, g.ID, kind, text)
+}
+
+// turnAndChoice asks startWaiting for a "turn" notice that also tells of
+// a pending choice.
+const turnAndChoice = "turn+choice"
+
+func stopWaiting(tx *gorm.DB, seat *Seat) error {
+	seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded = nil, nil, nil, false
+	return tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"waiting_since": nil, "deadline": nil, "remind_at": nil, "reminded": false}).Error
+}
+
+// TimeOut plays for seat of game id, whose time ran out: the greedy bot
+// makes the seat's pending choices and, if it is the seat's turn, its turn,
+// all in one commit marked as a timeout; everyone at the table is told and
+// the player keeps the seat. A seat whose deadline has not passed (or whose
+// timeout was already played, by this or another worker) is refused with an
+// error matching ErrForbidden, and nothing changes.
+func (s *Store) TimeOut(id uint, seat int) (*Loaded, error) {
+	r := engine.NewRand(randomUint64())
+	greedy, _ := bot.ByName("greedy")
+	l, err := s.commit(id, -1, Actor{Timeout: true, Seat: seat}, func(l *Loaded, seat int, add func(LogEntry) error) error {
+		played := false
+		for step := 0; step < 64; step++ {
+			st := l.Play.State()
+			var e LogEntry
+			var err error
+			switch {
+			case len(st.Player(seat).Queue()) > 0:
+				e, err = resolveEntry(l, seat, greedy.Resolve(st, seat, r))
+			case !st.Over() && st.Current() == seat:
+				var m engine.Move
+				if m, err = greedy.Move(st, r); err == nil {
+					m.Fills = append([]engine.Fill(nil), m.Fills...)
+					e, err = turnEntry(l, seat, m)
+				}
+			default:
+				step = 64
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if err := add(e); err != nil {
+				return err
+			}
+			played = true
+		}
+		if !played {
+			return errNotDue
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// Tell the table in a second, small transaction: the commit above is
+	// what must never happen twice, and it cannot.
+	err = s.db.Transaction(func(tx *gorm.DB) error {
+		who := l.Seats[seat].Name
+		for i, other := range l.Seats {
+			if other.UserID == nil {
+				continue
+			}
+			text := fmt.Sprintf("%s's time ran out in game %d: the greedy bot played for them.", who, id)
+			if i == seat {
+				text = fmt.Sprintf("Your time ran out in game %d: the greedy bot played for you. Your seat is still yours.", id)
+			}
+			if err := s.notify(tx, *other.UserID, id, "timeout", text); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return l, err
+}
+
+// RunTimeouts plays every seat whose deadline has passed (see TimeOut),
+// then lets the bots of those games move. It returns how many seats it
+// played for.
+func (s *Store) RunTimeouts() (int, error) {
+	var due []Seat
+	err := s.db.Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
+		Where("seats.deadline IS NOT NULL AND seats.deadline <= ?", s.now()).Order("seats.deadline").Limit(100).Find(&due).Error
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, seat := range due {
+		_, err := s.TimeOut(seat.GameID, seat.Index)
+		if errors.Is(err, ErrForbidden) || errors.Is(err, ErrNotActive) || errors.Is(err, ErrConflict) {
+			continue // played by someone else meanwhile, or moved on
+		}
+		if err != nil {
+			return n, fmt.Errorf("models: timeout of game %d seat %d: %w", seat.GameID, seat.Index, err)
+		}
+		n++
+		if err := s.DriveBots(seat.GameID); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// SendReminders tells every player whose reminder time has come that their
+// deadline is near, once per wait. It returns how many it reminded.
+func (s *Store) SendReminders() (int, error) {
+	now := s.now()
+	var due []Seat
+	err := s.db.Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
+		Where("seats.remind_at <= ? AND seats.reminded = ? AND seats.deadline > ? AND seats.user_id IS NOT NULL", now, false, now).
+		Limit(500).Find(&due).Error
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, seat := range due {
+		err := s.db.Transaction(func(tx *gorm.DB) error {
+			res := tx.Model(&Seat{}).Where("id = ? AND reminded = ? AND remind_at = ?", seat.ID, false, seat.RemindAt).Update("reminded", true)
+			if res.Error != nil || res.RowsAffected != 1 {
+				return res.Error
+			}
+			n++
+			left := seat.Deadline.Sub(now).Round(time.Hour)
+			text := fmt.Sprintf("Game %d is waiting for you: your time runs out in %s (%s).", seat.GameID, hours(left), seat.Deadline.UTC().Format("Mon 2 Jan 15:04 MST"))
+			return s.notify(tx, *seat.UserID, seat.GameID, "reminder", text)
+		})
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+func hours(d time.Duration) string {
+	h := int(d / time.Hour)
+	if h == 1 {
+		return "1 hour"
+	}
+	if h < 1 {
+		return "less than an hour"
+	}
+	return fmt.Sprintf("%d hours", h)
+}
+
+// VacationLeft is how many vacation days u has left in now's year.
+func (u *User) VacationLeft(now time.Time) int {
+	if u.VacationYear != now.Year() {
+		return VacationAllowance
+	}
+	return VacationAllowance - u.VacationDays
+}
+
+// StartVacation pauses user's clocks for days days from now, out of the
+// yearly allowance: every running deadline moves by that much, and turns
+// that come during the vacation get their full time after it.
+func (s *Store) StartVacation(userID uint, days int) (*User, error) {
+	now := s.now()
+	var u User
+	err := s.db.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Take(&u, userID).Error; err != nil {
+			return err
+		}
+		if u.OnVacation(now) {
+			return fmt.Errorf("%w: you are on vacation already; end it before starting another", ErrInvalid)
+		}
+		left := u.VacationLeft(now)
+		if days < 1 || days > left {
+			return fmt.Errorf("%w: you can take 1 to %d days of vacation (%d a year)", ErrInvalid, left, VacationAllowance)
+		}
+		if u.VacationYear != now.Year() {
+			u.VacationYear, u.VacationDays = now.Year(), 0
+		}
+		until := now.Add(time.Duration(days) * day)
+		u.VacationUntil, u.VacationDays = &until, u.VacationDays+days
+		if err := tx.Model(&User{}).Where("id = ?", u.ID).Updates(map[string]any{"vacation_until": until, "vacation_year": u.VacationYear, "vacation_days": u.VacationDays}).Error; err != nil {
+			return err
+		}
+		return shiftDeadlines(tx, userID, time.Duration(days)*day, now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// EndVacation ends user's vacation now: the whole days not used go back to
+// the allowance and the clocks run again (deadlines move back by the time
+// not used).
+func (s *Store) EndVacation(userID uint) (*User, error) {
+	now := s.now()
+	var u User
+	err := s.db.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Take(&u, userID).Error; err != nil {
+			return err
+		}
+		if !u.OnVacation(now) {
+			return fmt.Errorf("%w: you are not on vacation", ErrInvalid)
+		}
+		unused := u.VacationUntil.Sub(now)
+		if u.VacationYear == now.Year() {
+			u.VacationDays = max(0, u.VacationDays-int(unused/day))
+		}
+		u.VacationUntil = nil
+		if err := tx.Model(&User{}).Where("id = ?", u.ID).Updates(map[string]any{"vacation_until": nil, "vacation_days": u.VacationDays}).Error; err != nil {
+			return err
+		}
+		return shiftDeadlines(tx, userID, -unused, now)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// shiftDeadlines moves the running deadlines and reminders of user's seats
+// in active games by d; a reminder moved into the future is due again.
+func shiftDeadlines(tx *gorm.DB, userID uint, d time.Duration, now time.Time) error {
+	var seats []Seat
+	err := tx.Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
+		Where("seats.user_id = ? AND seats.deadline IS NOT NULL", userID).Find(&seats).Error
+	if err != nil {
+		return err
+	}
+	for _, seat := range seats {
+		deadline, remind := seat.Deadline.Add(d), seat.RemindAt.Add(d)
+		err := tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{
+			"deadline": deadline, "remind_at": remind, "reminded": seat.Reminded && !remind.After(now)}).Error
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

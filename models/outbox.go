@@ -1,0 +1,308 @@
+package models
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// Mail kinds besides the notification kinds (turn, reaction, invited, ...).
+const (
+	KindVerify = "verify" // confirm an email address
+	KindDigest = "digest" // the daily list of games waiting on the user
+)
+
+// MailGiveUp is how long the outbox retries a message before marking it
+// failed.
+const MailGiveUp = 48 * time.Hour
+
+// notify tells a user something about a game: an in-app notification and,
+// for a user who wants each event by email, a message in the outbox, both
+// in tx. "Your turn" and "a choice waits" mail is held back by MailDelay so
+// a player at the table gets none.
+func (s *Store) notify(tx *gorm.DB, userID, gameID uint, kind, text string) error {
+	if err := tx.Create(&Notification{UserID: userID, GameID: gameID, Kind: kind, Text: text, CreatedAt: s.now()}).Error; err != nil {
+		return err
+	}
+	var u User
+	if err := tx.Select("id", "email_mode", "email_verified").Take(&u, userID).Error; err != nil {
+		return err
+	}
+	if u.EmailMode != MailEach || !u.EmailVerified {
+		return nil
+	}
+	at := s.now()
+	if kind == "turn" || kind == "reaction" {
+		delay := s.MailDelay
+		if delay == 0 {
+			delay = DefaultMailDelay
+		}
+		at = at.Add(delay)
+	}
+	return tx.Create(&Mail{UserID: userID, GameID: gameID, Kind: kind, Text: text, Status: MailPending, NextAttempt: at, CreatedAt: s.now()}).Error
+}
+
+// DueMail returns up to limit outbox messages whose time has come, oldest
+// first.
+func (s *Store) DueMail(limit int) ([]Mail, error) {
+	var ms []Mail
+	err := s.db.Where("status = ? AND next_attempt <= ?", MailPending, s.now()).Order("id").Limit(limit).Find(&ms).Error
+	return ms, err
+}
+
+// ClaimMail takes m for one delivery attempt: it pushes the message's next
+// attempt lease into the future, so that another worker skips it. False
+// means someone else took it first.
+func (s *Store) ClaimMail(m *Mail, lease time.Duration) (bool, error) {
+	next := s.now().Add(lease)
+	res := s.db.Model(&Mail{}).Where("id = ? AND status = ? AND next_attempt = ?", m.ID, MailPending, m.NextAttempt).
+		Updates(map[string]any{"next_attempt": next, "attempts": gorm.Expr("attempts + 1")})
+	if res.Error != nil || res.RowsAffected != 1 {
+		return false, res.Error
+	}
+	m.NextAttempt, m.Attempts = next, m.Attempts+1
+	return true, nil
+}
+
+// MailSent records that m was delivered.
+func (s *Store) MailSent(m *Mail) error {
+	now := s.now()
+	return s.db.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"status": MailSent, "sent_at": now, "last_error": ""}).Error
+}
+
+// MailSkipped records that m is no longer wanted, and why.
+func (s *Store) MailSkipped(m *Mail, why string) error {
+	return s.db.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"status": MailSkipped, "last_error": why}).Error
+}
+
+// MailRetry records a failed attempt: m is tried again after backoff, or
+// marked failed once it is older than MailGiveUp.
+func (s *Store) MailRetry(m *Mail, cause error) error {
+	upd := map[string]any{"last_error": cause.Error(), "next_attempt": s.now().Add(Backoff(m.Attempts))}
+	if s.now().Sub(m.CreatedAt) > MailGiveUp {
+		upd["status"] = MailFailed
+	}
+	return s.db.Model(&Mail{}).Where("id = ?", m.ID).Updates(upd).Error
+}
+
+// Backoff is the wait after the attempts-th failed attempt: 30 s doubling
+// up to an hour.
+func Backoff(attempts int) time.Duration {
+	d := 30 * time.Second
+	for i := 1; i < attempts && d < time.Hour; i++ {
+		d *= 2
+	}
+	return min(d, time.Hour)
+}
+
+// MailCount counts outbox messages with a status.
+func (s *Store) MailCount(status string) (int64, error) {
+	var n int64
+	err := s.db.Model(&Mail{}).Where("status = ?", status).Count(&n).Error
+	return n, err
+}
+
+// Recipient is who an outbox message goes to, as things are when it is sent.
+type Recipient struct {
+	User User
+	To   string
+	// Waiting lists the games waiting on the user (for a digest).
+	Waiting []GameSummary
+}
+
+// MailRecipient decides whether m is still wanted and to which address.
+// A non-empty skip says why not: the address is no longer verified or the
+// user unsubscribed; a "your turn" the player already opened the game for,
+// or that is no longer theirs; a digest with nothing waiting.
+func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
+	if err := s.db.Take(&r.User, m.UserID).Error; err != nil {
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return r, "the user is gone", nil
+		}
+		return r, "", err
+	}
+	u := &r.User
+	if m.Kind == KindVerify {
+		if u.Email != m.To || u.EmailVerified {
+			return r, "the address changed or is verified already", nil
+		}
+		r.To = m.To
+		return r, "", nil
+	}
+	r.To = u.Email
+	want := MailEach
+	if m.Kind == KindDigest {
+		want = MailDigest
+	}
+	if u.Email == "" || !u.EmailVerified || u.EmailMode != want {
+		return r, "the user does not want this mail now", nil
+	}
+	switch m.Kind {
+	case "turn", "reaction":
+		var seat Seat
+		err := s.db.Where("game_id = ? AND user_id = ?", m.GameID, m.UserID).Take(&seat).Error
+		if err != nil {
+			return r, "", err
+		}
+		if seat.WaitingSince == nil {
+			return r, "the game no longer waits on the player", nil
+		}
+		if seat.SeenAt != nil && !seat.SeenAt.Before(m.CreatedAt) {
+			return r, "the player opened the game since", nil
+		}
+	case KindDigest:
+		games, err := s.MyGames(m.UserID)
+		if err != nil {
+			return r, "", err
+		}
+		for _, g := range games {
+			if g.WaitingOnMe {
+				r.Waiting = append(r.Waiting, g)
+			}
+		}
+		if len(r.Waiting) == 0 {
+			return r, "no game waits on the user", nil
+		}
+	}
+	return r, "", nil
+}
+
+// QueueDigests puts a digest in the outbox for every user who chose one,
+// at most one a day (the outbox key is the user and the date). It returns
+// how many it queued.
+func (s *Store) QueueDigests() (int, error) {
+	now := s.now()
+	var users []User
+	err := s.db.Select("id", "last_digest_at").Where("email_mode = ? AND email_verified = ? AND (last_digest_at IS NULL OR last_digest_at <= ?)",
+		MailDigest, true, now.Add(-day)).Find(&users).Error
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, u := range users {
+		var waiting int64
+		err := s.db.Model(&Seat{}).Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
+			Where("seats.user_id = ? AND seats.waiting_since IS NOT NULL", u.ID).Count(&waiting).Error
+		if err != nil {
+			return n, err
+		}
+		if waiting == 0 {
+			continue
+		}
+		key := fmt.Sprintf("digest:%d:%s", u.ID, now.Format("2006-01-02"))
+		err = s.db.Transaction(func(tx *gorm.DB) error {
+			res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&Mail{UserID: u.ID, Kind: KindDigest, Text: "Games waiting for you",
+				Key: &key, Status: MailPending, NextAttempt: now, CreatedAt: now})
+			if res.Error != nil {
+				return res.Error
+			}
+			if res.RowsAffected == 1 {
+				n++
+			}
+			return tx.Model(&User{}).Where("id = ?", u.ID).Update("last_digest_at", now).Error
+		})
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// SetEmail sets user's address and what mail they want. A new address is
+// unverified until its owner follows the link in the verification mail
+// queued here; MailOff needs no address.
+func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
+	address = strings.TrimSpace(address)
+	if mode != MailOff && mode != MailEach && mode != MailDigest {
+		return nil, fmt.Errorf("%w: choose no email, an email for each event, or a daily digest", ErrInvalid)
+	}
+	if address != "" {
+		a, err := mail.ParseAddress(address)
+		if err != nil || a.Address != address || len(address) > 254 {
+			return nil, fmt.Errorf("%w: %q is not an email address", ErrInvalid, address)
+		}
+	}
+	if address == "" && mode != MailOff {
+		return nil, fmt.Errorf("%w: give an email address to get email", ErrInvalid)
+	}
+	var u User
+	err := s.db.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Take(&u, userID).Error; err != nil {
+			return err
+		}
+		changed := u.Email != address
+		u.Email, u.EmailMode = address, mode
+		if changed {
+			u.EmailVerified = false
+		}
+		if err := tx.Model(&User{}).Where("id = ?", u.ID).Updates(map[string]any{"email": u.Email, "email_mode": mode, "email_verified": u.EmailVerified}).Error; err != nil {
+			return err
+		}
+		if changed && address != "" {
+			now := s.now()
+			return tx.Create(&Mail{UserID: u.ID, Kind: KindVerify, To: address, Text: "Confirm your email address",
+				Status: MailPending, NextAttempt: now, CreatedAt: now}).Error
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// VerifyEmail marks address verified for user, if it is still their address.
+func (s *Store) VerifyEmail(userID uint, address string) error {
+	res := s.db.Model(&User{}).Where("id = ? AND email = ? AND email <> ''", userID, address).Update("email_verified", true)
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected != 1 {
+		return fmt.Errorf("%w: this link is for an address that is no longer yours", ErrInvalid)
+	}
+	return nil
+}
+
+// Unsubscribe turns all of user's email off (one click from any mail).
+func (s *Store) Unsubscribe(userID uint) error {
+	return s.db.Model(&User{}).Where("id = ?", userID).Update("email_mode", MailOff).Error
+}
+
+// Secret returns the site's secret called name, made at random on first use
+// and kept in the database so that it survives restarts.
+func (s *Store) Secret(name string) ([]byte, error) {
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	if err := s.db.Clauses(clause.OnConflict{DoNothing: true}).Create(&Setting{Key: name, Value: key}).Error; err != nil {
+		return nil, err
+	}
+	var st Setting
+	if err := s.db.Take(&st, "key = ?", name).Error; err != nil {
+		return nil, err
+	}
+	return st.Value, nil
+}
+
+// MarkSeen records that the player at seat of l has seen the game as
+// loaded. It writes only when there is something new to the player.
+func (s *Store) MarkSeen(l *Loaded, seat int) error {
+	if seat < 0 || seat >= len(l.Seats) {
+		return nil
+	}
+	st := &l.Seats[seat]
+	now := s.now()
+	stale := st.WaitingSince != nil && (st.SeenAt == nil || st.SeenAt.Before(*st.WaitingSince))
+	if st.SeenSeq >= len(l.Log) && !stale {
+		return nil
+	}
+	st.SeenSeq, st.SeenAt = len(l.Log), &now
+	return s.db.Model(&Seat{}).Where("id = ?", st.ID).Updates(map[string]any{"seen_seq": st.SeenSeq, "seen_at": now}).Error
+}
