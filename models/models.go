@@ -51,9 +51,9 @@ type Game struct {
 	InviteToken string `gorm:"uniqueIndex;not null"`
 	// Setup is the engine setup as the record's setup object. Never shown
 	// while the game runs: it holds every pile's order.
-	Setup      string
-	First      int
-	Version    int `gorm:"not null;default:0"`
+	Setup   string
+	First   int
+	Version int `gorm:"not null;default:0"`
 	// TurnHours is the time each seat has for a turn or a choice; 0 means
 	// no limit. Chosen at creation: 0, 24, 72 or 168.
 	TurnHours  int `gorm:"not null;default:0"`
@@ -112,13 +112,13 @@ const (
 // player's resolution of a pending batch, with who made it and when. Seq is
 // unique per game, so the same change cannot be written twice.
 type LogEntry struct {
-	ID        uint   `gorm:"primaryKey"`
-	GameID    uint   `gorm:"uniqueIndex:idx_log_game_seq;not null"`
-	Seq       int    `gorm:"uniqueIndex:idx_log_game_seq;not null"`
-	Kind      string `gorm:"not null"`
-	Seat      int    `gorm:"not null"`
-	Turn      int    `gorm:"not null"`
-	UserID    *uint
+	ID     uint   `gorm:"primaryKey"`
+	GameID uint   `gorm:"uniqueIndex:idx_log_game_seq;not null"`
+	Seq    int    `gorm:"uniqueIndex:idx_log_game_seq;not null"`
+	Kind   string `gorm:"not null"`
+	Seat   int    `gorm:"not null"`
+	Turn   int    `gorm:"not null"`
+	UserID *uint
 	// Timeout marks a change the greedy bot made for a seat whose time ran out.
 	Timeout   bool   `gorm:"not null;default:false"`
 	Data      string `gorm:"not null"`
@@ -147,8 +147,8 @@ type Mail struct {
 	Kind        string `gorm:"not null"`
 	Text        string `gorm:"not null"`
 	To          string
-	Key         *string `gorm:"uniqueIndex"` // dedupes digests and the like
-	Status      string  `gorm:"index:idx_mail_due,priority:1;not null"`
+	Key         *string   `gorm:"uniqueIndex"` // dedupes digests and the like
+	Status      string    `gorm:"index:idx_mail_due,priority:1;not null"`
 	NextAttempt time.Time `gorm:"index:idx_mail_due,priority:2;not null"`
 	Attempts    int       `gorm:"not null;default:0"`
 	LastError   string

@@ -88,7 +88,7 @@ type SettingsVM struct {
 // SinceVM is what happened in a game since the viewer's own last move.
 type SinceVM struct {
 	Lines []SinceLine
-	Mine  string // what the viewer gained meanwhile, in words
+	Mine  string        // what the viewer gained meanwhile, in words
 	Cells []engine.Cell // sorted
 }
 
@@ -180,19 +180,19 @@ type ScoreLine struct {
 // GameVM is the game page.
 type GameVM struct {
 	Page
-	ID       uint
-	Version  int
-	Status   string
-	Me       int
-	Seats    []Seat
-	View     engine.View
-	Sel      Selection
-	Play     PlayVM
-	Pending  *Pending
-	Log      []string
-	Scores   []ScoreLine
-	Temples  []string
-	Error    string
+	ID        uint
+	Version   int
+	Status    string
+	Me        int
+	Seats     []Seat
+	View      engine.View
+	Sel       Selection
+	Play      PlayVM
+	Pending   *Pending
+	Log       []string
+	Scores    []ScoreLine
+	Temples   []string
+	Error     string
 	Invite    string
 	Finished  bool
 	TurnLimit string
