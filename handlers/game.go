@@ -114,7 +114,7 @@ func parseCell(s string) (engine.Cell, bool) {
 func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) views.GameVM {
 	u := currentUser(c)
 	vm := views.GameVM{Page: s.page(c, fmt.Sprintf("Game %d", l.Game.ID)), ID: l.Game.ID, Version: l.Game.Version,
-		Status: l.Game.Status, Me: -1, TurnLimit: turnLimitText(l.Game.TurnHours)}
+		Status: l.Game.Status, Me: -1, TurnLimit: views.LimitName(l.Game.TurnHours)}
 	if u != nil {
 		vm.Me = l.SeatOf(u.ID)
 	}

@@ -98,16 +98,12 @@ func gameLine(g models.GameSummary, now time.Time) views.GameLine {
 	return gl
 }
 
-// turnLimitText says a game's time per turn.
+// turnLimitText says a game's time per turn in a list of games.
 func turnLimitText(hours int) string {
-	switch {
-	case hours == 0:
+	if hours == 0 {
 		return "no time limit"
-	case hours == 24:
-		return "1 day per turn"
-	default:
-		return fmt.Sprintf("%d days per turn", hours/24)
 	}
+	return views.LimitName(hours) + " per turn"
 }
 
 // timeLeft says how long is left before a deadline, to the hour.

@@ -15,7 +15,12 @@ import (
 // events opens a game's event stream as a browser would, with the
 // client's cookies, and returns the lines it reads.
 func (c *client) events(ctx context.Context, id uint, lastID string) (<-chan string, error) {
-	req, _ := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("%s/games/%d/events", c.s.srv.URL, id), nil)
+	return c.stream(ctx, fmt.Sprintf("/games/%d/events", id), lastID)
+}
+
+// stream opens the event stream at path.
+func (c *client) stream(ctx context.Context, path, lastID string) (<-chan string, error) {
+	req, _ := http.NewRequestWithContext(ctx, "GET", c.s.srv.URL+path, nil)
 	req.Header.Set("Accept", "text/event-stream")
 	if lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)

@@ -1,0 +1,222 @@
+package handlers_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"cacao/engine"
+	"cacao/models"
+)
+
+// TestInvitationJourney: a seat kept for an invited player is offered to
+// them alone; they are told, can accept or decline, and a declined seat
+// opens to anyone. Bad invitations are refused and create nothing.
+func TestInvitationJourney(t *testing.T) {
+	s := newSite(t)
+	ana, bob, carl := s.signup("ana"), s.signup("bob"), s.signup("carl")
+	for _, bad := range []url.Values{
+		{"seat": {"invite"}, "invite": {"nobody-here"}},
+		{"seat": {"invite"}, "invite": {""}},
+		{"seat": {"open"}, "turn_hours": {"5"}},
+		{"seat": {"open"}, "turn_hours": {"x"}},
+	} {
+		ana.get("/")
+		code, body := ana.post("/games", bad)
+		if code != http.StatusUnprocessableEntity || !strings.Contains(body, `class="error"`) {
+			t.Fatalf("create %v: %d, want 422 with the reason", bad, code)
+		}
+	}
+	if mine, _ := s.store.MyGames(1); len(mine) != 0 {
+		t.Fatalf("refused forms created %d games", len(mine))
+	}
+	ana.get("/")
+	code, body := ana.post("/games", url.Values{"seat": {"invite"}, "invite": {"bob"}, "turn_hours": {"72"}})
+	m := gameIDRE.FindStringSubmatch(body)
+	if code != http.StatusOK || m == nil {
+		t.Fatalf("create with an invitation: %d\n%s", code, body)
+	}
+	id := m[1]
+	if _, page := bob.get("/notifications"); !strings.Contains(page, "ana invited you to game "+id) {
+		t.Fatal("bob was not told of his invitation")
+	}
+	_, home := bob.get("/")
+	if !strings.Contains(home, "Invitations") || !strings.Contains(home, "/games/"+id+"/decline") || !strings.Contains(home, "3 days per turn") {
+		t.Fatal("bob's home does not offer the invitation with its time limit")
+	}
+	if _, home := carl.get("/"); strings.Contains(home, "/games/"+id+"/join") {
+		t.Fatal("the seat kept for bob is offered to carl")
+	}
+	if code, _ := carl.post("/games/"+id+"/join", nil); code != http.StatusUnprocessableEntity {
+		t.Fatalf("carl took bob's seat: %d", code)
+	}
+	if code, _ := carl.post("/games/"+id+"/decline", nil); code != http.StatusUnprocessableEntity {
+		t.Fatalf("carl declined bob's invitation: %d", code)
+	}
+	if code, _ := bob.post("/games/"+id+"/decline", nil); code != http.StatusOK {
+		t.Fatalf("decline: %d", code)
+	}
+	if _, page := ana.get("/notifications"); !strings.Contains(page, "bob declined your invitation to game "+id) {
+		t.Fatal("ana was not told that bob declined")
+	}
+	if _, home := carl.get("/"); !strings.Contains(home, "/games/"+id+"/join") {
+		t.Fatal("the declined seat is not open to others")
+	}
+	if code, body := carl.post("/games/"+id+"/join", nil); code != http.StatusOK || !strings.Contains(body, "Time per turn: 3 days.") {
+		t.Fatalf("carl could not take the freed seat: %d", code)
+	}
+}
+
+// TestSinceYourLastMove: opening a game shows what the others did since the
+// viewer's own last move, marks what is new since they last looked, and
+// outlines the changed cells.
+func TestSinceYourLastMove(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	id := ana.createGame("open", "none", "none")
+	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	seatAna, l := s.seatOf(id, "ana")
+	first, second := ana, bob
+	if l.Play.State().Current() != seatAna {
+		first, second = bob, ana
+	}
+	page := fmt.Sprintf("/games/%d", id)
+	if _, body := first.get(page); strings.Contains(body, "Since your last move") {
+		t.Fatal("a panel of changes before anyone moved")
+	}
+	r := engine.NewRand(3)
+	if !first.act(id, r) {
+		t.Fatal("the first player could not move")
+	}
+	_, l = s.seatOf(id, "ana")
+	placed := l.Events[len(l.Events)-1].Placement
+	_, body := second.get(page)
+	cell := fmt.Sprintf("at (%d, %d)", placed.At.X, placed.At.Y)
+	if !strings.Contains(body, "Since your last move") || !strings.Contains(body, "<strong>New: </strong> "+first.name+" placed") || !strings.Contains(body, cell) {
+		t.Fatalf("%s does not see %s's move as new\n%s", second.name, first.name, body[strings.Index(body, "<main"):])
+	}
+	if !strings.Contains(body, `class="changed"`) {
+		t.Fatal("the changed cell is not outlined")
+	}
+	_, body = second.get(page)
+	if !strings.Contains(body, "Since your last move") || strings.Contains(body, "<strong>New: </strong>") {
+		t.Fatal("on a second look the move should still be listed, no longer as new")
+	}
+	// Once the viewer moves, the panel starts again from their move.
+	for second.act(id, r) {
+	}
+	if _, body := second.get(page); strings.Contains(body, "Since your last move") {
+		t.Fatal("the panel lists moves from before the viewer's own move")
+	}
+	if _, body := first.get(page); !strings.Contains(body, "<strong>New: </strong> "+second.name) {
+		t.Fatalf("%s does not see %s's answer", first.name, second.name)
+	}
+}
+
+// TestHomeListsLive: the home page's stream tells a player when one of
+// their games changes, tells everyone when the open games change, and
+// catches up a page that reconnects after missing a change.
+func TestHomeListsLive(t *testing.T) {
+	s := newSite(t)
+	ana, bob, carl := s.signup("ana"), s.signup("bob"), s.signup("carl")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	anaLines, err := ana.stream(ctx, "/events", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	carlLines, err := carl.stream(ctx, "/events", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, anaLines, ": connected")
+	waitFor(t, carlLines, ": connected")
+	id := ana.createGame("open", "none", "none")
+	waitFor(t, anaLines, "event: user")
+	waitFor(t, carlLines, "event: user") // a new open game
+	lastCarl := strings.TrimPrefix(waitFor(t, carlLines, "data: "), "data: ")
+	if !strings.Contains(lastCarl, `"topic"`) || strings.Contains(lastCarl, "<") {
+		t.Fatalf("event data %q: want only a topic and a version", lastCarl)
+	}
+	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	waitFor(t, anaLines, "event: user") // her game started
+	// A page that saw an older version catches up at once on reconnect.
+	again, err := carl.stream(ctx, "/events", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, again, "event: user")
+	if _, err := s.client("nobody").stream(ctx, "/events", ""); err == nil {
+		t.Fatal("an anonymous client got a stream")
+	}
+}
+
+// TestDeadlineVisibleAndTimeoutPlayed: a game with a day per turn shows the
+// time left; when it runs out the worker's greedy bot plays for the seat,
+// the log and both players say so, and the player keeps the seat.
+func TestDeadlineVisibleAndTimeoutPlayed(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	ana.get("/")
+	code, body := ana.post("/games", url.Values{"seat": {"open"}, "turn_hours": {"24"}})
+	m := gameIDRE.FindStringSubmatch(body)
+	if code != http.StatusOK || m == nil {
+		t.Fatalf("create: %d", code)
+	}
+	var id uint
+	fmt.Sscan(m[1], &id)
+	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	seatAna, l := s.seatOf(id, "ana")
+	waiter, other := ana, bob
+	if l.Play.State().Current() != seatAna {
+		waiter, other = bob, ana
+	}
+	if _, home := waiter.get("/"); !strings.Contains(home, "Your move</strong> (24 hours left)") {
+		t.Fatal("the home page does not show the time left")
+	}
+	if _, page := other.get(fmt.Sprintf("/games/%d", id)); !strings.Contains(page, "Time per turn: 1 day.") || !strings.Contains(page, "24 hours left") {
+		t.Fatal("the game page does not show the limit and the waiting player's clock")
+	}
+	s.clock.Advance(13 * time.Hour)
+	if n, err := s.store.SendReminders(); err != nil || n != 1 {
+		t.Fatalf("reminders: %d, %v", n, err)
+	}
+	if _, page := waiter.get("/notifications"); !strings.Contains(page, "your time runs out in 11 hours") {
+		t.Fatal("no reminder for the waiting player")
+	}
+	s.clock.Advance(12 * time.Hour)
+	if n, err := s.store.RunTimeouts(); err != nil || n != 1 {
+		t.Fatalf("timeouts: %d, %v", n, err)
+	}
+	page := fmt.Sprintf("/games/%d", id)
+	_, body = other.get(page)
+	if !strings.Contains(body, waiter.name+" (out of time: the greedy bot played) placed") {
+		t.Fatal("the log does not say the bot played for the player who ran out of time")
+	}
+	if _, notes := other.get("/notifications"); !strings.Contains(notes, waiter.name+"&#39;s time ran out") {
+		t.Fatal("the other player was not told")
+	}
+	if _, notes := waiter.get("/notifications"); !strings.Contains(notes, "Your seat is still yours") {
+		t.Fatal("the player who ran out of time was not told")
+	}
+	if !other.act(id, engine.NewRand(1)) {
+		t.Fatal("the game did not go on after the timeout")
+	}
+	if !waiter.act(id, engine.NewRand(2)) {
+		t.Fatal("the player who timed out cannot play on in their seat")
+	}
+	_, l = s.seatOf(id, waiter.name)
+	if l.Game.Status != models.StatusActive {
+		t.Fatal("game stopped")
+	}
+}
