@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -11,6 +12,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"cacao/handlers/mail/mailtest"
+	"cacao/models"
 )
 
 // syncBuffer is a log sink safe to read while the server writes.
@@ -95,5 +99,49 @@ func TestConfigFromFlagsAndEnvironment(t *testing.T) {
 	}
 	if _, err := parseConfig([]string{"-nope"}, func(string) string { return "" }, io.Discard); err == nil {
 		t.Fatal("an unknown flag was accepted")
+	}
+}
+
+// TestServeWorkerDeliversMail: with CACAO_SMTP_* set, the background worker
+// of a running server delivers the outbox through that SMTP server — here a
+// confirmation mail queued before the server started (the outbox lives in
+// the database, so nothing queued is lost across restarts).
+func TestServeWorkerDeliversMail(t *testing.T) {
+	smtp := mailtest.Start(t)
+	db := filepath.Join(t.TempDir(), "site.db")
+	store, err := models.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := store.CreateUser("ana", "password-ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.SetEmail(u.ID, "ana@example.test", models.MailEach); err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	env := map[string]string{"CACAO_SMTP_HOST": smtp.Host(), "CACAO_SMTP_PORT": fmt.Sprint(smtp.Port()), "CACAO_SMTP_FROM": "cacao@example.test"}
+	cfg, err := parseConfig([]string{"-addr", "127.0.0.1:0", "-db", db, "-work-every", "50ms", "-base-url", "https://cacao.example"}, func(k string) string { return env[k] }, io.Discard)
+	if err != nil || cfg.Mailer == nil {
+		t.Fatalf("SMTP from the environment: %+v %v", cfg, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	var logs syncBuffer
+	go func() { done <- serve(ctx, cfg, &logs, ready) }()
+	<-ready
+	deadline := time.Now().Add(20 * time.Second)
+	for len(smtp.Messages()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	msgs := smtp.Messages()
+	if len(msgs) != 1 || msgs[0].To[0] != "ana@example.test" || !strings.Contains(msgs[0].Data, "https://cacao.example/m/verify?t=") {
+		t.Fatalf("want one confirmation mail with a link on the base URL; got %d:\n%+v\nlog:\n%s", len(msgs), msgs, logs.String())
 	}
 }
