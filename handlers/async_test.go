@@ -48,6 +48,12 @@ func TestInvitationJourney(t *testing.T) {
 	if !strings.Contains(home, "Invitations") || !strings.Contains(home, "/games/"+id+"/decline") || !strings.Contains(home, "3 days per turn") {
 		t.Fatal("bob's home does not offer the invitation with its time limit")
 	}
+	if _, page := bob.get("/games/" + id); !strings.Contains(page, "A seat is kept for you") || !strings.Contains(page, "/games/"+id+"/decline") {
+		t.Fatal("the game page does not offer bob his seat")
+	}
+	if _, page := carl.get("/games/" + id); !strings.Contains(page, "(kept for an invited player)") || strings.Contains(page, "/decline") {
+		t.Fatal("the game page does not show carl that the seat is kept")
+	}
 	if _, home := carl.get("/"); strings.Contains(home, "/games/"+id+"/join") {
 		t.Fatal("the seat kept for bob is offered to carl")
 	}

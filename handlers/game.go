@@ -121,6 +121,9 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	if l.Game.Status == models.StatusOpen {
 		for i, seat := range l.Seats {
 			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: seatName(seat), Letter: views.Letters[i]})
+			if u != nil && seat.Open() && seat.InvitedID != nil && *seat.InvitedID == u.ID {
+				vm.InvitedMe = true
+			}
 		}
 		if vm.Me >= 0 {
 			vm.Invite = s.baseURL(c) + "/join/" + l.Game.InviteToken
@@ -174,6 +177,9 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 }
 
 func seatName(seat models.Seat) string {
+	if seat.Open() && seat.InvitedID != nil {
+		return "(kept for an invited player)"
+	}
 	if seat.Open() {
 		return "(open seat)"
 	}

@@ -197,6 +197,7 @@ type GameVM struct {
 	Finished  bool
 	TurnLimit string
 	Since     *SinceVM
+	InvitedMe bool // a seat of this open game is kept for the viewer
 }
 
 // Letters name the seats besides their colours.
