@@ -3,7 +3,7 @@ GO ?= go
 
 TEMPL = github.com/a-h/templ/cmd/templ@v0.3.1100
 
-.PHONY: run test test-short vet check-deps fmt-check generate-check bench fuzz generate
+.PHONY: run test test-short vet check-deps fmt-check generate-check bench fuzz generate screenshots
 
 run:
 	$(GO) run ./cmd/cacao
@@ -41,6 +41,12 @@ fuzz:
 
 generate:
 	$(GO) run $(TEMPL) generate
+
+# Full-page PNGs of the main pages at desktop (1280x800) and phone (390x844)
+# sizes, taken with headless Chromium (CHROME_PATH if it is elsewhere).
+screenshots:
+	SCREENSHOTS_DIR=$(CURDIR)/screenshots $(GO) test -count=1 -run 'TestScreenshots' -v ./cmd/cacao/
+	@echo "screenshots written to $(CURDIR)/screenshots/"
 
 # The committed *_templ.go files must be what templ generates from the .templ files.
 generate-check:

@@ -1,0 +1,818 @@
+package main
+
+// Real-browser tests: the site runs as `cacao serve` does (serve() on a
+// loopback port with a fresh SQLite file) and headless Chromium plays it by
+// clicking, once with JavaScript (htmx swaps, SSE updates) and once without
+// (plain links and form posts). Without a browser the tests skip, except in CI
+// (CI=true), where a skipped browser test would hide a broken site.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// chromePath finds Chromium or Chrome: $CHROME_PATH first, then the usual
+// names on $PATH. Without one the test skips, or fails when CI=true.
+func chromePath(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("CHROME_PATH"); p != "" {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+		t.Logf("CHROME_PATH=%s does not exist", p)
+	}
+	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if ci := os.Getenv("CI"); ci == "true" || ci == "1" {
+		t.Fatal("no Chromium found (tried $CHROME_PATH, /usr/bin/chromium, chromium-browser, google-chrome): CI must run the browser tests (.ci/run installs chromium)")
+	}
+	t.Skip("no Chromium found (set CHROME_PATH to run the browser tests)")
+	return ""
+}
+
+// startSite runs the real server on a loopback port with a fresh database
+// and returns its base URL; it stops when the test ends.
+func startSite(t *testing.T) (base string, logs *syncBuffer) {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "site.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	logs = &syncBuffer{}
+	go func() { done <- serve(ctx, Config{Addr: "127.0.0.1:0", DB: db, WorkEvery: time.Hour}, logs, ready) }()
+	select {
+	case addr := <-ready:
+		base = "http://" + addr
+	case err := <-done:
+		cancel()
+		t.Fatalf("the server did not start: %v", err)
+	case <-time.After(30 * time.Second):
+		cancel()
+		t.Fatal("the server did not start within 30s")
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("server shutdown: %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Error("the server did not stop within 20s")
+		}
+	})
+	return base, logs
+}
+
+// browser is one headless Chromium process for a test.
+type browser struct {
+	t    *testing.T
+	ctx  context.Context
+	logs *syncBuffer
+	tabs []*tab
+}
+
+// withoutBFCache turns Chrome's back/forward cache off (keeping the
+// features the default options turn off). See TestBrowserManyPageVisits.
+var withoutBFCache = chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,BackForwardCache")
+
+// newBrowser starts Chromium (JavaScript on or off) and closes it when the
+// test ends.
+func newBrowser(t *testing.T, js bool, logs *syncBuffer, extra ...chromedp.ExecAllocatorOption) *browser {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser tests are skipped with -short")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromePath(t)),
+		chromedp.NoSandbox, // CI runs as root
+		chromedp.WindowSize(1280, 800),
+		chromedp.Flag("lang", "en-US"),
+	)
+	if !js {
+		opts = append(opts, chromedp.Flag("blink-settings", "scriptEnabled=false"))
+	}
+	opts = append(opts, extra...)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })
+	// The first Do starts the browser, which then lives as long as bctx.
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	return &browser{t: t, ctx: bctx, logs: logs}
+}
+
+// tab is one user: a tab in its own browser context, so cookies are not shared.
+type tab struct {
+	b    *browser
+	name string
+	ctx  context.Context
+	js   bool
+
+	// The turn in progress: tiles tried without a legal cell in any rotation.
+	tried map[string]bool
+	// Moves and pending choices confirmed so far.
+	turns, choices int
+	// Without JavaScript: the page shown may be out of date (someone else
+	// confirmed since it was loaded), and when it was last loaded.
+	stale    bool
+	loadedAt time.Time
+}
+
+func (b *browser) newTab(name string, js bool) *tab {
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	b.t.Cleanup(cancel)
+	tb := &tab{b: b, name: name, ctx: ctx, js: js, tried: map[string]bool{}}
+	// The first Do opens the tab, which lives as long as the context of that
+	// call: it must be ctx itself, not one with a time limit.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
+		b.t.Fatalf("%s: opening a tab: %v", name, err)
+	}
+	b.tabs = append(b.tabs, tb)
+	return tb
+}
+
+// do runs actions with a time limit.
+func (tb *tab) do(limit time.Duration, actions ...chromedp.Action[chromedp.Void]) error {
+	ctx, cancel := context.WithTimeout(tb.ctx, limit)
+	defer cancel()
+	return chromedp.Do(ctx, actions...)
+}
+
+// eval evaluates a JavaScript expression in the tab (DevTools can evaluate
+// even when the page's own scripts are off).
+func eval[T any](tb *tab, expr string) (T, error) {
+	ctx, cancel := context.WithTimeout(tb.ctx, 3*time.Second)
+	defer cancel()
+	return chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+}
+
+// fatalf ends the test with a screenshot of every tab and the end of the
+// server log, so a failure in a headless browser can be seen.
+func (b *browser) fatalf(format string, args ...any) {
+	b.t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	dir, err := os.MkdirTemp("", "cacao-browser-failure-")
+	if err == nil {
+		for _, tb := range b.tabs {
+			where := tb.location()
+			path := filepath.Join(dir, b.t.Name()+"-"+tb.name+".png")
+			if png, err := tb.screenshot(); err != nil {
+				b.t.Logf("%s (%s): no screenshot: %v", tb.name, where, err)
+			} else if err := os.WriteFile(path, png, 0o644); err == nil {
+				b.t.Logf("%s was on %s: screenshot %s", tb.name, where, path)
+			}
+		}
+	}
+	if b.logs != nil {
+		lines := strings.Split(strings.TrimSpace(b.logs.String()), "\n")
+		if len(lines) > 15 {
+			lines = lines[len(lines)-15:]
+		}
+		b.t.Logf("server log (last lines):\n%s", strings.Join(lines, "\n"))
+	}
+	b.t.Fatal(msg)
+}
+
+func (tb *tab) location() string {
+	loc, err := eval[string](tb, `location.href`)
+	if err != nil {
+		return "(unknown: " + err.Error() + ")"
+	}
+	return loc
+}
+
+// screenshot takes a PNG of the whole page, not only the viewport.
+func (tb *tab) screenshot() ([]byte, error) {
+	ctx, cancel := context.WithTimeout(tb.ctx, 5*time.Second)
+	defer cancel()
+	return chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+		m, err := cdp.Call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return nil, err
+		}
+		size := m.CSSContentSize
+		res, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Format:                page.CaptureScreenshotFormatPng,
+			CaptureBeyondViewport: new(true),
+			FromSurface:           new(true),
+			Clip:                  &page.Viewport{X: 0, Y: 0, Width: size.Width, Height: size.Height, Scale: 1},
+		})
+		return res.Data, err
+	})
+}
+
+// The page as a player sees it, read in one evaluation.
+type pageState struct {
+	URL        string   `json:"url"`
+	Busy       bool     `json:"busy"`
+	Final      bool     `json:"final"`
+	Choice     bool     `json:"choice"`
+	Confirm    bool     `json:"confirm"`
+	PlayText   string   `json:"playText"`
+	PlayError  string   `json:"playError"`
+	GameError  string   `json:"gameError"`
+	Tiles      []string `json:"tiles"`
+	Selected   string   `json:"selected"`
+	Cells      []string `json:"cells"`
+	Rotate     bool     `json:"rotate"`
+	HasMarker  bool     `json:"hasMarker"`
+	HTMXLoaded bool     `json:"htmxLoaded"`
+}
+
+const stateJS = `(() => {
+	const q = (s) => document.querySelector(s);
+	const all = (s) => [...document.querySelectorAll(s)];
+	const text = (e) => e ? e.textContent.replace(/\s+/g, ' ').trim() : '';
+	const play = q('#play');
+	const sel = q('a[aria-label^="Tile "][aria-current="true"]');
+	return {
+		url: location.href,
+		busy: document.readyState !== 'complete' || !!q('.htmx-request, .htmx-swapping, .htmx-settling'),
+		final: !!q('#final'),
+		choice: !!q('form[action$="/resolve"] button[type=submit]'),
+		confirm: !!q('form[action$="/turn"] button[type=submit]'),
+		playText: play ? play.innerText.replace(/\s+/g, ' ').trim() : '',
+		playError: text(play && play.querySelector('.error')),
+		gameError: text(q('#game-error')),
+		tiles: all('a[aria-label^="Tile "]').map((a) => a.getAttribute('aria-label').slice(5)),
+		selected: sel ? sel.getAttribute('aria-label').slice(5) : '',
+		cells: all('a[aria-label^="Place at "]').map((a) => a.getAttribute('aria-label')),
+		rotate: !!q(rotateSel),
+		hasMarker: window.__cacaoMarker === 42,
+		htmxLoaded: typeof window.htmx !== 'undefined',
+	};
+})()`
+
+// rotateSel is the Rotate link: the only link in the hand panel's paragraph.
+const rotateSel = `section[aria-labelledby="hand-h"] p a`
+
+func (tb *tab) state() (pageState, error) {
+	return eval[pageState](tb, strings.Replace(stateJS, "rotateSel", strconv.Quote(rotateSel), 1))
+}
+
+// markJS marks the document and the game area; changedJS is true once
+// either was replaced (a page load, or an htmx swap of #game-main) and
+// nothing is loading or swapping.
+const (
+	markJS    = `(() => { document.body.__stale = true; const m = document.getElementById('game-main'); if (m) m.__stale = true; return true; })()`
+	changedJS = `(() => {
+		if (document.readyState !== 'complete' || document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')) return false;
+		if (!document.body.__stale) return true;
+		const m = document.getElementById('game-main');
+		return !!m && !m.__stale;
+	})()`
+)
+
+// diagJS describes what a page is doing, for a failure message.
+const diagJS = `JSON.stringify({
+	url: location.href,
+	readyState: document.readyState,
+	busy: [...document.querySelectorAll('.htmx-request, .htmx-swapping, .htmx-settling')].map((e) => e.tagName + '#' + e.id + '.' + e.className),
+	bodyStale: !!document.body.__stale,
+	mainStale: !!(document.getElementById('game-main') || {}).__stale,
+})`
+
+// waitFor polls a JavaScript condition until it is true.
+func (tb *tab) waitFor(cond string, limit time.Duration, what string) error {
+	deadline := time.Now().Add(limit)
+	var last error
+	for time.Now().Before(deadline) {
+		ok, err := eval[bool](tb, cond)
+		if err == nil && ok {
+			return nil
+		}
+		last = err // e.g. the page navigated during the evaluation
+		time.Sleep(20 * time.Millisecond)
+	}
+	diag, _ := eval[string](tb, diagJS)
+	return fmt.Errorf("%s: waited %v for %s (last error: %v; page: %s)", tb.name, limit, what, last, diag)
+}
+
+// click clicks the first element matching the CSS selector with the mouse
+// and waits until the page (without JavaScript) or the game area (htmx) is
+// replaced.
+func (tb *tab) click(css, what string) error {
+	if _, err := eval[bool](tb, markJS); err != nil {
+		return fmt.Errorf("%s: before clicking %s: %w", tb.name, what, err)
+	}
+	if err := tb.do(10*time.Second, chromedp.Click(chromedp.CSS(css))); err != nil {
+		return fmt.Errorf("%s: clicking %s (%s): %w", tb.name, what, css, err)
+	}
+	return tb.waitFor(changedJS, 10*time.Second, "the page to change after clicking "+what)
+}
+
+// navigate loads a URL and waits until it has loaded.
+func (tb *tab) navigate(u string) error {
+	if err := tb.do(20*time.Second, chromedp.Navigate(u)); err != nil {
+		return fmt.Errorf("%s: opening %s: %w", tb.name, u, err)
+	}
+	return nil
+}
+
+// text returns the text of the first element matching the CSS selector ("" if none).
+func (tb *tab) text(css string) string {
+	s, _ := eval[string](tb, fmt.Sprintf(`(() => { const e = document.querySelector(%q); return e ? e.textContent.replace(/\s+/g, ' ').trim() : ''; })()`, css))
+	return s
+}
+
+// setMarker sets a property on the page's window; a page load loses it
+// (pageState.HasMarker), an htmx swap does not.
+func (tb *tab) setMarker() {
+	tb.b.t.Helper()
+	_, err := eval[bool](tb, `(() => { window.__cacaoMarker = 42; return true; })()`)
+	tb.must(err)
+}
+
+func (tb *tab) must(err error) {
+	tb.b.t.Helper()
+	if err != nil {
+		tb.b.fatalf("%v", err)
+	}
+}
+
+// signUp creates an account through /signup and checks that the header
+// greets the new user.
+func (tb *tab) signUp(base, name string) {
+	tb.b.t.Helper()
+	tb.must(tb.navigate(base + "/signup"))
+	tb.must(tb.do(10*time.Second,
+		chromedp.SendKeys(chromedp.ID("username"), name),
+		chromedp.SendKeys(chromedp.ID("password"), "correct horse battery"),
+	))
+	tb.must(tb.click(`#main form button[type=submit]`, "Create account"))
+	if got := tb.text("header.top"); !strings.Contains(got, name) {
+		tb.b.fatalf("%s: after signing up on %s the header says %q, want the username; the page says %q", tb.name, tb.location(), got, tb.text("#main"))
+	}
+}
+
+// createGame makes a 2-player game from the home page, seat 2 being
+// "open" or a bot name, and returns the game page's URL.
+func (tb *tab) createGame(base, seat2 string) string {
+	tb.b.t.Helper()
+	tb.must(tb.navigate(base + "/"))
+	tb.must(tb.do(10*time.Second, chromedp.SetValue(chromedp.ID("seat2"), seat2)))
+	tb.must(tb.click(`form[action="/games"] button[type=submit]`, "Create game"))
+	loc := tb.location()
+	if !strings.Contains(loc, "/games/") {
+		tb.b.fatalf("%s: after Create game the browser is on %s, want a game page", tb.name, loc)
+	}
+	return loc
+}
+
+// startTwoPlayerGame signs two users up, A creates a game with an open seat
+// and B takes it through the invite link shown on A's page.
+func startTwoPlayerGame(b *browser, base string, js bool) (a, bb *tab, game string) {
+	b.t.Helper()
+	a = b.newTab("alice", js)
+	bb = b.newTab("bob", js)
+	a.signUp(base, "alice")
+	bb.signUp(base, "bob")
+	game = a.createGame(base, "open")
+	invite := a.text("#game-main code")
+	if !strings.Contains(invite, "/join/") {
+		b.fatalf("alice's new game page shows no invite link (code element: %q)", invite)
+	}
+	// The link is built on the request's host; the browser reached 127.0.0.1.
+	iu, err := url.Parse(invite)
+	if err != nil {
+		b.fatalf("invite link %q: %v", invite, err)
+	}
+	bu, _ := url.Parse(base)
+	if iu.Host != bu.Host {
+		b.fatalf("invite link %q is not on the site's address %s", invite, base)
+	}
+	if js {
+		a.setMarker() // from here on alice's page must update itself: no reload
+	}
+	bb.must(bb.navigate(invite))
+	bb.must(bb.click(`#main form button[type=submit]`, "Take a seat"))
+	if loc := bb.location(); loc != game {
+		b.fatalf("bob took the seat and is on %s, want the game page %s", loc, game)
+	}
+	if js {
+		bb.setMarker()
+	}
+	return a, bb, game
+}
+
+// errStuck says a page offers nothing the driver knows how to do.
+var errStuck = errors.New("stuck")
+
+// step does one thing the page asks of its player, if any, and reports
+// whether it acted. Without JavaScript a page that waits is reloaded, since
+// nothing updates it.
+func (tb *tab) step(game string) (acted bool, err error) {
+	st, err := tb.state()
+	if err != nil || st.Busy || st.Final {
+		return false, nil
+	}
+	switch {
+	case st.Choice:
+		if err := tb.click(`form[action$="/resolve"] button[type=submit]`, "Confirm choice"); err != nil {
+			return true, err
+		}
+		tb.choices++
+		return true, nil
+	case st.Confirm:
+		if err := tb.click(`form[action$="/turn"] button[type=submit]`, "Confirm move"); err != nil {
+			return true, err
+		}
+		tb.turns++
+		clear(tb.tried)
+		return true, nil
+	case strings.Contains(st.PlayText, "Choose a tile from your hand."):
+		for _, w := range st.Tiles {
+			if !tb.tried[w] {
+				return true, tb.click(fmt.Sprintf(`a[aria-label=%q]`, "Tile "+w), "tile "+w)
+			}
+		}
+		return false, fmt.Errorf("%s: %w: no tile of %v has a legal cell in any rotation", tb.name, errStuck, st.Tiles)
+	case strings.Contains(st.PlayText, "Choose a highlighted cell"):
+		if len(st.Cells) > 0 {
+			c := st.Cells[(tb.turns*7)%len(st.Cells)] // vary the cells a little
+			return true, tb.click(fmt.Sprintf(`a[aria-label=%q]`, c), c)
+		}
+		if rot := rotation(st.URL); rot < 3 && st.Rotate {
+			return true, tb.click(rotateSel, "Rotate")
+		}
+		tb.tried[st.Selected] = true
+		for _, w := range st.Tiles {
+			if !tb.tried[w] {
+				return true, tb.click(fmt.Sprintf(`a[aria-label=%q]`, "Tile "+w), "tile "+w)
+			}
+		}
+		return false, fmt.Errorf("%s: %w: no tile of %v has a legal cell in any rotation", tb.name, errStuck, st.Tiles)
+	case st.PlayError != "" || st.GameError != "":
+		return false, fmt.Errorf("%s: %w: the page shows an error: %q %q", tb.name, errStuck, st.PlayError, st.GameError)
+	}
+	if !tb.js && (tb.stale || time.Since(tb.loadedAt) > 2*time.Second) {
+		tb.stale, tb.loadedAt = false, time.Now()
+		return false, tb.navigate(game)
+	}
+	return false, nil
+}
+
+// rotation reads the quarter turns chosen from a game page's address.
+func rotation(addr string) int {
+	u, err := url.Parse(addr)
+	if err != nil {
+		return 0
+	}
+	r, _ := strconv.Atoi(u.Query().Get("rot"))
+	return r
+}
+
+// play says how long to let tabs play.
+type play struct {
+	game string
+	// maxTurns stops once every tab has confirmed that many moves; 0 plays
+	// until every tab shows the final scores.
+	maxTurns int
+	// until, when set, stops once it is true of the first tab's page.
+	until func(pageState) bool
+	// limit is the time for the whole game; stall fails the test when no
+	// tab had anything to do for that long.
+	limit, stall time.Duration
+	// reloadIdle reloads a JavaScript page that has had nothing to do for a
+	// while, as a player would. Only for a tab playing a bot alone, where
+	// nothing to do means the page missed an update (TestBrowserBotGame).
+	reloadIdle bool
+}
+
+// playToEnd lets the tabs play by clicking, as p says. With JavaScript a
+// tab is never reloaded (unless p.reloadIdle): it must learn of the others'
+// moves through its event stream. A stall fails with what each page shows
+// and what it shows once reloaded.
+func playToEnd(b *browser, p play, tabs ...*tab) {
+	b.t.Helper()
+	deadline := time.Now().Add(p.limit)
+	lastAct := time.Now()
+	retries, reloads := 0, 0
+	for {
+		if p.until != nil {
+			if st, err := tabs[0].state(); err == nil && !st.Busy && p.until(st) {
+				return
+			}
+		}
+		if allDone(tabs, p.maxTurns) {
+			if reloads > 0 {
+				b.t.Logf("the page was reloaded %d times after it had missed an update", reloads)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			b.fatalf("the game did not end within %v (%s)", p.limit, turnCounts(tabs))
+		}
+		acted := false
+		for _, tb := range tabs {
+			confirmed := tb.turns + tb.choices
+			ok, err := tb.step(p.game)
+			if tb.turns+tb.choices > confirmed {
+				for _, other := range tabs {
+					other.stale = other != tb
+				}
+			}
+			if errors.Is(err, errStuck) {
+				b.fatalf("%v", err)
+			}
+			if err != nil {
+				// A swap or an update raced the click: read the page again.
+				if retries++; retries > 20 {
+					b.fatalf("too many failed clicks, the last: %v", err)
+				}
+				b.t.Logf("retrying: %v", err)
+				continue
+			}
+			acted = acted || ok
+		}
+		switch {
+		case acted:
+			lastAct = time.Now()
+		case p.reloadIdle && time.Since(lastAct) > time.Second:
+			for _, tb := range tabs {
+				tb.must(tb.navigate(p.game))
+			}
+			reloads++
+			lastAct = time.Now()
+		case time.Since(lastAct) > p.stall:
+			var states []string
+			for _, tb := range tabs {
+				st, _ := tb.state()
+				line := fmt.Sprintf("%s's page (%s) says %q", tb.name, st.URL, st.PlayText)
+				if tb.js {
+					if err := tb.navigate(p.game); err == nil {
+						st, _ = tb.state()
+						line += fmt.Sprintf(", and once reloaded %q", st.PlayText)
+					}
+				}
+				states = append(states, line)
+			}
+			b.fatalf("nothing to do for %v (%s): %s", p.stall, turnCounts(tabs), strings.Join(states, "; "))
+		default:
+			time.Sleep(30 * time.Millisecond)
+		}
+	}
+}
+
+// allDone: every tab shows the final scores, or has played maxTurns (when
+// not 0).
+func allDone(tabs []*tab, maxTurns int) bool {
+	for _, tb := range tabs {
+		if maxTurns > 0 && tb.turns >= maxTurns {
+			continue
+		}
+		if st, err := tb.state(); err != nil || !st.Final {
+			return false
+		}
+	}
+	return true
+}
+
+func turnCounts(tabs []*tab) string {
+	var parts []string
+	for _, tb := range tabs {
+		parts = append(parts, fmt.Sprintf("%s %d turns %d choices", tb.name, tb.turns, tb.choices))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// checkFinal asserts the final score table is shown with a row per player
+// and a winner.
+func (tb *tab) checkFinal(players int) {
+	tb.b.t.Helper()
+	tb.must(tb.do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#final table"))))
+	rows, err := eval[[]string](tb, `[...document.querySelectorAll('#final tbody tr')].map((r) => r.textContent.replace(/\s+/g, ' ').trim())`)
+	tb.must(err)
+	if len(rows) != players {
+		tb.b.fatalf("%s: the final table has %d rows, want %d: %q", tb.name, len(rows), players, rows)
+	}
+	if !strings.Contains(strings.Join(rows, "\n"), "winner") {
+		tb.b.fatalf("%s: the final table names no winner: %q", tb.name, rows)
+	}
+}
+
+// sameFinal asserts that both players see the same final scores.
+func sameFinal(b *browser, x, y *tab) {
+	b.t.Helper()
+	fx, fy := x.text("#final table"), y.text("#final table")
+	if fx == "" || fx != fy {
+		b.fatalf("the final scores differ:\n%s: %s\n%s: %s", x.name, fx, y.name, fy)
+	}
+}
+
+// TestBrowserTwoPlayersFullGame: two people in two browser sessions sign up,
+// one creates a game, the other joins through the invite link, and both play
+// a whole game by clicking. Neither page is ever reloaded: each learns of the
+// other's move through its event stream and swaps in the new position, and
+// both end on the final scores.
+func TestBrowserTwoPlayersFullGame(t *testing.T) {
+	base, logs := startSite(t)
+	b := newBrowser(t, true, logs)
+	start := time.Now()
+	a, bb, game := startTwoPlayerGame(b, base, true)
+	playToEnd(b, play{game: game, limit: 150 * time.Second, stall: 20 * time.Second}, a, bb)
+	for _, tb := range []*tab{a, bb} {
+		tb.checkFinal(2)
+		st, err := tb.state()
+		tb.must(err)
+		if !st.HasMarker {
+			b.fatalf("%s's page was reloaded during the game (the window marker is gone): updates should come through htmx and SSE", tb.name)
+		}
+		if !st.HTMXLoaded {
+			b.fatalf("%s's page has no htmx", tb.name)
+		}
+	}
+	if a.turns+bb.turns < 10 {
+		b.fatalf("the game ended after %d turns; a 2-player game has about 22", a.turns+bb.turns)
+	}
+	sameFinal(b, a, bb)
+	t.Logf("full game by clicking: %s in %v", turnCounts([]*tab{a, bb}), time.Since(start).Round(time.Millisecond))
+}
+
+// TestBrowserNoJavaScript: the same journey with JavaScript off. Every step
+// is a plain link or a form post; a waiting player reloads to see the
+// other's move. The game is played to the final scores.
+func TestBrowserNoJavaScript(t *testing.T) {
+	base, logs := startSite(t)
+	b := newBrowser(t, false, logs)
+	start := time.Now()
+	a, bb, game := startTwoPlayerGame(b, base, false)
+	st, err := a.state()
+	a.must(err)
+	if st.HTMXLoaded {
+		b.fatalf("htmx is loaded: JavaScript should be off in this browser")
+	}
+	playToEnd(b, play{game: game, limit: 150 * time.Second, stall: 20 * time.Second}, a, bb)
+	for _, tb := range []*tab{a, bb} {
+		tb.must(tb.navigate(game))
+		tb.checkFinal(2)
+	}
+	if a.turns < 6 || bb.turns < 6 {
+		b.fatalf("each player should have played at least 6 turns: %s", turnCounts([]*tab{a, bb}))
+	}
+	sameFinal(b, a, bb)
+	t.Logf("full game without JavaScript: %s in %v", turnCounts([]*tab{a, bb}), time.Since(start).Round(time.Millisecond))
+}
+
+// TestBrowserHTMXSwapNoReload: with JavaScript, choosing a tile and rotating
+// it swap the game area in place: the window survives (no page load), the
+// address bar follows the choice (hx-push-url), and the rotation shows.
+func TestBrowserHTMXSwapNoReload(t *testing.T) {
+	base, logs := startSite(t)
+	b := newBrowser(t, true, logs)
+	a := b.newTab("alice", true)
+	a.signUp(base, "alice")
+	game := a.createGame(base, "random") // a bot seat: the game starts at once
+	a.must(a.waitFor(`!!document.querySelector('#board') && typeof window.htmx !== 'undefined'`, 10*time.Second, "the game to start"))
+	// The bot may move first; wait until it is alice's turn.
+	a.must(a.waitFor(`(document.querySelector('#play') || {textContent: ''}).textContent.includes('Choose a tile from your hand.')`, 10*time.Second, "alice's turn"))
+	a.setMarker()
+	st, err := a.state()
+	a.must(err)
+	if len(st.Tiles) == 0 {
+		b.fatalf("alice's hand is empty")
+	}
+	w := st.Tiles[0]
+	a.must(a.click(fmt.Sprintf(`a[aria-label=%q]`, "Tile "+w), "tile "+w))
+	st, err = a.state()
+	a.must(err)
+	if !st.HasMarker {
+		b.fatalf("choosing a tile reloaded the page (the window marker is gone)")
+	}
+	if st.Selected != w || !strings.Contains(st.URL, "tile="+w) {
+		b.fatalf("after choosing tile %s: selected %q, address %s", w, st.Selected, st.URL)
+	}
+	if !st.Rotate || !strings.Contains(a.text(rotateSel), "(now 0°)") {
+		b.fatalf("after choosing tile %s the Rotate link says %q", w, a.text(rotateSel))
+	}
+	before, err := eval[string](a, `document.getElementById('game-main').outerHTML`)
+	a.must(err)
+	a.must(a.click(rotateSel, "Rotate"))
+	st, err = a.state()
+	a.must(err)
+	after, err := eval[string](a, `document.getElementById('game-main').outerHTML`)
+	a.must(err)
+	if !st.HasMarker {
+		b.fatalf("rotating reloaded the page (the window marker is gone)")
+	}
+	if rotation(st.URL) != 1 || !strings.HasPrefix(st.URL, game+"?") {
+		b.fatalf("after Rotate the address is %s, want %s with rot=1", st.URL, game)
+	}
+	if got := a.text(rotateSel); !strings.Contains(got, "(now 90°)") {
+		b.fatalf("after Rotate the link says %q, want (now 90°)", got)
+	}
+	if before == after {
+		b.fatalf("#game-main did not change after Rotate")
+	}
+	n, err := eval[int](a, `history.length`)
+	a.must(err)
+	if n < 3 {
+		b.fatalf("history has %d entries after two swaps with hx-push-url", n)
+	}
+}
+
+// TestBrowserReloadAfterConfirm: after a move confirmed with htmx, reloading
+// the page (or opening the address bar's link again) shows the game as it is,
+// not a stale choice of a tile that was just played.
+func TestBrowserReloadAfterConfirm(t *testing.T) {
+	base, logs := startSite(t)
+	b := newBrowser(t, true, logs)
+	a := b.newTab("alice", true)
+	a.signUp(base, "alice")
+	game := a.createGame(base, "random")
+	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.') && typeof window.htmx !== 'undefined'`, 10*time.Second, "alice's turn"))
+	playToEnd(b, play{game: game, maxTurns: 1, limit: 30 * time.Second, stall: 10 * time.Second}, a)
+	a.must(a.waitFor(changedJS, 10*time.Second, "the move to show"))
+	loc := a.location()
+	// Reload the address shown once the bot has answered and alice may
+	// place a tile again (the bot plays within her request, which may still
+	// run; a choice its move left her comes first).
+	var st pageState
+	for i := 0; ; i++ {
+		a.must(a.navigate(loc))
+		var err error
+		st, err = a.state()
+		a.must(err)
+		if st.Choice {
+			a.must(a.click(`form[action$="/resolve"] button[type=submit]`, "Confirm choice"))
+			continue
+		}
+		if !strings.Contains(st.PlayText, "Waiting for") {
+			break
+		}
+		if i == 50 {
+			b.fatalf("the bot did not answer alice's move: %q", st.PlayText)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if st.GameError != "" || st.Selected != "" {
+		b.fatalf("after confirming a move the address bar is %s; reloading it shows error %q, selected tile %q", loc, st.GameError, st.Selected)
+	}
+}
+
+// TestBrowserManyPageVisits: a player who goes back and forth between the
+// home page and a game page by clicking (as anyone does over a game) still has
+// a working site. Chrome keeps the pages left behind in its back/forward cache
+// and, with them, their open event streams (/events, /games/ID/events); it
+// allows 6 connections per host, so once about five pages with a stream were
+// left every further request to the site waits for ever.
+func TestBrowserManyPageVisits(t *testing.T) {
+	base, logs := startSite(t)
+	b := newBrowser(t, true, logs) // Chrome's defaults: the back/forward cache is on
+	a := b.newTab("alice", true)
+	a.signUp(base, "alice")
+	game := a.createGame(base, "greedy")
+	gameLink := strings.TrimPrefix(game, base)
+	const visits = 4
+	for i := range visits {
+		if err := a.click(`header.top a[href="/"]:not(.brand)`, "My games"); err != nil {
+			b.fatalf("visit %d of the home page: %v\nThe browser's requests to the site hang: pages left for Chrome's back/forward cache keep their event streams open, and 6 connections per host are allowed", i+1, err)
+		}
+		if err := a.click(fmt.Sprintf(`#home-lists a[href=%q]`, gameLink), "the game on the home page"); err != nil {
+			b.fatalf("visit %d of the game page: %v\nThe browser's requests to the site hang: pages left for Chrome's back/forward cache keep their event streams open, and 6 connections per host are allowed", i+1, err)
+		}
+	}
+	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
+	st, err := a.state()
+	a.must(err)
+	if len(st.Tiles) == 0 {
+		b.fatalf("no hand on the game page after %d visits", visits)
+	}
+	if err := a.click(fmt.Sprintf(`a[aria-label=%q]`, "Tile "+st.Tiles[0]), "a tile"); err != nil {
+		b.fatalf("after %d visits of the home and game pages, choosing a tile: %v", visits, err)
+	}
+}
+
+// TestBrowserBotGame: one player plays a whole game against the greedy bot
+// by clicking, with JavaScript, and never reloads: after each confirmed move
+// the page must come back to "Choose a tile" once the bot has answered. The
+// bot moves within the player's own request, so the page gets two versions
+// at once (the player's move and the bot's) while its own POST is in flight.
+func TestBrowserBotGame(t *testing.T) {
+	base, logs := startSite(t)
+	b := newBrowser(t, true, logs)
+	a := b.newTab("alice", true)
+	a.signUp(base, "alice")
+	game := a.createGame(base, "greedy")
+	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
+	playToEnd(b, play{game: game, limit: 90 * time.Second, stall: 8 * time.Second}, a)
+	a.checkFinal(2)
+}

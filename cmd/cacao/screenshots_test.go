@@ -1,0 +1,175 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// The sizes screenshots are taken at: a desktop window and a phone.
+var shotSizes = []struct {
+	name          string
+	width, height int64
+	mobile        bool
+}{
+	{"desktop", 1280, 800, false},
+	{"phone", 390, 844, true},
+}
+
+// screenshotsDir is $SCREENSHOTS_DIR, a relative path being taken from the
+// module's root (go test runs in the package's directory).
+func screenshotsDir(t *testing.T) string {
+	dir := os.Getenv("SCREENSHOTS_DIR")
+	if dir == "" {
+		t.Skip("set SCREENSHOTS_DIR to write screenshots of the main pages (make screenshots)")
+	}
+	if !filepath.IsAbs(dir) {
+		root, err := filepath.Abs(filepath.Join("..", ".."))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+			t.Fatalf("module root not found from the package directory: %v", err)
+		}
+		dir = filepath.Join(root, dir)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// shoot writes full-page PNGs of the tab's page at every size, named
+// NAME-desktop.png and NAME-phone.png, and leaves the tab at desktop size.
+func (tb *tab) shoot(dir, name string) {
+	tb.b.t.Helper()
+	for _, s := range shotSizes {
+		opts := []chromedp.EmulateViewportOption{chromedp.EmulatePortrait}
+		if s.mobile {
+			opts = append(opts, chromedp.EmulateMobile)
+		}
+		tb.must(tb.do(10*time.Second, chromedp.EmulateViewport(s.width, s.height, opts...)))
+		time.Sleep(100 * time.Millisecond) // let the layout settle at the new size
+		png, err := tb.screenshot()
+		tb.must(err)
+		path := filepath.Join(dir, fmt.Sprintf("%s-%s.png", name, s.name))
+		if err := os.WriteFile(path, png, 0o644); err != nil {
+			tb.b.t.Fatal(err)
+		}
+		tb.b.t.Logf("wrote %s", path)
+	}
+	tb.must(tb.do(10*time.Second, chromedp.EmulateViewport(1280, 800)))
+}
+
+// TestScreenshots writes full-page screenshots of the main pages at desktop
+// (1280×800) and phone (390×844) sizes into $SCREENSHOTS_DIR: the landing
+// page, sign-up, home (my games and the new game form), settings, a game
+// waiting for players, a game mid-turn (tile and cell chosen, with the
+// preview) and the final scores. `make screenshots` runs it.
+func TestScreenshots(t *testing.T) {
+	dir := screenshotsDir(t)
+	base, logs := startSite(t)
+	// One tab visits many pages: without the back/forward cache, or the
+	// streams of the pages left behind use up Chrome's connections to the
+	// site (TestBrowserManyPageVisits).
+	b := newBrowser(t, true, logs, withoutBFCache)
+	a := b.newTab("alice", true)
+
+	a.must(a.navigate(base + "/"))
+	a.shoot(dir, "01-landing")
+	a.must(a.navigate(base + "/signup"))
+	a.shoot(dir, "02-signup")
+	a.signUp(base, "alice")
+
+	a.createGame(base, "open")
+	a.must(a.waitFor(`!!document.querySelector('#game-main code')`, 10*time.Second, "the invite link"))
+	a.shoot(dir, "03-game-waiting")
+	game := a.createGame(base, "greedy")
+	a.must(a.navigate(base + "/"))
+	a.must(a.waitFor(`document.querySelectorAll('#home-lists tbody tr').length >= 2`, 10*time.Second, "both games on the home page"))
+	a.shoot(dir, "04-home")
+	a.must(a.navigate(base + "/settings"))
+	a.shoot(dir, "05-settings")
+
+	// A few turns against the bot, then a tile and a cell chosen: the
+	// preview of what the move gains.
+	a.must(a.navigate(game))
+	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
+	// The page can miss the bot's answer (TestBrowserBotGame): reloadIdle
+	// reloads it then, so the screenshots do not depend on that bug.
+	p := play{game: game, maxTurns: 4, limit: 60 * time.Second, stall: 20 * time.Second, reloadIdle: true}
+	playToEnd(b, p, a)
+	p.maxTurns, p.until = 0, func(st pageState) bool { return st.Confirm }
+	playToEnd(b, p, a)
+	a.shoot(dir, "06-game-move")
+
+	p.until, p.limit = nil, 120*time.Second
+	playToEnd(b, p, a)
+	a.checkFinal(2)
+	a.shoot(dir, "07-game-final")
+	t.Logf("screenshots in %s", dir)
+}
+
+// overflowJS lists the outermost elements wider than the viewport, when the
+// page is.
+const overflowJS = `(() => {
+	const w = document.documentElement.clientWidth;
+	if (document.documentElement.scrollWidth <= w) return [];
+	const wide = [...document.body.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > w + 1);
+	const outer = wide.filter((e) => !wide.includes(e.parentElement));
+	return [document.documentElement.scrollWidth + 'px wide'].concat(outer.slice(0, 4).map((e) =>
+		e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className && typeof e.className === 'string' ? '.' + e.className.split(' ').join('.') : '') +
+		(e.getAttribute('aria-label') ? '[aria-label="' + e.getAttribute('aria-label') + '"]' : '') +
+		' in ' + (e.closest('[id]') ? '#' + e.closest('[id]').id : 'body')));
+})()`
+
+// TestBrowserPhoneWidth: on a 390px-wide phone no page scrolls sideways:
+// landing, sign-up, home, settings, a game waiting for players (the invite
+// link), a game being played (tile and cell chosen) and the final scores.
+func TestBrowserPhoneWidth(t *testing.T) {
+	base, logs := startSite(t)
+	// One tab visits many pages: without the back/forward cache
+	// (TestBrowserManyPageVisits).
+	b := newBrowser(t, true, logs, withoutBFCache)
+	a := b.newTab("alice", true)
+	a.must(a.do(10*time.Second, chromedp.EmulateViewport(390, 844, chromedp.EmulatePortrait, chromedp.EmulateMobile)))
+	var problems []string
+	check := func(what string) {
+		t.Helper()
+		wide, err := eval[[]string](a, overflowJS)
+		a.must(err)
+		if len(wide) > 0 {
+			problems = append(problems, fmt.Sprintf("%s (%s) is %s: %s", what, a.location(), wide[0], strings.Join(wide[1:], ", ")))
+		}
+	}
+	a.must(a.navigate(base + "/"))
+	check("the landing page")
+	a.must(a.navigate(base + "/signup"))
+	check("the sign-up page")
+	a.signUp(base, "alice")
+	a.createGame(base, "open")
+	check("a game waiting for players")
+	game := a.createGame(base, "random")
+	a.must(a.navigate(base + "/"))
+	check("the home page")
+	a.must(a.navigate(base + "/settings"))
+	check("the settings page")
+	a.must(a.navigate(game))
+	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
+	p := play{game: game, maxTurns: 4, limit: 60 * time.Second, stall: 20 * time.Second, reloadIdle: true}
+	playToEnd(b, p, a)
+	p.maxTurns, p.until = 0, func(st pageState) bool { return st.Confirm }
+	playToEnd(b, p, a)
+	check("a game with a tile and a cell chosen")
+	p.until, p.limit = nil, 120*time.Second
+	playToEnd(b, p, a)
+	check("the final scores")
+	if len(problems) > 0 {
+		b.fatalf("a 390px-wide phone must scroll sideways:\n%s", strings.Join(problems, "\n"))
+	}
+}
