@@ -508,6 +508,8 @@ func (s *Server) afterCommit(c echo.Context, l *models.Loaded, commit func() (*m
 		if err != nil {
 			return err
 		}
+		// The choice in progress is spent: the address is the game's again.
+		c.Response().Header().Set("HX-Replace-Url", fmt.Sprintf("/games/%d", l.Game.ID))
 		return render(c, http.StatusOK, views.GameMain(s.gameVM(c, fresh, views.Selection{})))
 	}
 	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/games/%d", l.Game.ID))

@@ -500,7 +500,7 @@ func TestHTMXFragments(t *testing.T) {
 	}
 	for _, u := range steps {
 		code, body := ana.htmx("GET", u, nil)
-		if code != http.StatusOK || strings.Contains(body, "<html") || !strings.HasPrefix(strings.TrimSpace(body), `<div id="game-main">`) {
+		if code != http.StatusOK || strings.Contains(body, "<html") || !strings.HasPrefix(strings.TrimSpace(body), `<div id="game-main"`) {
 			t.Fatalf("htmx %s: %d, not a fragment:\n%.300s", u, code, body)
 		}
 		code, body = ana.get(u)

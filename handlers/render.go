@@ -13,6 +13,10 @@ import (
 // render writes a templ component with a status.
 func render(c echo.Context, status int, comp templ.Component) error {
 	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	// Pages change with every move, and a page kept in the browser's
+	// back/forward cache would keep its event stream open: browsers allow
+	// six connections to a site, so a few of those would stall it.
+	c.Response().Header().Set("Cache-Control", "no-store")
 	c.Response().WriteHeader(status)
 	return comp.Render(c.Request().Context(), c.Response())
 }

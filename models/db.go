@@ -101,7 +101,7 @@ func Open(path string) (*Store, error) {
 		dsn = fmt.Sprintf("file:cacao-mem-%d?%s", memSeq.Add(1), q.Encode())
 	} else {
 		q.Set("_journal_mode", "WAL")
-		dsn = "file:" + strings.ReplaceAll(path, "?", "%3f") + "?" + q.Encode()
+		dsn = "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path) + "?" + q.Encode()
 	}
 	db, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{Logger: logger.Discard, TranslateError: true})
 	if err != nil {

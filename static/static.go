@@ -7,5 +7,5 @@ import "embed"
 
 // FS is the static files, served under /static/.
 //
-//go:embed app.css vendor
+//go:embed app.css app.js vendor
 var FS embed.FS

@@ -53,9 +53,19 @@ func (h *Hub) Publish(topic string, version int) {
 
 func (h *Hub) publish(topic string, version int) {
 	for ch := range h.subs[topic] {
+		// Only the newest version matters: a reader that has not taken the
+		// last one yet gets this one instead.
 		select {
 		case ch <- version:
-		default: // a slow reader catches up on the next event: only the newest version matters
+		default:
+			select {
+			case <-ch:
+			default:
+			}
+			select {
+			case ch <- version:
+			default:
+			}
 		}
 	}
 }

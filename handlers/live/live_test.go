@@ -108,3 +108,17 @@ func TestTouchTopics(t *testing.T) {
 	}
 	h.Close()
 }
+
+// TestSlowReaderGetsNewest: versions published while a stream has not read
+// the last one replace it, so the stream is told the newest version (a
+// player's move and a bot's answer land in one request).
+func TestSlowReaderGetsNewest(t *testing.T) {
+	h := New()
+	ch, done := h.subscribe([]string{Game(1)})
+	defer done()
+	h.Publish(Game(1), 2)
+	h.Publish(Game(1), 3)
+	if v := <-ch; v != 3 {
+		t.Fatalf("the reader got version %d; want the newest, 3", v)
+	}
+}
