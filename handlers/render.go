@@ -43,7 +43,7 @@ func (s *Server) page(c echo.Context, title string) views.Page {
 	p.CSRF, _ = c.Get("csrf").(string)
 	if u := currentUser(c); u != nil {
 		p.User = &views.User{ID: u.ID, Name: u.Username}
-		_, p.Unread, _ = s.store.Notifications(u.ID, 0)
+		p.Unread, _ = s.store.Unread(u.ID)
 	}
 	p.Flash = s.sessions.PopString(c.Request().Context(), "flash")
 	return p

@@ -111,7 +111,7 @@ func (s *Store) TimeOut(id uint, seat int) (*Loaded, error) {
 	}
 	// Tell the table in a second, small transaction: the commit above is
 	// what must never happen twice, and it cannot.
-	err = s.db.Transaction(func(tx *gorm.DB) error {
+	err = s.w.Transaction(func(tx *gorm.DB) error {
 		who := l.Seats[seat].Name
 		for i, other := range l.Seats {
 			if other.UserID == nil {
@@ -170,7 +170,7 @@ func (s *Store) SendReminders() (int, error) {
 	}
 	n := 0
 	for _, seat := range due {
-		err := s.db.Transaction(func(tx *gorm.DB) error {
+		err := s.w.Transaction(func(tx *gorm.DB) error {
 			res := tx.Model(&Seat{}).Where("id = ? AND reminded = ? AND remind_at = ?", seat.ID, false, seat.RemindAt).Update("reminded", true)
 			if res.Error != nil || res.RowsAffected != 1 {
 				return res.Error
@@ -212,7 +212,7 @@ func (u *User) VacationLeft(now time.Time) int {
 func (s *Store) StartVacation(userID uint, days int) (*User, error) {
 	now := s.now()
 	var u User
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.w.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Take(&u, userID).Error; err != nil {
 			return err
 		}
@@ -245,7 +245,7 @@ func (s *Store) StartVacation(userID uint, days int) (*User, error) {
 func (s *Store) EndVacation(userID uint) (*User, error) {
 	now := s.now()
 	var u User
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.w.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Take(&u, userID).Error; err != nil {
 			return err
 		}

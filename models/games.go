@@ -118,7 +118,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken(), TurnHours: spec.TurnHours}
 	uid := creator.ID
 	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username})
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.w.Transaction(func(tx *gorm.DB) error {
 		for i, o := range others {
 			seat := Seat{Slot: i + 1, Index: -1}
 			switch {
@@ -172,7 +172,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 // open seat kept for nobody.
 func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 	var g Game
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.w.Transaction(func(tx *gorm.DB) error {
 		if err := takeGame(tx, id, token, &g); err != nil {
 			return err
 		}
@@ -220,7 +220,7 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 // seat, and the game's creator is told.
 func (s *Store) Decline(id uint, user *User) error {
 	var g Game
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.w.Transaction(func(tx *gorm.DB) error {
 		if err := takeGame(tx, id, "", &g); err != nil {
 			return err
 		}
@@ -340,9 +340,12 @@ func bumpVersion(tx *gorm.DB, g *Game) error {
 }
 
 // LoadGame returns a game with its seats, log and replayed position.
-func (s *Store) LoadGame(id uint) (*Loaded, error) { return load(s.db, id) }
+func (s *Store) LoadGame(id uint) (*Loaded, error) { return s.load(s.db, id) }
 
-func load(db *gorm.DB, id uint) (*Loaded, error) {
+// load reads a game and its seats, and replays its log: from the stored
+// replay of the game when there is one, applying only the entries appended
+// since.
+func (s *Store) load(db *gorm.DB, id uint) (*Loaded, error) {
 	l := &Loaded{}
 	err := db.Preload("Seats").Take(&l.Game, id).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
@@ -358,13 +361,39 @@ func load(db *gorm.DB, id uint) (*Loaded, error) {
 		return l, nil
 	}
 	sort.Slice(l.Seats, func(a, b int) bool { return l.Seats[a].Index < l.Seats[b].Index })
-	if err := db.Where("game_id = ?", id).Order("seq").Find(&l.Log).Error; err != nil {
-		return nil, err
+	r := s.replays.get(id)
+	if r != nil && r.version <= l.Game.Version {
+		n := len(r.log)
+		l.Log, l.Events, l.Play = r.log[:n:n], r.events[:n:n], r.play.Clone()
+		if r.version == l.Game.Version {
+			return l, nil
+		}
+		var more []LogEntry
+		if err := db.Where("game_id = ? AND seq >= ?", id, n).Order("seq").Find(&more).Error; err != nil {
+			return nil, err
+		}
+		for _, e := range more {
+			l.Log = append(l.Log, e)
+			if err := l.apply(e); err != nil {
+				return nil, fmt.Errorf("models: game %d does not replay: log entry %d: %w", id, e.Seq, err)
+			}
+		}
+	} else {
+		if err := db.Where("game_id = ?", id).Order("seq").Find(&l.Log).Error; err != nil {
+			return nil, err
+		}
+		if err := l.replay(); err != nil {
+			return nil, fmt.Errorf("models: game %d does not replay: %w", id, err)
+		}
 	}
-	if err := l.replay(); err != nil {
-		return nil, fmt.Errorf("models: game %d does not replay: %w", id, err)
-	}
+	s.remember(l)
 	return l, nil
+}
+
+// remember stores the replay of l (committed data only).
+func (s *Store) remember(l *Loaded) {
+	n := len(l.Log)
+	s.replays.put(&replay{id: l.Game.ID, version: l.Game.Version, log: l.Log[:n:n], events: l.Events[:n:n], play: l.Play.Clone()})
 }
 
 // replay rebuilds the position from the setup and the log.
@@ -510,9 +539,9 @@ var errNotDue = fmt.Errorf("%w: that seat's time has not run out", ErrForbidden)
 func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded, seat int, add func(LogEntry) error) error) (*Loaded, error) {
 	var l *Loaded
 	now := s.now()
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.w.Transaction(func(tx *gorm.DB) error {
 		var err error
-		if l, err = load(tx, id); err != nil {
+		if l, err = s.load(tx, id); err != nil {
 			return err
 		}
 		if l.Game.Status != StatusActive {
@@ -566,6 +595,7 @@ func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded,
 	if err != nil {
 		return nil, err
 	}
+	s.remember(l)
 	s.changed(&l.Game, l.Seats, false)
 	return l, nil
 }
@@ -795,12 +825,18 @@ func (s *Store) Notifications(userID uint, limit int) ([]Notification, int64, er
 	if err := s.db.Where("user_id = ?", userID).Order("id desc").Limit(limit).Find(&ns).Error; err != nil {
 		return nil, 0, err
 	}
+	unread, err := s.Unread(userID)
+	return ns, unread, err
+}
+
+// Unread counts a user's unread notifications.
+func (s *Store) Unread(userID uint) (int64, error) {
 	var unread int64
 	err := s.db.Model(&Notification{}).Where("user_id = ? AND read = ?", userID, false).Count(&unread).Error
-	return ns, unread, err
+	return unread, err
 }
 
 // MarkRead marks all of a user's notifications read.
 func (s *Store) MarkRead(userID uint) error {
-	return s.db.Model(&Notification{}).Where("user_id = ? AND read = ?", userID, false).Update("read", true).Error
+	return s.w.Model(&Notification{}).Where("user_id = ? AND read = ?", userID, false).Update("read", true).Error
 }

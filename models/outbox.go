@@ -61,7 +61,7 @@ func (s *Store) DueMail(limit int) ([]Mail, error) {
 // means someone else took it first.
 func (s *Store) ClaimMail(m *Mail, lease time.Duration) (bool, error) {
 	next := s.now().Add(lease)
-	res := s.db.Model(&Mail{}).Where("id = ? AND status = ? AND next_attempt = ?", m.ID, MailPending, m.NextAttempt).
+	res := s.w.Model(&Mail{}).Where("id = ? AND status = ? AND next_attempt = ?", m.ID, MailPending, m.NextAttempt).
 		Updates(map[string]any{"next_attempt": next, "attempts": gorm.Expr("attempts + 1")})
 	if res.Error != nil || res.RowsAffected != 1 {
 		return false, res.Error
@@ -73,12 +73,12 @@ func (s *Store) ClaimMail(m *Mail, lease time.Duration) (bool, error) {
 // MailSent records that m was delivered.
 func (s *Store) MailSent(m *Mail) error {
 	now := s.now()
-	return s.db.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"status": MailSent, "sent_at": now, "last_error": ""}).Error
+	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"status": MailSent, "sent_at": now, "last_error": ""}).Error
 }
 
 // MailSkipped records that m is no longer wanted, and why.
 func (s *Store) MailSkipped(m *Mail, why string) error {
-	return s.db.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"status": MailSkipped, "last_error": why}).Error
+	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"status": MailSkipped, "last_error": why}).Error
 }
 
 // MailRetry records a failed attempt: m is tried again after backoff, or
@@ -88,7 +88,7 @@ func (s *Store) MailRetry(m *Mail, cause error) error {
 	if s.now().Sub(m.CreatedAt) > MailGiveUp {
 		upd["status"] = MailFailed
 	}
-	return s.db.Model(&Mail{}).Where("id = ?", m.ID).Updates(upd).Error
+	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(upd).Error
 }
 
 // Backoff is the wait after the attempts-th failed attempt: 30 s doubling
@@ -196,7 +196,7 @@ func (s *Store) QueueDigests() (int, error) {
 			continue
 		}
 		key := fmt.Sprintf("digest:%d:%s", u.ID, now.Format("2006-01-02"))
-		err = s.db.Transaction(func(tx *gorm.DB) error {
+		err = s.w.Transaction(func(tx *gorm.DB) error {
 			res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&Mail{UserID: u.ID, Kind: KindDigest, Text: "Games waiting for you",
 				Key: &key, Status: MailPending, NextAttempt: now, CreatedAt: now})
 			if res.Error != nil {
@@ -232,7 +232,7 @@ func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
 		return nil, fmt.Errorf("%w: give an email address to get email", ErrInvalid)
 	}
 	var u User
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.w.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Take(&u, userID).Error; err != nil {
 			return err
 		}
@@ -259,7 +259,7 @@ func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
 
 // VerifyEmail marks address verified for user, if it is still their address.
 func (s *Store) VerifyEmail(userID uint, address string) error {
-	res := s.db.Model(&User{}).Where("id = ? AND email = ? AND email <> ''", userID, address).Update("email_verified", true)
+	res := s.w.Model(&User{}).Where("id = ? AND email = ? AND email <> ''", userID, address).Update("email_verified", true)
 	if res.Error != nil {
 		return res.Error
 	}
@@ -271,7 +271,7 @@ func (s *Store) VerifyEmail(userID uint, address string) error {
 
 // Unsubscribe turns all of user's email off (one click from any mail).
 func (s *Store) Unsubscribe(userID uint) error {
-	return s.db.Model(&User{}).Where("id = ?", userID).Update("email_mode", MailOff).Error
+	return s.w.Model(&User{}).Where("id = ?", userID).Update("email_mode", MailOff).Error
 }
 
 // Secret returns the site's secret called name, made at random on first use
@@ -281,7 +281,7 @@ func (s *Store) Secret(name string) ([]byte, error) {
 	if _, err := rand.Read(key); err != nil {
 		return nil, err
 	}
-	if err := s.db.Clauses(clause.OnConflict{DoNothing: true}).Create(&Setting{Key: name, Value: key}).Error; err != nil {
+	if err := s.w.Clauses(clause.OnConflict{DoNothing: true}).Create(&Setting{Key: name, Value: key}).Error; err != nil {
 		return nil, err
 	}
 	var st Setting
@@ -304,5 +304,5 @@ func (s *Store) MarkSeen(l *Loaded, seat int) error {
 		return nil
 	}
 	st.SeenSeq, st.SeenAt = len(l.Log), &now
-	return s.db.Model(&Seat{}).Where("id = ?", st.ID).Updates(map[string]any{"seen_seq": st.SeenSeq, "seen_at": now}).Error
+	return s.w.Model(&Seat{}).Where("id = ?", st.ID).Updates(map[string]any{"seen_seq": st.SeenSeq, "seen_at": now}).Error
 }

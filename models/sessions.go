@@ -10,10 +10,10 @@ import (
 
 // SessionStore keeps scs sessions in the site's database (it implements
 // scs.Store).
-type SessionStore struct{ db *gorm.DB }
+type SessionStore struct{ db, w *gorm.DB }
 
 // Sessions returns the session store on the same database.
-func (s *Store) Sessions() *SessionStore { return &SessionStore{db: s.db} }
+func (s *Store) Sessions() *SessionStore { return &SessionStore{db: s.db, w: s.w} }
 
 // Find returns the data of an unexpired session.
 func (ss *SessionStore) Find(token string) ([]byte, bool, error) {
@@ -30,7 +30,7 @@ func (ss *SessionStore) Find(token string) ([]byte, bool, error) {
 
 // Commit stores a session.
 func (ss *SessionStore) Commit(token string, b []byte, expiry time.Time) error {
-	return ss.db.Clauses(clause.OnConflict{
+	return ss.w.Clauses(clause.OnConflict{
 		Columns:   []clause.Column{{Name: "token"}},
 		DoUpdates: clause.AssignmentColumns([]string{"data", "expiry"}),
 	}).Create(&Session{Token: token, Data: b, Expiry: expiry}).Error
@@ -38,10 +38,10 @@ func (ss *SessionStore) Commit(token string, b []byte, expiry time.Time) error {
 
 // Delete removes a session.
 func (ss *SessionStore) Delete(token string) error {
-	return ss.db.Where("token = ?", token).Delete(&Session{}).Error
+	return ss.w.Where("token = ?", token).Delete(&Session{}).Error
 }
 
 // DeleteExpired removes expired sessions.
 func (ss *SessionStore) DeleteExpired() error {
-	return ss.db.Where("expiry <= ?", time.Now()).Delete(&Session{}).Error
+	return ss.w.Where("expiry <= ?", time.Now()).Delete(&Session{}).Error
 }

@@ -52,7 +52,7 @@ func (s *Store) CreateUser(username, password string) (*User, error) {
 		return nil, err
 	}
 	u := &User{Username: username, PasswordHash: hash}
-	err = s.db.Create(u).Error
+	err = s.w.Create(u).Error
 	if errors.Is(err, gorm.ErrDuplicatedKey) {
 		return nil, ErrUsernameTaken
 	}
