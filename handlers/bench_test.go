@@ -13,8 +13,7 @@ import (
 // BenchmarkGamePage renders a mid-game page for a player, through the
 // real router and an in-memory database, as an htmx refetch does.
 func BenchmarkGamePage(b *testing.B) {
-	t := &testing.T{}
-	s := newSite(t)
+	s := newSite(b)
 	ana, bob := s.signup("ana"), s.signup("bob")
 	id := ana.createGame("open", "none", "none")
 	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
@@ -24,12 +23,6 @@ func BenchmarkGamePage(b *testing.B) {
 		bob.act(id, r)
 	}
 	h := s.srv.Config.Handler
-	req := httptest.NewRequest("GET", fmt.Sprintf("/games/%d", id), nil)
-	for _, c := range ana.http.Jar.Cookies(req.URL) {
-		req.AddCookie(c)
-	}
-	u, _ := ana.s.srv.URL, 0
-	_ = u
 	cookies := ana.http.Jar.Cookies(mustURL(s.srv.URL))
 	b.ReportAllocs()
 	b.ResetTimer()

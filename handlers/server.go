@@ -30,6 +30,9 @@ type Config struct {
 	// Live carries game changes to open pages; nil makes one. Close it at
 	// shutdown to end the event streams.
 	Live *live.Hub
+	// TrustProxy takes the client's address from X-Forwarded-For (set only
+	// behind a reverse proxy that writes it), for the log-in limits.
+	TrustProxy bool
 	// Signer signs and checks the one-click links in mail; nil makes one from
 	// the store's "links" secret (the outbox must use the same one).
 	Signer *mail.Signer
@@ -40,6 +43,7 @@ type Server struct {
 	store    *models.Store
 	live     *live.Hub
 	signer   *mail.Signer
+	limiter  *limiter
 	sessions *scs.SessionManager
 	cfg      Config
 	log      *slog.Logger
@@ -87,10 +91,16 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 		}
 		hub.Touch(topics...)
 	}
-	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, sessions: sm, cfg: cfg, log: cfg.Logger}
+	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), sessions: sm, cfg: cfg, log: cfg.Logger}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
+	// The client's address is the connection's (X-Forwarded-For can be
+	// forged) unless the site is told it sits behind a proxy.
+	e.IPExtractor = echo.ExtractIPDirect()
+	if cfg.TrustProxy {
+		e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	}
 	e.HTTPErrorHandler = s.errorHandler
 	e.Use(middleware.RequestID())
 	e.Use(s.requestLog)
@@ -101,8 +111,10 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 		// Event streams are flushed event by event; they stay plain.
 		Skipper: func(c echo.Context) bool { return strings.HasSuffix(c.Request().URL.Path, "/events") },
 	}))
-	e.Use(middleware.BodyLimit("64K"))
+	// Sessions load before anything can refuse the request: the error page
+	// needs them.
 	e.Use(echo.WrapMiddleware(sm.LoadAndSave))
+	e.Use(middleware.BodyLimit("64K"))
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
 		TokenLookup:    "form:_csrf,header:X-CSRF-Token",
 		CookieName:     "cacao_csrf",

@@ -76,6 +76,7 @@ type Config struct {
 	DB            string
 	BaseURL       string
 	SecureCookies bool
+	TrustProxy    bool
 	// Mailer sends the outbox's mail: SMTP from CACAO_SMTP_* when set, else
 	// nil, which logs each message (development).
 	Mailer mail.Mailer
@@ -98,6 +99,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	fs.StringVar(&cfg.DB, "db", def("CACAO_DB", "cacao.db"), "SQLite database file (created on first start)")
 	fs.StringVar(&cfg.BaseURL, "base-url", def("CACAO_BASE_URL", ""), "public URL of the site, for invite links")
 	fs.BoolVar(&cfg.SecureCookies, "secure-cookies", def("CACAO_SECURE_COOKIES", "") == "1" || def("CACAO_SECURE_COOKIES", "") == "true", "mark cookies Secure (behind TLS)")
+	fs.BoolVar(&cfg.TrustProxy, "trust-proxy", def("CACAO_TRUST_PROXY", "") == "1" || def("CACAO_TRUST_PROXY", "") == "true", "take client addresses from X-Forwarded-For (only behind a proxy that sets it)")
 	fs.DurationVar(&cfg.WorkEvery, "work-every", 15*time.Second, "how often deadlines, reminders, digests and mail are processed")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -132,7 +134,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 	if err != nil {
 		return err
 	}
-	e, err := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger, Live: hub, Signer: signer})
+	e, err := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger, Live: hub, Signer: signer, TrustProxy: cfg.TrustProxy})
 	if err != nil {
 		return err
 	}
