@@ -24,7 +24,9 @@ type limiter struct {
 	fails map[string][]time.Time
 }
 
-func newLimiter(now func() time.Time) *limiter { return &limiter{now: now, fails: map[string][]time.Time{}} }
+func newLimiter(now func() time.Time) *limiter {
+	return &limiter{now: now, fails: map[string][]time.Time{}}
+}
 
 // wait returns how long attempts on these keys must wait (0: go ahead).
 func (l *limiter) wait(keys ...limitKey) time.Duration {
