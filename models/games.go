@@ -620,6 +620,8 @@ func (s *Store) afterChange(tx *gorm.DB, l *Loaded, acted, prevCur int, now time
 			err = s.startWaiting(tx, &l.Game, seat, now, kind)
 		case waiting && i == acted:
 			err = s.startWaiting(tx, &l.Game, seat, now, "") // a fresh clock for what is left, no news
+		case waiting && myTurn && prevCur != i && seat.Deadline != nil && !seat.Deadline.After(now):
+			// An overdue choice stays overdue: its timeout plays it, and the turn.
 		case waiting && myTurn && prevCur != i:
 			err = s.startWaiting(tx, &l.Game, seat, now, "turn")
 		case !waiting && seat.WaitingSince != nil:

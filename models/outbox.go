@@ -150,7 +150,9 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 		if err != nil {
 			return r, "", err
 		}
-		if seat.WaitingSince == nil {
+		// A wait that began after the mail was written is another wait: the
+		// one the mail is about has ended.
+		if seat.WaitingSince == nil || seat.WaitingSince.After(m.CreatedAt) {
 			return r, "the game no longer waits on the player", nil
 		}
 		if seat.SeenAt != nil && !seat.SeenAt.Before(m.CreatedAt) {
