@@ -105,12 +105,6 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	e.Use(middleware.RequestID())
 	e.Use(s.requestLog)
 	e.Use(middleware.Recover())
-	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
-		Level:     5,
-		MinLength: 512,
-		// Event streams are flushed event by event; they stay plain.
-		Skipper: func(c echo.Context) bool { return strings.HasSuffix(c.Request().URL.Path, "/events") },
-	}))
 	// Sessions load before anything can refuse the request: the error page
 	// needs them.
 	e.Use(echo.WrapMiddleware(sm.LoadAndSave))

@@ -72,3 +72,38 @@ func (c *replays) drop(id uint) {
 		delete(c.m, id)
 	}
 }
+
+// users keeps the users looked up on every request. Every write to a user
+// drops it after committing; the generation keeps a read that raced with a
+// write from storing what it read before the write.
+type users struct {
+	mu  sync.Mutex
+	m   map[uint]User
+	gen uint64
+}
+
+func (c *users) get(id uint) (User, bool, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	u, ok := c.m[id]
+	return u, ok, c.gen
+}
+
+func (c *users) put(u User, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen {
+		return
+	}
+	if c.m == nil || len(c.m) > 100_000 {
+		c.m = map[uint]User{}
+	}
+	c.m[u.ID] = u
+}
+
+func (c *users) drop(id uint) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	delete(c.m, id)
+}

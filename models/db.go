@@ -10,6 +10,7 @@ import (
 	"maps"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -28,9 +29,12 @@ var (
 
 // Store is the database behind the site.
 type Store struct {
-	db      *gorm.DB // reads
-	w       *gorm.DB // writes: one connection
-	replays *replays
+	db       *gorm.DB // reads
+	w        *gorm.DB // writes: one connection
+	replays  *replays
+	users    users
+	sess     *SessionStore
+	sessOnce sync.Once
 	// Dealer deals new games; nil means RandomDeal. Tests set a fixed one.
 	Dealer Deal
 	// OnChange, when set, is told after every committed change of a game

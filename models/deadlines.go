@@ -233,6 +233,7 @@ func (s *Store) StartVacation(userID uint, days int) (*User, error) {
 		}
 		return shiftDeadlines(tx, userID, time.Duration(days)*day, now)
 	})
+	s.users.drop(userID)
 	if err != nil {
 		return nil, err
 	}
@@ -262,6 +263,7 @@ func (s *Store) EndVacation(userID uint) (*User, error) {
 		}
 		return shiftDeadlines(tx, userID, -unused, now)
 	})
+	s.users.drop(userID)
 	if err != nil {
 		return nil, err
 	}

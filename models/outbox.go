@@ -209,6 +209,7 @@ func (s *Store) QueueDigests() (int, error) {
 			}
 			return tx.Model(&User{}).Where("id = ?", u.ID).Update("last_digest_at", now).Error
 		})
+		s.users.drop(u.ID)
 		if err != nil {
 			return n, err
 		}
@@ -253,6 +254,7 @@ func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
 		}
 		return nil
 	})
+	s.users.drop(userID)
 	if err != nil {
 		return nil, err
 	}
@@ -262,6 +264,7 @@ func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
 // VerifyEmail marks address verified for user, if it is still their address.
 func (s *Store) VerifyEmail(userID uint, address string) error {
 	res := s.w.Model(&User{}).Where("id = ? AND email = ? AND email <> ''", userID, address).Update("email_verified", true)
+	s.users.drop(userID)
 	if res.Error != nil {
 		return res.Error
 	}
@@ -273,7 +276,9 @@ func (s *Store) VerifyEmail(userID uint, address string) error {
 
 // Unsubscribe turns all of user's email off (one click from any mail).
 func (s *Store) Unsubscribe(userID uint) error {
-	return s.w.Model(&User{}).Where("id = ?", userID).Update("email_mode", MailOff).Error
+	err := s.w.Model(&User{}).Where("id = ?", userID).Update("email_mode", MailOff).Error
+	s.users.drop(userID)
+	return err
 }
 
 // Secret returns the site's secret called name, made at random on first use

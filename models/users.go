@@ -89,10 +89,17 @@ var dummyHash = sync.OnceValue(func() []byte {
 
 // UserByID returns a user.
 func (s *Store) UserByID(id uint) (*User, error) {
-	var u User
+	u, ok, gen := s.users.get(id)
+	if ok {
+		return &u, nil
+	}
 	err := s.db.Take(&u, id).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound
 	}
-	return &u, err
+	if err != nil {
+		return nil, err
+	}
+	s.users.put(u, gen)
+	return &u, nil
 }

@@ -9,10 +9,12 @@ package static
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
 	"io/fs"
+	"mime"
 	"net/http"
 	"path"
 	"strings"
@@ -34,7 +36,7 @@ var (
 )
 
 type file struct {
-	data      []byte
+	data, gz  []byte // gz: compressed once, at the best level
 	immutable bool
 }
 
@@ -50,8 +52,12 @@ func init() {
 		sum := sha256.Sum256(data)
 		ext := path.Ext(name)
 		h := strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext
-		files[name] = file{data: data}
-		files[h] = file{data: data, immutable: true}
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		zw.Write(data)
+		zw.Close()
+		files[name] = file{data: data, gz: gz.Bytes()}
+		files[h] = file{data: data, gz: gz.Bytes(), immutable: true}
 		hashed[name] = h
 		return nil
 	})
@@ -81,11 +87,21 @@ func Handler() http.Handler {
 			http.NotFound(w, r)
 			return
 		}
+		h := w.Header()
 		if f.immutable {
-			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+			h.Set("Cache-Control", "public, max-age=31536000, immutable")
 		} else {
-			w.Header().Set("Cache-Control", "public, no-cache")
+			h.Set("Cache-Control", "public, no-cache")
 		}
-		http.ServeContent(w, r, r.URL.Path, start, bytes.NewReader(f.data))
+		h.Set("Vary", "Accept-Encoding")
+		data := f.data
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			data = f.gz
+			h.Set("Content-Encoding", "gzip")
+			if ct := mime.TypeByExtension(path.Ext(r.URL.Path)); ct != "" {
+				h.Set("Content-Type", ct)
+			}
+		}
+		http.ServeContent(w, r, r.URL.Path, start, bytes.NewReader(data))
 	}))
 }

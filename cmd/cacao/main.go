@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -77,6 +78,8 @@ type Config struct {
 	BaseURL       string
 	SecureCookies bool
 	TrustProxy    bool
+	// Pprof, when set, serves net/http/pprof on that (loopback) address.
+	Pprof string
 	// Mailer sends the outbox's mail: SMTP from CACAO_SMTP_* when set, else
 	// nil, which logs each message (development).
 	Mailer mail.Mailer
@@ -100,6 +103,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	fs.StringVar(&cfg.BaseURL, "base-url", def("CACAO_BASE_URL", ""), "public URL of the site, for invite links")
 	fs.BoolVar(&cfg.SecureCookies, "secure-cookies", def("CACAO_SECURE_COOKIES", "") == "1" || def("CACAO_SECURE_COOKIES", "") == "true", "mark cookies Secure (behind TLS)")
 	fs.BoolVar(&cfg.TrustProxy, "trust-proxy", def("CACAO_TRUST_PROXY", "") == "1" || def("CACAO_TRUST_PROXY", "") == "true", "take client addresses from X-Forwarded-For (only behind a proxy that sets it)")
+	fs.StringVar(&cfg.Pprof, "pprof", def("CACAO_PPROF", ""), "serve Go profiles on this address (e.g. 127.0.0.1:6060; off by default)")
 	fs.DurationVar(&cfg.WorkEvery, "work-every", 15*time.Second, "how often deadlines, reminders, digests and mail are processed")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -142,6 +146,9 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 	if err != nil {
 		return err
 	}
+	if cfg.Pprof != "" {
+		go func() { logger.Info("pprof", "err", http.ListenAndServe(cfg.Pprof, pprofMux())) }()
+	}
 	base := cfg.BaseURL
 	if base == "" {
 		base = "http://localhost:" + portOf(ln.Addr())
@@ -180,4 +187,13 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 		return err
 	}
 	return nil
+}
+
+// pprofMux serves the runtime's profiles, apart from the site.
+func pprofMux() *http.ServeMux {
+	m := http.NewServeMux()
+	m.HandleFunc("/debug/pprof/", pprof.Index)
+	m.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	m.HandleFunc("/debug/pprof/heap", pprof.Index)
+	return m
 }

@@ -31,10 +31,12 @@ type Stats struct {
 	Committed []Commit
 }
 
-// Commit is a change the server confirmed.
+// Commit is a change the server confirmed: the game's version after it,
+// or Finished when the response showed the game over (no version on it).
 type Commit struct {
-	Game    uint
-	Version int
+	Game     uint
+	Version  int
+	Finished bool
 }
 
 // Requests counts the timed requests.
@@ -82,6 +84,8 @@ type vuser struct {
 	game    uint
 	st      Stats
 	timing  bool
+	// finishOnly: play the current game to its end, then stop.
+	finishOnly bool
 }
 
 // NewLoad makes users virtual users for the server at base.
@@ -127,6 +131,33 @@ func (l *Load) Setup(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// Finish lets every user play the game they are in to its end (at most d),
+// starting no new one, and returns what they did.
+func (l *Load) Finish(ctx context.Context, d time.Duration) Stats {
+	for _, u := range l.users {
+		u.finishOnly = true
+		u.st = Stats{Lat: map[string][]time.Duration{}}
+		select {
+		case <-u.invites: // an invite nobody took
+		default:
+		}
+	}
+	return l.Play(ctx, d)
+}
+
+// Games lists the games the users are in now.
+func (l *Load) Games() []uint {
+	seen := map[uint]bool{}
+	var out []uint
+	for _, u := range l.users {
+		if u.game != 0 && !seen[u.game] {
+			seen[u.game] = true
+			out = append(out, u.game)
+		}
+	}
+	return out
 }
 
 // Play lets every user play for d and returns what they did.
@@ -241,6 +272,9 @@ func (u *vuser) signup(ctx context.Context) error {
 // and hands the invite to the partner, who joins by it.
 func (u *vuser) loop(ctx context.Context) {
 	for ctx.Err() == nil {
+		if u.game == 0 && u.finishOnly {
+			return
+		}
 		if u.game == 0 {
 			if err := u.newGame(ctx); err != nil {
 				if ctx.Err() == nil {
@@ -302,18 +336,20 @@ func (u *vuser) setGame(res *http.Response) error {
 	return nil
 }
 
-// playGame plays u's game to its end, waiting for the game's events
-// between turns as an open page does.
+// playGame plays u's game to its end as an open page does: it shows the
+// response of each of its own moves, and fetches the page again only when
+// the game's event stream says the game moved past the version shown.
 func (u *vuser) playGame(ctx context.Context) error {
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	events := u.listen(gctx)
 	page := fmt.Sprintf("/games/%d", u.game)
+	_, body, err := u.do(ctx, "page", "GET", page, nil, true)
+	if err != nil {
+		return err
+	}
 	for ctx.Err() == nil {
-		_, body, err := u.do(ctx, "page", "GET", page, nil, true)
-		if err != nil {
-			return err
-		}
+		shown := shownVersion(body)
 		switch {
 		case strings.Contains(body, `id="final"`):
 			if u.creator {
@@ -322,29 +358,51 @@ func (u *vuser) playGame(ctx context.Context) error {
 			u.game = 0
 			return nil
 		case strings.Contains(body, `/resolve"`):
-			if err := u.submit(ctx, "resolve", body); err != nil {
+			if body, err = u.submit(ctx, "resolve", body); err != nil {
 				return err
 			}
 			continue
 		case strings.Contains(body, "Choose a tile from your hand."):
-			if err := u.turn(ctx, body); err != nil {
+			if body, err = u.turn(ctx, body); err != nil {
 				return err
 			}
 			continue
 		}
-		select {
-		case <-events:
-		case <-time.After(2 * time.Second): // a missed event costs a refetch, never the game
-		case <-ctx.Done():
+		for waiting := true; waiting; {
+			select {
+			case v := <-events:
+				waiting = v <= shown
+			case <-time.After(2 * time.Second): // a missed event costs a refetch, never the game
+				waiting = false
+			case <-ctx.Done():
+				return errStop
+			}
+		}
+		if _, body, err = u.do(ctx, "page", "GET", page, nil, true); err != nil {
+			return err
 		}
 	}
 	return errStop
 }
 
-// listen follows the game's event stream; each event is a signal on the
-// returned channel (only the latest matters).
-func (u *vuser) listen(ctx context.Context) <-chan struct{} {
-	ch := make(chan struct{}, 1)
+// shownVersion is the game version a page shows (from its live-update
+// trigger), or -1.
+func shownVersion(body string) int {
+	m := versionRE.FindStringSubmatch(body)
+	if m == nil {
+		m = versionRE2.FindStringSubmatch(body)
+	}
+	if m == nil {
+		return -1
+	}
+	v, _ := strconv.Atoi(m[1])
+	return v
+}
+
+// listen follows the game's event stream and passes on each event's id (the
+// game's new version).
+func (u *vuser) listen(ctx context.Context) <-chan int {
+	ch := make(chan int, 16)
 	go func() {
 		for ctx.Err() == nil {
 			req, _ := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("%s/games/%d/events", u.base, u.game), nil)
@@ -358,10 +416,11 @@ func (u *vuser) listen(ctx context.Context) <-chan struct{} {
 			}
 			sc := bufio.NewScanner(res.Body)
 			for sc.Scan() {
-				if strings.HasPrefix(sc.Text(), "event: ") {
+				if id, ok := strings.CutPrefix(sc.Text(), "id: "); ok {
+					v, _ := strconv.Atoi(id)
 					select {
-					case ch <- struct{}{}:
-					default:
+					case ch <- v:
+					case <-ctx.Done():
 					}
 				}
 			}
@@ -373,7 +432,7 @@ func (u *vuser) listen(ctx context.Context) <-chan struct{} {
 
 // turn chooses a tile, then a legal cell (rotating when the tile fits
 // nowhere as it is), then confirms the move form, as a player clicks.
-func (u *vuser) turn(ctx context.Context, body string) error {
+func (u *vuser) turn(ctx context.Context, body string) (string, error) {
 	hand := links(handRE, body)
 	u.r.Shuffle(len(hand), func(i, j int) { hand[i], hand[j] = hand[j], hand[i] })
 	for _, tile := range hand {
@@ -381,12 +440,12 @@ func (u *vuser) turn(ctx context.Context, body string) error {
 		for rot := 0; rot < 4; rot++ {
 			_, sel, err := u.do(ctx, "select", "GET", link, nil, true)
 			if err != nil {
-				return err
+				return "", err
 			}
 			if cells := links(cellRE, sel); len(cells) > 0 {
 				_, chosen, err := u.do(ctx, "select", "GET", cells[u.r.IntN(len(cells))], nil, true)
 				if err != nil {
-					return err
+					return "", err
 				}
 				return u.submit(ctx, "turn", chosen)
 			}
@@ -398,12 +457,13 @@ func (u *vuser) turn(ctx context.Context, body string) error {
 		}
 	}
 	u.fail(fmt.Errorf("game %d: no tile of the hand fits anywhere", u.game))
-	return errors.New("stuck")
+	return "", errors.New("stuck")
 }
 
 // submit posts the page's turn or resolve form with its values as shown
-// (hidden fields, the first option of each select, the order fields).
-func (u *vuser) submit(ctx context.Context, kind, body string) error {
+// (hidden fields, the first option of each select, the order fields), and
+// returns the page it gets back.
+func (u *vuser) submit(ctx context.Context, kind, body string) (string, error) {
 	var action, form string
 	for _, m := range formRE.FindAllStringSubmatch(body, -1) {
 		if strings.HasSuffix(m[1], "/"+kind) {
@@ -413,7 +473,7 @@ func (u *vuser) submit(ctx context.Context, kind, body string) error {
 	}
 	if action == "" {
 		u.fail(fmt.Errorf("game %d: no %s form on the page", u.game, kind))
-		return errors.New("no form")
+		return "", errors.New("no form")
 	}
 	vals := url.Values{}
 	for _, m := range hiddenRE.FindAllStringSubmatch(form, -1) {
@@ -427,27 +487,23 @@ func (u *vuser) submit(ctx context.Context, kind, body string) error {
 	}
 	_, res, err := u.do(ctx, kind, "POST", action, vals, true)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if strings.Contains(res, `class="error"`) {
 		u.fail(fmt.Errorf("game %d: %s refused", u.game, kind))
-		return errors.New("refused")
+		return "", errors.New("refused")
 	}
 	if kind == "turn" {
 		u.st.Turns++
 	} else {
 		u.st.Resolves++
 	}
-	if m := versionRE.FindStringSubmatch(res); m != nil {
-		v, _ := strconv.Atoi(m[1])
-		u.st.Committed = append(u.st.Committed, Commit{Game: u.game, Version: v})
-	} else if m := versionRE2.FindStringSubmatch(res); m != nil {
-		v, _ := strconv.Atoi(m[1])
-		u.st.Committed = append(u.st.Committed, Commit{Game: u.game, Version: v})
-	} else {
-		u.st.Committed = append(u.st.Committed, Commit{Game: u.game, Version: -1})
+	c := Commit{Game: u.game, Version: shownVersion(res)}
+	if strings.Contains(res, `id="final"`) {
+		c.Version, c.Finished = -1, true
 	}
-	return nil
+	u.st.Committed = append(u.st.Committed, c)
+	return res, nil
 }
 
 func links(re *regexp.Regexp, body string) []string {
