@@ -33,6 +33,7 @@ type Store struct {
 	w        *gorm.DB // writes: one connection
 	replays  *replays
 	users    users
+	seen     seenMarks
 	sess     *SessionStore
 	sessOnce sync.Once
 	// Dealer deals new games; nil means RandomDeal. Tests set a fixed one.
@@ -134,11 +135,12 @@ func Open(path string) (*Store, error) {
 		sqlDB.SetConnMaxIdleTime(0)
 		return db, nil
 	}
+	tables := []any{&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}}
 	w, err := open(dsn("immediate"), 1)
 	if err != nil {
 		return nil, err
 	}
-	if err := w.AutoMigrate(&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}); err != nil {
+	if err := w.AutoMigrate(tables...); err != nil {
 		return nil, fmt.Errorf("models: migrate: %w", err)
 	}
 	if memory {
@@ -149,11 +151,20 @@ func Open(path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	// GORM parses a model's schema on first use and, doing so, writes into
+	// the schemas of related models: parse them all now, before requests
+	// use them concurrently.
+	for _, t := range tables {
+		if err := r.Statement.Parse(t); err != nil {
+			return nil, err
+		}
+	}
 	return &Store{db: r, w: w, replays: newReplays(replayCacheSize)}, nil
 }
 
 // Close closes the database.
 func (s *Store) Close() error {
+	s.FlushSeen()
 	for _, db := range []*gorm.DB{s.db, s.w} {
 		sqlDB, err := db.DB()
 		if err != nil {

@@ -29,8 +29,8 @@ func reminderLead(limit time.Duration) time.Duration {
 func (s *Store) startWaiting(tx *gorm.DB, g *Game, seat *Seat, now time.Time, kind string) error {
 	seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded = &now, nil, nil, false
 	if g.TurnHours > 0 && seat.UserID != nil {
-		var u User
-		if err := tx.Select("id", "vacation_until").Take(&u, *seat.UserID).Error; err != nil {
+		u, err := s.userIn(tx, *seat.UserID) // cached: vacations change in their own transactions
+		if err != nil {
 			return err
 		}
 		start := now

@@ -340,7 +340,20 @@ func bumpVersion(tx *gorm.DB, g *Game) error {
 }
 
 // LoadGame returns a game with its seats, log and replayed position.
-func (s *Store) LoadGame(id uint) (*Loaded, error) { return s.load(s.db, id) }
+func (s *Store) LoadGame(id uint) (*Loaded, error) { return s.read(id) }
+
+// read loads a game in a read transaction: the game row, its seats and its
+// log come from one snapshot of the database (WAL), never from either side
+// of a commit.
+func (s *Store) read(id uint) (*Loaded, error) {
+	var l *Loaded
+	err := s.db.Transaction(func(tx *gorm.DB) error {
+		var err error
+		l, err = s.load(tx, id)
+		return err
+	})
+	return l, err
+}
 
 // load reads a game and its seats, and replays its log: from the stored
 // replay of the game when there is one, applying only the entries appended
@@ -361,6 +374,7 @@ func (s *Store) load(db *gorm.DB, id uint) (*Loaded, error) {
 		return l, nil
 	}
 	sort.Slice(l.Seats, func(a, b int) bool { return l.Seats[a].Index < l.Seats[b].Index })
+	s.overlaySeen(l.Seats)
 	r := s.replays.get(id)
 	if r != nil && r.version <= l.Game.Version {
 		n := len(r.log)
@@ -537,58 +551,97 @@ var errNotDue = fmt.Errorf("%w: that seat's time has not run out", ErrForbidden)
 // checking who acts and on which version. change appends log entries with
 // add, which stores and plays each; the version grows by one.
 func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded, seat int, add func(LogEntry) error) error) (*Loaded, error) {
-	var l *Loaded
+	for attempt := 0; ; attempt++ {
+		l, err := s.tryCommit(id, version, actor, change)
+		if errors.Is(err, errMoved) {
+			if version >= 0 || attempt >= 5 {
+				return nil, ErrConflict
+			}
+			continue // a worker or a bot: try again on the new position
+		}
+		return l, err
+	}
+}
+
+// errMoved says the game changed between reading it and writing.
+var errMoved = errors.New("models: the game moved while the change was prepared")
+
+// tryCommit prepares the change on the game as read (the replay cache makes
+// that cheap), outside the write transaction, so that the transaction, which
+// every writer waits for, only checks that the game is still at the version
+// read and writes.
+func (s *Store) tryCommit(id uint, version int, actor Actor, change func(l *Loaded, seat int, add func(LogEntry) error) error) (*Loaded, error) {
 	now := s.now()
-	err := s.w.Transaction(func(tx *gorm.DB) error {
-		var err error
-		if l, err = s.load(tx, id); err != nil {
+	l, err := s.read(id)
+	if err != nil {
+		return nil, err
+	}
+	if l.Game.Status != StatusActive {
+		return nil, ErrNotActive
+	}
+	seat := actor.Seat
+	switch {
+	case actor.Timeout:
+		if seat < 0 || seat >= len(l.Seats) {
+			return nil, ErrForbidden
+		}
+		if d := l.Seats[seat].Deadline; d == nil || d.After(now) {
+			return nil, errNotDue
+		}
+	case actor.Bot:
+		if seat < 0 || seat >= len(l.Seats) || l.Seats[seat].Bot == "" {
+			return nil, ErrForbidden
+		}
+	default:
+		if seat = l.SeatOf(actor.UserID); seat < 0 {
+			return nil, ErrForbidden
+		}
+	}
+	if version >= 0 && l.Game.Version != version {
+		return nil, ErrConflict
+	}
+	read := l.Game.Version
+	prevCur := l.Play.State().Current()
+	var entries []LogEntry
+	add := func(e LogEntry) error {
+		e.GameID, e.Seq, e.CreatedAt, e.Timeout = id, len(l.Log), now, actor.Timeout
+		if !actor.Bot && !actor.Timeout {
+			uid := actor.UserID
+			e.UserID = &uid
+		}
+		l.Log = append(l.Log, e)
+		entries = append(entries, e)
+		return l.apply(e)
+	}
+	if err := change(l, seat, add); err != nil {
+		return nil, err
+	}
+	err = s.w.Transaction(func(tx *gorm.DB) error {
+		var cur Game
+		if err := tx.Select("id", "version", "status").Take(&cur, id).Error; err != nil {
 			return err
 		}
-		if l.Game.Status != StatusActive {
-			return ErrNotActive
+		if cur.Version != read || cur.Status != StatusActive {
+			return errMoved
 		}
-		seat := actor.Seat
-		switch {
-		case actor.Timeout:
-			if seat < 0 || seat >= len(l.Seats) {
-				return ErrForbidden
-			}
-			if d := l.Seats[seat].Deadline; d == nil || d.After(now) {
-				return errNotDue
-			}
-		case actor.Bot:
-			if seat < 0 || seat >= len(l.Seats) || l.Seats[seat].Bot == "" {
-				return ErrForbidden
-			}
-		default:
-			if seat = l.SeatOf(actor.UserID); seat < 0 {
-				return ErrForbidden
-			}
-		}
-		if version >= 0 && l.Game.Version != version {
-			return ErrConflict
-		}
-		prevCur := l.Play.State().Current()
-		add := func(e LogEntry) error {
-			e.GameID, e.Seq, e.CreatedAt, e.Timeout = id, len(l.Log), now, actor.Timeout
-			if !actor.Bot && !actor.Timeout {
-				uid := actor.UserID
-				e.UserID = &uid
-			}
-			if err := tx.Create(&e).Error; err != nil {
-				if errors.Is(err, gorm.ErrDuplicatedKey) {
-					return ErrConflict
-				}
+		if actor.Timeout {
+			// A vacation may have moved the deadline since it was read.
+			var st Seat
+			if err := tx.Select("id", "deadline").Take(&st, l.Seats[seat].ID).Error; err != nil {
 				return err
 			}
-			l.Log = append(l.Log, e)
-			return l.apply(e)
+			if st.Deadline == nil || st.Deadline.After(now) {
+				return errNotDue
+			}
 		}
-		if err := change(l, seat, add); err != nil {
+		if err := tx.Create(&entries).Error; err != nil {
+			if errors.Is(err, gorm.ErrDuplicatedKey) {
+				return errMoved
+			}
 			return err
 		}
 		if err := bumpVersion(tx, &l.Game); err != nil {
-			return err
+			return errMoved
 		}
 		return s.afterChange(tx, l, seat, prevCur, now)
 	})

@@ -128,11 +128,11 @@ type LogEntry struct {
 // Notification is a message for a user about a game.
 type Notification struct {
 	ID        uint   `gorm:"primaryKey"`
-	UserID    uint   `gorm:"index;not null"`
+	UserID    uint   `gorm:"index:idx_notifications_user_read,priority:1;not null"`
 	GameID    uint   `gorm:"index"`
 	Kind      string `gorm:"not null"`
 	Text      string `gorm:"not null"`
-	Read      bool   `gorm:"not null;default:false"`
+	Read      bool   `gorm:"index:idx_notifications_user_read,priority:2;not null;default:false"`
 	CreatedAt time.Time
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 
 	"gorm.io/gorm"
@@ -30,8 +31,8 @@ func (s *Store) notify(tx *gorm.DB, userID, gameID uint, kind, text string) erro
 	if err := tx.Create(&Notification{UserID: userID, GameID: gameID, Kind: kind, Text: text, CreatedAt: s.now()}).Error; err != nil {
 		return err
 	}
-	var u User
-	if err := tx.Select("id", "email_mode", "email_verified").Take(&u, userID).Error; err != nil {
+	u, err := s.userIn(tx, userID) // cached: mail settings change in their own transactions
+	if err != nil {
 		return err
 	}
 	if u.EmailMode != MailEach || !u.EmailVerified {
@@ -121,6 +122,9 @@ type Recipient struct {
 // user unsubscribed; a "your turn" the player already opened the game for,
 // or that is no longer theirs; a digest with nothing waiting.
 func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
+	if err := s.FlushSeen(); err != nil {
+		return r, "", err
+	}
 	if err := s.db.Take(&r.User, m.UserID).Error; err != nil {
 		if errors.Is(err, gorm.ErrRecordNotFound) {
 			return r, "the user is gone", nil
@@ -299,7 +303,11 @@ func (s *Store) Secret(name string) ([]byte, error) {
 }
 
 // MarkSeen records that the player at seat of l has seen the game as
-// loaded. It writes only when there is something new to the player.
+// loaded, when there is something new to them. The marks are written in
+// batches, at most SeenFlush later (and before any mail is decided on);
+// until then loads see them from memory. A crash may forget the last
+// second's marks: they only decide what is shown as new and whether a
+// "your turn" mail is needed.
 func (s *Store) MarkSeen(l *Loaded, seat int) error {
 	if seat < 0 || seat >= len(l.Seats) {
 		return nil
@@ -311,5 +319,81 @@ func (s *Store) MarkSeen(l *Loaded, seat int) error {
 		return nil
 	}
 	st.SeenSeq, st.SeenAt = len(l.Log), &now
-	return s.w.Model(&Seat{}).Where("id = ?", st.ID).Updates(map[string]any{"seen_seq": st.SeenSeq, "seen_at": now}).Error
+	s.seen.mu.Lock()
+	if s.seen.m == nil {
+		s.seen.m = map[uint]seenMark{}
+	}
+	if old, ok := s.seen.m[st.ID]; !ok || old.seq <= st.SeenSeq {
+		s.seen.m[st.ID] = seenMark{seq: st.SeenSeq, at: now}
+	}
+	due := time.Since(s.seen.flushed) >= SeenFlush
+	s.seen.mu.Unlock()
+	if due {
+		return s.FlushSeen()
+	}
+	return nil
+}
+
+// SeenFlush is how long seen marks may wait in memory.
+const SeenFlush = time.Second
+
+// seenMarks are the marks not yet written, by seat id; writing holds
+// those being written. The lock is never held while waiting for the
+// database: a commit, which holds the write connection, reads the marks.
+type seenMarks struct {
+	mu      sync.Mutex
+	m       map[uint]seenMark
+	writing map[uint]seenMark
+	flushed time.Time
+}
+
+type seenMark struct {
+	seq int
+	at  time.Time
+}
+
+// FlushSeen writes the seen marks kept in memory.
+func (s *Store) FlushSeen() error {
+	s.seen.mu.Lock()
+	s.seen.flushed = time.Now()
+	if len(s.seen.m) == 0 || s.seen.writing != nil {
+		s.seen.mu.Unlock()
+		return nil
+	}
+	batch := s.seen.m
+	s.seen.m, s.seen.writing = map[uint]seenMark{}, batch
+	s.seen.mu.Unlock()
+	err := s.w.Transaction(func(tx *gorm.DB) error {
+		for id, mk := range batch {
+			if err := tx.Model(&Seat{}).Where("id = ? AND seen_seq <= ?", id, mk.seq).Updates(map[string]any{"seen_seq": mk.seq, "seen_at": mk.at}).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	s.seen.mu.Lock()
+	defer s.seen.mu.Unlock()
+	s.seen.writing = nil
+	if err != nil {
+		for id, mk := range batch { // keep them for the next flush
+			if old, ok := s.seen.m[id]; !ok || old.seq < mk.seq {
+				s.seen.m[id] = mk
+			}
+		}
+	}
+	return err
+}
+
+// overlaySeen puts the marks not yet written onto freshly read seats.
+func (s *Store) overlaySeen(seats []Seat) {
+	s.seen.mu.Lock()
+	defer s.seen.mu.Unlock()
+	for i := range seats {
+		for _, marks := range []map[uint]seenMark{s.seen.writing, s.seen.m} {
+			if mk, ok := marks[seats[i].ID]; ok && mk.seq >= seats[i].SeenSeq {
+				at := mk.at
+				seats[i].SeenSeq, seats[i].SeenAt = mk.seq, &at
+			}
+		}
+	}
 }

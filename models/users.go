@@ -103,3 +103,16 @@ func (s *Store) UserByID(id uint) (*User, error) {
 	s.users.put(u, gen)
 	return &u, nil
 }
+
+// userIn returns a user from the cache, or else reads it in tx (whose
+// connection may be the only one: an in-memory database has one).
+func (s *Store) userIn(tx *gorm.DB, id uint) (*User, error) {
+	if u, ok, _ := s.users.get(id); ok {
+		return &u, nil
+	}
+	var u User
+	if err := tx.Take(&u, id).Error; err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
