@@ -2,6 +2,7 @@ package models
 
 import (
 	"crypto/rand"
+	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -360,15 +361,10 @@ func (s *Store) read(id uint) (*Loaded, error) {
 // since.
 func (s *Store) load(db *gorm.DB, id uint) (*Loaded, error) {
 	l := &Loaded{}
-	err := db.Preload("Seats").Take(&l.Game, id).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
+	var err error
+	if l.Seats, err = readGame(db, id, &l.Game); err != nil {
 		return nil, err
 	}
-	l.Seats = l.Game.Seats
-	l.Game.Seats = nil
 	if l.Game.Status == StatusOpen {
 		sort.Slice(l.Seats, func(a, b int) bool { return l.Seats[a].Slot < l.Seats[b].Slot })
 		return l, nil
@@ -402,6 +398,64 @@ func (s *Store) load(db *gorm.DB, id uint) (*Loaded, error) {
 	}
 	s.remember(l)
 	return l, nil
+}
+
+// readGame reads a game and its seats with plain SQL: it runs for every
+// page, and GORM's reflection would cost more than the queries.
+// TestReadGameMatchesGORM keeps it in step with the structs.
+func readGame(db *gorm.DB, id uint, g *Game) ([]Seat, error) {
+	var setup sql.NullString
+	var first sql.NullInt64
+	var started, finished sql.NullTime
+	err := db.Raw(`SELECT id, status, num_players, creator_id, invite_token, setup, first, version, turn_hours,
+		created_at, updated_at, started_at, finished_at FROM games WHERE id = ?`, id).Row().
+		Scan(&g.ID, &g.Status, &g.NumPlayers, &g.CreatorID, &g.InviteToken, &setup, &first, &g.Version, &g.TurnHours,
+			&g.CreatedAt, &g.UpdatedAt, &started, &finished)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	g.Setup, g.First = setup.String, int(first.Int64)
+	g.StartedAt, g.FinishedAt = timePtr(started), timePtr(finished)
+	rows, err := db.Raw(`SELECT id, game_id, slot, "index", user_id, bot, name, invited_id, waiting_since, deadline,
+		remind_at, reminded, seen_seq, seen_at FROM seats WHERE game_id = ?`, id).Rows()
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var seats []Seat
+	for rows.Next() {
+		var st Seat
+		var user, invited sql.NullInt64
+		var bot, name sql.NullString
+		var waiting, deadline, remind, seen sql.NullTime
+		if err := rows.Scan(&st.ID, &st.GameID, &st.Slot, &st.Index, &user, &bot, &name, &invited, &waiting, &deadline,
+			&remind, &st.Reminded, &st.SeenSeq, &seen); err != nil {
+			return nil, err
+		}
+		st.UserID, st.InvitedID = uintPtr(user), uintPtr(invited)
+		st.Bot, st.Name = bot.String, name.String
+		st.WaitingSince, st.Deadline, st.RemindAt, st.SeenAt = timePtr(waiting), timePtr(deadline), timePtr(remind), timePtr(seen)
+		seats = append(seats, st)
+	}
+	return seats, rows.Err()
+}
+
+func timePtr(t sql.NullTime) *time.Time {
+	if !t.Valid {
+		return nil
+	}
+	return &t.Time
+}
+
+func uintPtr(n sql.NullInt64) *uint {
+	if !n.Valid {
+		return nil
+	}
+	u := uint(n.Int64)
+	return &u
 }
 
 // remember stores the replay of l (committed data only).
