@@ -7,6 +7,7 @@ package handlers
 import (
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strings"
 	"time"
 
@@ -103,6 +104,7 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	}
 	e.HTTPErrorHandler = s.errorHandler
 	e.Use(middleware.RequestID())
+	e.Use(admission(4 * runtime.GOMAXPROCS(0)))
 	e.Use(s.requestLog)
 	e.Use(middleware.Recover())
 	// Sessions load before anything can refuse the request: the error page
@@ -126,6 +128,30 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	e.Use(s.loadUser)
 	s.routes(e)
 	return e, nil
+}
+
+// admission lets at most n requests work at once; the others wait their
+// turn in order. On a saturated machine, hundreds of requests sharing the
+// CPU would each take longer, and one holding the database's write
+// connection would make every writer wait: a short queue keeps the latency
+// of every request close to its own work. Event streams, which mostly
+// wait, are not counted.
+func admission(n int) echo.MiddlewareFunc {
+	slots := make(chan struct{}, n)
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if strings.HasSuffix(c.Request().URL.Path, "/events") {
+				return next(c)
+			}
+			select {
+			case slots <- struct{}{}:
+			case <-c.Request().Context().Done():
+				return c.Request().Context().Err()
+			}
+			defer func() { <-slots }()
+			return next(c)
+		}
+	}
 }
 
 // requestLog writes one structured line per request.

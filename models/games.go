@@ -343,18 +343,9 @@ func bumpVersion(tx *gorm.DB, g *Game) error {
 // LoadGame returns a game with its seats, log and replayed position.
 func (s *Store) LoadGame(id uint) (*Loaded, error) { return s.read(id) }
 
-// read loads a game in a read transaction: the game row, its seats and its
-// log come from one snapshot of the database (WAL), never from either side
-// of a commit.
-func (s *Store) read(id uint) (*Loaded, error) {
-	var l *Loaded
-	err := s.db.Transaction(func(tx *gorm.DB) error {
-		var err error
-		l, err = s.load(tx, id)
-		return err
-	})
-	return l, err
-}
+// read loads a game. Its log is read up to the version of the game row
+// read, never past it, though a commit may land between the statements.
+func (s *Store) read(id uint) (*Loaded, error) { return s.load(s.db, id) }
 
 // load reads a game and its seats, and replays its log: from the stored
 // replay of the game when there is one, applying only the entries appended
@@ -379,7 +370,7 @@ func (s *Store) load(db *gorm.DB, id uint) (*Loaded, error) {
 			return l, nil
 		}
 		var more []LogEntry
-		if err := db.Where("game_id = ? AND seq >= ?", id, n).Order("seq").Find(&more).Error; err != nil {
+		if err := db.Where("game_id = ? AND seq >= ? AND version <= ?", id, n, l.Game.Version).Order("seq").Find(&more).Error; err != nil {
 			return nil, err
 		}
 		for _, e := range more {
@@ -389,7 +380,7 @@ func (s *Store) load(db *gorm.DB, id uint) (*Loaded, error) {
 			}
 		}
 	} else {
-		if err := db.Where("game_id = ?", id).Order("seq").Find(&l.Log).Error; err != nil {
+		if err := db.Where("game_id = ? AND version <= ?", id, l.Game.Version).Order("seq").Find(&l.Log).Error; err != nil {
 			return nil, err
 		}
 		if err := l.replay(); err != nil {
@@ -658,7 +649,7 @@ func (s *Store) tryCommit(id uint, version int, actor Actor, change func(l *Load
 	prevCur := l.Play.State().Current()
 	var entries []LogEntry
 	add := func(e LogEntry) error {
-		e.GameID, e.Seq, e.CreatedAt, e.Timeout = id, len(l.Log), now, actor.Timeout
+		e.GameID, e.Seq, e.CreatedAt, e.Timeout, e.Version = id, len(l.Log), now, actor.Timeout, read+1
 		if !actor.Bot && !actor.Timeout {
 			uid := actor.UserID
 			e.UserID = &uid

@@ -119,6 +119,9 @@ type LogEntry struct {
 	Seat   int    `gorm:"not null"`
 	Turn   int    `gorm:"not null"`
 	UserID *uint
+	// Version is the game's version once the entry was committed: a read
+	// that took the game row at version v takes the entries up to v.
+	Version int `gorm:"not null;default:0"`
 	// Timeout marks a change the greedy bot made for a seat whose time ran out.
 	Timeout   bool   `gorm:"not null;default:false"`
 	Data      string `gorm:"not null"`

@@ -26,6 +26,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -53,6 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the users' choices")
 	keep := fs.String("keep", "", "work in this directory and keep it (default: a temporary one)")
 	fs.StringVar(&o.Server, "server", "", "server binary to run (default: build ./cmd/cacao)")
+	cpuprof := fs.String("cpuprofile", "", "write the load generator's own CPU profile here")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -72,6 +74,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	} else if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		fmt.Fprintln(stderr, "loadtest:", err)
 		return 1
+	}
+	if *cpuprof != "" {
+		f, err := os.Create(*cpuprof)
+		if err != nil {
+			fmt.Fprintln(stderr, "loadtest:", err)
+			return 1
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
 	}
 	ctx := context.Background()
 	rep, err := Run(ctx, o, stdout)
