@@ -34,10 +34,13 @@ check-deps:
 bench:
 	$(GO) test -run xxx -bench . -benchmem -cpu 1 -count 5 ./engine/... ./cmd/cacao/
 
-# A 60 s fuzz run of random legal games with invariant checks, then of records.
+# 60 s fuzz runs: random legal games with invariant checks, records, the
+# site's forms (no 5xx, no change on refusal), and mail link tokens.
 fuzz:
 	$(GO) test -run xxx -fuzz FuzzRandomGame -fuzztime 60s ./engine/
 	$(GO) test -run xxx -fuzz FuzzDecodeRecord -fuzztime 60s ./engine/
+	$(GO) test -run xxx -fuzz FuzzTurnForm -fuzztime 60s ./handlers/
+	$(GO) test -run xxx -fuzz FuzzVerify -fuzztime 60s ./handlers/mail/
 
 generate:
 	$(GO) run $(TEMPL) generate

@@ -1,5 +1,7 @@
 package engine
 
+import "maps"
+
 // Game is a State together with its record: every turn is written down with
 // its choices made explicit, and every resolution of another player's batch
 // is attached to the turn that caused it, so that Record replays to the same
@@ -81,4 +83,16 @@ func (g *Game) Record() *Record {
 	r := g.rec
 	r.Turns = append([]RecordTurn(nil), g.rec.Turns...)
 	return &r
+}
+
+// Clone returns an independent copy of the game: playing on one does not
+// change the other.
+func (g *Game) Clone() *Game {
+	c := &Game{rec: g.rec, state: g.state.Clone()}
+	c.rec.Turns = append([]RecordTurn(nil), g.rec.Turns...)
+	for i := range c.rec.Turns {
+		// note() writes into the reactions map of earlier turns.
+		c.rec.Turns[i].Move.Reactions = maps.Clone(c.rec.Turns[i].Move.Reactions)
+	}
+	return c
 }

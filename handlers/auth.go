@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -40,13 +41,23 @@ func (s *Server) signup(c echo.Context) error {
 
 func (s *Server) login(c echo.Context) error {
 	name := c.FormValue("username")
+	keys := []limitKey{accountKey(strings.ToLower(strings.TrimSpace(name))), addressKey(c.RealIP())}
+	refuse := func(code int, msg string) error {
+		return render(c, code, views.AuthPage(views.AuthVM{Page: s.page(c, "Log in"), Username: name, Error: msg, Next: safeNext(c.FormValue("next"))}))
+	}
+	if d := s.limiter.wait(keys...); d > 0 {
+		c.Response().Header().Set("Retry-After", fmt.Sprint(int(d.Seconds())+1))
+		return refuse(http.StatusTooManyRequests, fmt.Sprintf("Too many failed log-ins. Try again in %d minute(s).", int(d.Minutes())+1))
+	}
 	u, err := s.store.Authenticate(name, c.FormValue("password"))
 	if errors.Is(err, models.ErrBadLogin) {
-		return render(c, http.StatusUnauthorized, views.AuthPage(views.AuthVM{Page: s.page(c, "Log in"), Username: name, Error: err.Error(), Next: safeNext(c.FormValue("next"))}))
+		s.limiter.failed(keys...)
+		return refuse(http.StatusUnauthorized, err.Error())
 	}
 	if err != nil {
 		return err
 	}
+	s.limiter.forget(keys[0])
 	if err := s.startSession(c, u); err != nil {
 		return err
 	}

@@ -584,7 +584,7 @@ func (s *Server) exportRecord(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="cacao-game-%d.json"`, id))
-	return c.Blob(http.StatusOK, "application/json", data)
+	return send(c, http.StatusOK, "application/json", data)
 }
 
 func (s *Server) baseURL(c echo.Context) string {

@@ -21,7 +21,7 @@ import (
 
 // site is the real router on an in-memory database, served on loopback.
 type site struct {
-	t     *testing.T
+	t     testing.TB
 	store *models.Store
 	srv   *httptest.Server
 	clock *fakeClock
@@ -47,7 +47,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-func newSite(t *testing.T) *site {
+func newSite(t testing.TB) *site {
 	t.Helper()
 	store, err := models.Open(":memory:")
 	if err != nil {
@@ -66,7 +66,7 @@ func newSite(t *testing.T) *site {
 
 // client is one browser: a cookie jar and the last CSRF token it saw.
 type client struct {
-	t    *testing.T
+	t    testing.TB
 	s    *site
 	http *http.Client
 	csrf string

@@ -1,7 +1,11 @@
 package handlers
 
 import (
+	"bytes"
+	"compress/gzip"
 	"net/http"
+	"strings"
+	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -10,15 +14,64 @@ import (
 	"cacao/views"
 )
 
-// render writes a templ component with a status.
+// bufs recycles the buffers pages are rendered into.
+var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// render writes a templ component with a status. The page is rendered
+// whole before it is sent: one write (and one compressed block), and an
+// error while rendering still gets an error page.
 func render(c echo.Context, status int, comp templ.Component) error {
-	c.Response().Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	buf := bufs.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 1<<20 {
+			buf.Reset()
+			bufs.Put(buf)
+		}
+	}()
+	if err := comp.Render(c.Request().Context(), buf); err != nil {
+		return err
+	}
 	// Pages change with every move, and a page kept in the browser's
 	// back/forward cache would keep its event stream open: browsers allow
 	// six connections to a site, so a few of those would stall it.
 	c.Response().Header().Set("Cache-Control", "no-store")
-	c.Response().WriteHeader(status)
-	return comp.Render(c.Request().Context(), c.Response())
+	return send(c, status, echo.MIMETextHTMLCharsetUTF8, buf.Bytes())
+}
+
+// gzips recycles compressors. A compressor is taken only once a response
+// is complete, for the moment it takes to compress it, so a few serve many
+// slow requests (holding one per request in flight would cost hundreds of
+// kilobytes each).
+var gzips = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
+	return zw
+}}
+
+// send writes a whole response body, gzipped when the client takes gzip
+// and the body is worth it.
+func send(c echo.Context, status int, contentType string, body []byte) error {
+	h := c.Response().Header()
+	h.Add("Vary", "Accept-Encoding")
+	if len(body) < 1024 || !strings.Contains(c.Request().Header.Get("Accept-Encoding"), "gzip") {
+		return c.Blob(status, contentType, body)
+	}
+	out := bufs.Get().(*bytes.Buffer)
+	defer func() {
+		if out.Cap() <= 1<<20 {
+			out.Reset()
+			bufs.Put(out)
+		}
+	}()
+	zw := gzips.Get().(*gzip.Writer)
+	zw.Reset(out)
+	zw.Write(body)
+	err := zw.Close()
+	gzips.Put(zw)
+	if err != nil {
+		return err
+	}
+	h.Set(echo.HeaderContentEncoding, "gzip")
+	return c.Blob(status, contentType, out.Bytes())
 }
 
 // isHTMX reports whether htmx made the request (it then swaps a fragment).
@@ -47,7 +100,7 @@ func (s *Server) page(c echo.Context, title string) views.Page {
 	p.CSRF, _ = c.Get("csrf").(string)
 	if u := currentUser(c); u != nil {
 		p.User = &views.User{ID: u.ID, Name: u.Username}
-		_, p.Unread, _ = s.store.Notifications(u.ID, 0)
+		p.Unread, _ = s.store.Unread(u.ID)
 	}
 	p.Flash = s.sessions.PopString(c.Request().Context(), "flash")
 	return p

@@ -11,7 +11,7 @@ import (
 // routes lists every route of the site.
 func (s *Server) routes(e *echo.Echo) {
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
-	e.GET("/static/*", echo.WrapHandler(http.StripPrefix("/static/", http.FileServer(http.FS(static.FS)))))
+	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
 
 	e.GET("/", s.home)
 	e.GET("/signup", s.signupForm)

@@ -7,6 +7,7 @@ package handlers
 import (
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strings"
 	"time"
 
@@ -30,6 +31,9 @@ type Config struct {
 	// Live carries game changes to open pages; nil makes one. Close it at
 	// shutdown to end the event streams.
 	Live *live.Hub
+	// TrustProxy takes the client's address from X-Forwarded-For (set only
+	// behind a reverse proxy that writes it), for the log-in limits.
+	TrustProxy bool
 	// Signer signs and checks the one-click links in mail; nil makes one from
 	// the store's "links" secret (the outbox must use the same one).
 	Signer *mail.Signer
@@ -40,6 +44,7 @@ type Server struct {
 	store    *models.Store
 	live     *live.Hub
 	signer   *mail.Signer
+	limiter  *limiter
 	sessions *scs.SessionManager
 	cfg      Config
 	log      *slog.Logger
@@ -87,16 +92,25 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 		}
 		hub.Touch(topics...)
 	}
-	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, sessions: sm, cfg: cfg, log: cfg.Logger}
+	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), sessions: sm, cfg: cfg, log: cfg.Logger}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
+	// The client's address is the connection's (X-Forwarded-For can be
+	// forged) unless the site is told it sits behind a proxy.
+	e.IPExtractor = echo.ExtractIPDirect()
+	if cfg.TrustProxy {
+		e.IPExtractor = echo.ExtractIPFromXFFHeader()
+	}
 	e.HTTPErrorHandler = s.errorHandler
 	e.Use(middleware.RequestID())
+	e.Use(admission(4 * runtime.GOMAXPROCS(0)))
 	e.Use(s.requestLog)
 	e.Use(middleware.Recover())
-	e.Use(middleware.BodyLimit("64K"))
+	// Sessions load before anything can refuse the request: the error page
+	// needs them.
 	e.Use(echo.WrapMiddleware(sm.LoadAndSave))
+	e.Use(middleware.BodyLimit("64K"))
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
 		TokenLookup:    "form:_csrf,header:X-CSRF-Token",
 		CookieName:     "cacao_csrf",
@@ -114,6 +128,30 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	e.Use(s.loadUser)
 	s.routes(e)
 	return e, nil
+}
+
+// admission lets at most n requests work at once; the others wait their
+// turn in order. On a saturated machine, hundreds of requests sharing the
+// CPU would each take longer, and one holding the database's write
+// connection would make every writer wait: a short queue keeps the latency
+// of every request close to its own work. Event streams, which mostly
+// wait, are not counted.
+func admission(n int) echo.MiddlewareFunc {
+	slots := make(chan struct{}, n)
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			if strings.HasSuffix(c.Request().URL.Path, "/events") {
+				return next(c)
+			}
+			select {
+			case slots <- struct{}{}:
+			case <-c.Request().Context().Done():
+				return c.Request().Context().Err()
+			}
+			defer func() { <-slots }()
+			return next(c)
+		}
+	}
 }
 
 // requestLog writes one structured line per request.

@@ -7,8 +7,10 @@ package models
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -27,7 +29,13 @@ var (
 
 // Store is the database behind the site.
 type Store struct {
-	db *gorm.DB
+	db       *gorm.DB // reads
+	w        *gorm.DB // writes: one connection
+	replays  *replays
+	users    users
+	seen     seenMarks
+	sess     *SessionStore
+	sessOnce sync.Once
 	// Dealer deals new games; nil means RandomDeal. Tests set a fixed one.
 	Dealer Deal
 	// OnChange, when set, is told after every committed change of a game
@@ -83,53 +91,91 @@ func (s *Store) changed(g *Game, seats []Seat, lobby bool) {
 
 var memSeq atomic.Int64
 
+// replayCacheSize is how many games' replays are kept in memory (a few tens
+// of kilobytes each).
+const replayCacheSize = 500
+
 // Open opens (creating and migrating when needed) the SQLite database at path,
-// in WAL mode with a busy timeout, foreign keys on, and write transactions
-// that take the write lock at BEGIN (so two submits cannot both read version
-// v and then race). path ":memory:" gives a private in-memory database.
+// in WAL mode with a busy timeout and foreign keys on. Writes go through one
+// connection of their own, so writers queue in Go instead of meeting in
+// SQLite's busy handler (which sleeps), and a write transaction takes the
+// write lock at BEGIN (so two submits cannot both read version v and then
+// race); reads use a pool of connections beside it, which WAL lets run
+// while a write commits. path ":memory:" gives a private in-memory database
+// on one connection.
 func Open(path string) (*Store, error) {
 	q := url.Values{}
 	q.Set("_busy_timeout", "5000")
 	q.Set("_foreign_keys", "on")
-	q.Set("_txlock", "immediate")
 	q.Set("_synchronous", "NORMAL")
-	var dsn string
 	memory := path == ":memory:"
-	if memory {
-		q.Set("mode", "memory")
-		q.Set("cache", "shared")
-		dsn = fmt.Sprintf("file:cacao-mem-%d?%s", memSeq.Add(1), q.Encode())
-	} else {
+	dsn := func(txlock string) string {
+		q := maps.Clone(q)
+		q.Set("_txlock", txlock)
+		if memory {
+			q.Set("mode", "memory")
+			q.Set("cache", "shared")
+			return fmt.Sprintf("file:cacao-mem-%d?%s", memSeq.Add(1), q.Encode())
+		}
 		q.Set("_journal_mode", "WAL")
-		dsn = "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path) + "?" + q.Encode()
+		return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path) + "?" + q.Encode()
 	}
-	db, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{Logger: logger.Discard, TranslateError: true})
-	if err != nil {
-		return nil, fmt.Errorf("models: open %s: %w", path, err)
+	open := func(dsn string, conns int) (*gorm.DB, error) {
+		db, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{Logger: logger.Discard, TranslateError: true, SkipDefaultTransaction: true, PrepareStmt: true})
+		if err != nil {
+			return nil, fmt.Errorf("models: open %s: %w", path, err)
+		}
+		sqlDB, err := db.DB()
+		if err != nil {
+			return nil, err
+		}
+		sqlDB.SetMaxOpenConns(conns)
+		sqlDB.SetMaxIdleConns(conns)
+		sqlDB.SetConnMaxLifetime(0)
+		sqlDB.SetConnMaxIdleTime(0)
+		return db, nil
 	}
-	sqlDB, err := db.DB()
+	tables := []any{&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}}
+	w, err := open(dsn("immediate"), 1)
 	if err != nil {
 		return nil, err
 	}
-	if memory {
-		// One connection: an in-memory database lives as long as it does.
-		sqlDB.SetMaxOpenConns(1)
-	} else {
-		sqlDB.SetMaxOpenConns(8)
-	}
-	if err := db.AutoMigrate(&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}); err != nil {
+	if err := w.AutoMigrate(tables...); err != nil {
 		return nil, fmt.Errorf("models: migrate: %w", err)
 	}
-	return &Store{db: db}, nil
+	if memory {
+		// An in-memory database lives as long as its one connection.
+		return &Store{db: w, w: w, replays: newReplays(replayCacheSize)}, nil
+	}
+	r, err := open(dsn("deferred"), 4)
+	if err != nil {
+		return nil, err
+	}
+	// GORM parses a model's schema on first use and, doing so, writes into
+	// the schemas of related models: parse them all now, before requests
+	// use them concurrently.
+	for _, t := range tables {
+		if err := r.Statement.Parse(t); err != nil {
+			return nil, err
+		}
+	}
+	return &Store{db: r, w: w, replays: newReplays(replayCacheSize)}, nil
 }
 
 // Close closes the database.
 func (s *Store) Close() error {
-	sqlDB, err := s.db.DB()
-	if err != nil {
-		return err
+	s.FlushSeen()
+	for _, db := range []*gorm.DB{s.db, s.w} {
+		sqlDB, err := db.DB()
+		if err != nil {
+			return err
+		}
+		sqlDB.Close()
+		if s.db == s.w {
+			break
+		}
 	}
-	return sqlDB.Close()
+	return nil
 }
 
 // JournalMode reports SQLite's journal mode ("wal" for a file database).

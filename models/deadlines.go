@@ -29,8 +29,8 @@ func reminderLead(limit time.Duration) time.Duration {
 func (s *Store) startWaiting(tx *gorm.DB, g *Game, seat *Seat, now time.Time, kind string) error {
 	seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded = &now, nil, nil, false
 	if g.TurnHours > 0 && seat.UserID != nil {
-		var u User
-		if err := tx.Select("id", "vacation_until").Take(&u, *seat.UserID).Error; err != nil {
+		u, err := s.userIn(tx, *seat.UserID) // cached: vacations change in their own transactions
+		if err != nil {
 			return err
 		}
 		start := now
@@ -111,7 +111,7 @@ func (s *Store) TimeOut(id uint, seat int) (*Loaded, error) {
 	}
 	// Tell the table in a second, small transaction: the commit above is
 	// what must never happen twice, and it cannot.
-	err = s.db.Transaction(func(tx *gorm.DB) error {
+	err = s.w.Transaction(func(tx *gorm.DB) error {
 		who := l.Seats[seat].Name
 		for i, other := range l.Seats {
 			if other.UserID == nil {
@@ -170,7 +170,7 @@ func (s *Store) SendReminders() (int, error) {
 	}
 	n := 0
 	for _, seat := range due {
-		err := s.db.Transaction(func(tx *gorm.DB) error {
+		err := s.w.Transaction(func(tx *gorm.DB) error {
 			res := tx.Model(&Seat{}).Where("id = ? AND reminded = ? AND remind_at = ?", seat.ID, false, seat.RemindAt).Update("reminded", true)
 			if res.Error != nil || res.RowsAffected != 1 {
 				return res.Error
@@ -212,7 +212,7 @@ func (u *User) VacationLeft(now time.Time) int {
 func (s *Store) StartVacation(userID uint, days int) (*User, error) {
 	now := s.now()
 	var u User
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.w.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Take(&u, userID).Error; err != nil {
 			return err
 		}
@@ -233,6 +233,7 @@ func (s *Store) StartVacation(userID uint, days int) (*User, error) {
 		}
 		return shiftDeadlines(tx, userID, time.Duration(days)*day, now)
 	})
+	s.users.drop(userID)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +246,7 @@ func (s *Store) StartVacation(userID uint, days int) (*User, error) {
 func (s *Store) EndVacation(userID uint) (*User, error) {
 	now := s.now()
 	var u User
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.w.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Take(&u, userID).Error; err != nil {
 			return err
 		}
@@ -262,6 +263,7 @@ func (s *Store) EndVacation(userID uint) (*User, error) {
 		}
 		return shiftDeadlines(tx, userID, -unused, now)
 	})
+	s.users.drop(userID)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package models
 
 import (
 	"crypto/rand"
+	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -118,7 +119,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken(), TurnHours: spec.TurnHours}
 	uid := creator.ID
 	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username})
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.w.Transaction(func(tx *gorm.DB) error {
 		for i, o := range others {
 			seat := Seat{Slot: i + 1, Index: -1}
 			switch {
@@ -172,7 +173,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 // open seat kept for nobody.
 func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 	var g Game
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.w.Transaction(func(tx *gorm.DB) error {
 		if err := takeGame(tx, id, token, &g); err != nil {
 			return err
 		}
@@ -220,7 +221,7 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 // seat, and the game's creator is told.
 func (s *Store) Decline(id uint, user *User) error {
 	var g Game
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.w.Transaction(func(tx *gorm.DB) error {
 		if err := takeGame(tx, id, "", &g); err != nil {
 			return err
 		}
@@ -340,31 +341,118 @@ func bumpVersion(tx *gorm.DB, g *Game) error {
 }
 
 // LoadGame returns a game with its seats, log and replayed position.
-func (s *Store) LoadGame(id uint) (*Loaded, error) { return load(s.db, id) }
+func (s *Store) LoadGame(id uint) (*Loaded, error) { return s.read(id) }
 
-func load(db *gorm.DB, id uint) (*Loaded, error) {
+// read loads a game. Its log is read up to the version of the game row
+// read, never past it, though a commit may land between the statements.
+func (s *Store) read(id uint) (*Loaded, error) { return s.load(s.db, id) }
+
+// load reads a game and its seats, and replays its log: from the stored
+// replay of the game when there is one, applying only the entries appended
+// since.
+func (s *Store) load(db *gorm.DB, id uint) (*Loaded, error) {
 	l := &Loaded{}
-	err := db.Preload("Seats").Take(&l.Game, id).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
+	var err error
+	if l.Seats, err = readGame(db, id, &l.Game); err != nil {
 		return nil, err
 	}
-	l.Seats = l.Game.Seats
-	l.Game.Seats = nil
 	if l.Game.Status == StatusOpen {
 		sort.Slice(l.Seats, func(a, b int) bool { return l.Seats[a].Slot < l.Seats[b].Slot })
 		return l, nil
 	}
 	sort.Slice(l.Seats, func(a, b int) bool { return l.Seats[a].Index < l.Seats[b].Index })
-	if err := db.Where("game_id = ?", id).Order("seq").Find(&l.Log).Error; err != nil {
+	s.overlaySeen(l.Seats)
+	r := s.replays.get(id)
+	if r != nil && r.version <= l.Game.Version {
+		n := len(r.log)
+		l.Log, l.Events, l.Play = r.log[:n:n], r.events[:n:n], r.play.Clone()
+		if r.version == l.Game.Version {
+			return l, nil
+		}
+		var more []LogEntry
+		if err := db.Where("game_id = ? AND seq >= ? AND version <= ?", id, n, l.Game.Version).Order("seq").Find(&more).Error; err != nil {
+			return nil, err
+		}
+		for _, e := range more {
+			l.Log = append(l.Log, e)
+			if err := l.apply(e); err != nil {
+				return nil, fmt.Errorf("models: game %d does not replay: log entry %d: %w", id, e.Seq, err)
+			}
+		}
+	} else {
+		if err := db.Where("game_id = ? AND version <= ?", id, l.Game.Version).Order("seq").Find(&l.Log).Error; err != nil {
+			return nil, err
+		}
+		if err := l.replay(); err != nil {
+			return nil, fmt.Errorf("models: game %d does not replay: %w", id, err)
+		}
+	}
+	s.remember(l)
+	return l, nil
+}
+
+// readGame reads a game and its seats with plain SQL: it runs for every
+// page, and GORM's reflection would cost more than the queries.
+// TestReadGameMatchesGORM keeps it in step with the structs.
+func readGame(db *gorm.DB, id uint, g *Game) ([]Seat, error) {
+	var setup sql.NullString
+	var first sql.NullInt64
+	var started, finished sql.NullTime
+	err := db.Raw(`SELECT id, status, num_players, creator_id, invite_token, setup, first, version, turn_hours,
+		created_at, updated_at, started_at, finished_at FROM games WHERE id = ?`, id).Row().
+		Scan(&g.ID, &g.Status, &g.NumPlayers, &g.CreatorID, &g.InviteToken, &setup, &first, &g.Version, &g.TurnHours,
+			&g.CreatedAt, &g.UpdatedAt, &started, &finished)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
 		return nil, err
 	}
-	if err := l.replay(); err != nil {
-		return nil, fmt.Errorf("models: game %d does not replay: %w", id, err)
+	g.Setup, g.First = setup.String, int(first.Int64)
+	g.StartedAt, g.FinishedAt = timePtr(started), timePtr(finished)
+	rows, err := db.Raw(`SELECT id, game_id, slot, "index", user_id, bot, name, invited_id, waiting_since, deadline,
+		remind_at, reminded, seen_seq, seen_at FROM seats WHERE game_id = ?`, id).Rows()
+	if err != nil {
+		return nil, err
 	}
-	return l, nil
+	defer rows.Close()
+	var seats []Seat
+	for rows.Next() {
+		var st Seat
+		var user, invited sql.NullInt64
+		var bot, name sql.NullString
+		var waiting, deadline, remind, seen sql.NullTime
+		if err := rows.Scan(&st.ID, &st.GameID, &st.Slot, &st.Index, &user, &bot, &name, &invited, &waiting, &deadline,
+			&remind, &st.Reminded, &st.SeenSeq, &seen); err != nil {
+			return nil, err
+		}
+		st.UserID, st.InvitedID = uintPtr(user), uintPtr(invited)
+		st.Bot, st.Name = bot.String, name.String
+		st.WaitingSince, st.Deadline, st.RemindAt, st.SeenAt = timePtr(waiting), timePtr(deadline), timePtr(remind), timePtr(seen)
+		seats = append(seats, st)
+	}
+	return seats, rows.Err()
+}
+
+func timePtr(t sql.NullTime) *time.Time {
+	if !t.Valid {
+		return nil
+	}
+	return &t.Time
+}
+
+func uintPtr(n sql.NullInt64) *uint {
+	if !n.Valid {
+		return nil
+	}
+	u := uint(n.Int64)
+	return &u
+}
+
+// remember stores the replay of l (committed data only).
+func (s *Store) remember(l *Loaded) {
+	n := len(l.Log)
+	s.replays.put(&replay{id: l.Game.ID, version: l.Game.Version, log: l.Log[:n:n], events: l.Events[:n:n], play: l.Play.Clone()})
 }
 
 // replay rebuilds the position from the setup and the log.
@@ -508,64 +596,104 @@ var errNotDue = fmt.Errorf("%w: that seat's time has not run out", ErrForbidden)
 // checking who acts and on which version. change appends log entries with
 // add, which stores and plays each; the version grows by one.
 func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded, seat int, add func(LogEntry) error) error) (*Loaded, error) {
-	var l *Loaded
+	for attempt := 0; ; attempt++ {
+		l, err := s.tryCommit(id, version, actor, change)
+		if errors.Is(err, errMoved) {
+			if version >= 0 || attempt >= 5 {
+				return nil, ErrConflict
+			}
+			continue // a worker or a bot: try again on the new position
+		}
+		return l, err
+	}
+}
+
+// errMoved says the game changed between reading it and writing.
+var errMoved = errors.New("models: the game moved while the change was prepared")
+
+// tryCommit prepares the change on the game as read (the replay cache makes
+// that cheap), outside the write transaction, so that the transaction, which
+// every writer waits for, only checks that the game is still at the version
+// read and writes.
+func (s *Store) tryCommit(id uint, version int, actor Actor, change func(l *Loaded, seat int, add func(LogEntry) error) error) (*Loaded, error) {
 	now := s.now()
-	err := s.db.Transaction(func(tx *gorm.DB) error {
-		var err error
-		if l, err = load(tx, id); err != nil {
+	l, err := s.read(id)
+	if err != nil {
+		return nil, err
+	}
+	if l.Game.Status != StatusActive {
+		return nil, ErrNotActive
+	}
+	seat := actor.Seat
+	switch {
+	case actor.Timeout:
+		if seat < 0 || seat >= len(l.Seats) {
+			return nil, ErrForbidden
+		}
+		if d := l.Seats[seat].Deadline; d == nil || d.After(now) {
+			return nil, errNotDue
+		}
+	case actor.Bot:
+		if seat < 0 || seat >= len(l.Seats) || l.Seats[seat].Bot == "" {
+			return nil, ErrForbidden
+		}
+	default:
+		if seat = l.SeatOf(actor.UserID); seat < 0 {
+			return nil, ErrForbidden
+		}
+	}
+	if version >= 0 && l.Game.Version != version {
+		return nil, ErrConflict
+	}
+	read := l.Game.Version
+	prevCur := l.Play.State().Current()
+	var entries []LogEntry
+	add := func(e LogEntry) error {
+		e.GameID, e.Seq, e.CreatedAt, e.Timeout, e.Version = id, len(l.Log), now, actor.Timeout, read+1
+		if !actor.Bot && !actor.Timeout {
+			uid := actor.UserID
+			e.UserID = &uid
+		}
+		l.Log = append(l.Log, e)
+		entries = append(entries, e)
+		return l.apply(e)
+	}
+	if err := change(l, seat, add); err != nil {
+		return nil, err
+	}
+	err = s.w.Transaction(func(tx *gorm.DB) error {
+		var cur Game
+		if err := tx.Select("id", "version", "status").Take(&cur, id).Error; err != nil {
 			return err
 		}
-		if l.Game.Status != StatusActive {
-			return ErrNotActive
+		if cur.Version != read || cur.Status != StatusActive {
+			return errMoved
 		}
-		seat := actor.Seat
-		switch {
-		case actor.Timeout:
-			if seat < 0 || seat >= len(l.Seats) {
-				return ErrForbidden
-			}
-			if d := l.Seats[seat].Deadline; d == nil || d.After(now) {
-				return errNotDue
-			}
-		case actor.Bot:
-			if seat < 0 || seat >= len(l.Seats) || l.Seats[seat].Bot == "" {
-				return ErrForbidden
-			}
-		default:
-			if seat = l.SeatOf(actor.UserID); seat < 0 {
-				return ErrForbidden
-			}
-		}
-		if version >= 0 && l.Game.Version != version {
-			return ErrConflict
-		}
-		prevCur := l.Play.State().Current()
-		add := func(e LogEntry) error {
-			e.GameID, e.Seq, e.CreatedAt, e.Timeout = id, len(l.Log), now, actor.Timeout
-			if !actor.Bot && !actor.Timeout {
-				uid := actor.UserID
-				e.UserID = &uid
-			}
-			if err := tx.Create(&e).Error; err != nil {
-				if errors.Is(err, gorm.ErrDuplicatedKey) {
-					return ErrConflict
-				}
+		if actor.Timeout {
+			// A vacation may have moved the deadline since it was read.
+			var st Seat
+			if err := tx.Select("id", "deadline").Take(&st, l.Seats[seat].ID).Error; err != nil {
 				return err
 			}
-			l.Log = append(l.Log, e)
-			return l.apply(e)
+			if st.Deadline == nil || st.Deadline.After(now) {
+				return errNotDue
+			}
 		}
-		if err := change(l, seat, add); err != nil {
+		if err := tx.Create(&entries).Error; err != nil {
+			if errors.Is(err, gorm.ErrDuplicatedKey) {
+				return errMoved
+			}
 			return err
 		}
 		if err := bumpVersion(tx, &l.Game); err != nil {
-			return err
+			return errMoved
 		}
 		return s.afterChange(tx, l, seat, prevCur, now)
 	})
 	if err != nil {
 		return nil, err
 	}
+	s.remember(l)
 	s.changed(&l.Game, l.Seats, false)
 	return l, nil
 }
@@ -797,12 +925,18 @@ func (s *Store) Notifications(userID uint, limit int) ([]Notification, int64, er
 	if err := s.db.Where("user_id = ?", userID).Order("id desc").Limit(limit).Find(&ns).Error; err != nil {
 		return nil, 0, err
 	}
+	unread, err := s.Unread(userID)
+	return ns, unread, err
+}
+
+// Unread counts a user's unread notifications.
+func (s *Store) Unread(userID uint) (int64, error) {
 	var unread int64
 	err := s.db.Model(&Notification{}).Where("user_id = ? AND read = ?", userID, false).Count(&unread).Error
-	return ns, unread, err
+	return unread, err
 }
 
 // MarkRead marks all of a user's notifications read.
 func (s *Store) MarkRead(userID uint) error {
-	return s.db.Model(&Notification{}).Where("user_id = ? AND read = ?", userID, false).Update("read", true).Error
+	return s.w.Model(&Notification{}).Where("user_id = ? AND read = ?", userID, false).Update("read", true).Error
 }

@@ -119,6 +119,9 @@ type LogEntry struct {
 	Seat   int    `gorm:"not null"`
 	Turn   int    `gorm:"not null"`
 	UserID *uint
+	// Version is the game's version once the entry was committed: a read
+	// that took the game row at version v takes the entries up to v.
+	Version int `gorm:"not null;default:0"`
 	// Timeout marks a change the greedy bot made for a seat whose time ran out.
 	Timeout   bool   `gorm:"not null;default:false"`
 	Data      string `gorm:"not null"`
@@ -128,11 +131,11 @@ type LogEntry struct {
 // Notification is a message for a user about a game.
 type Notification struct {
 	ID        uint   `gorm:"primaryKey"`
-	UserID    uint   `gorm:"index;not null"`
+	UserID    uint   `gorm:"index:idx_notifications_user_read,priority:1;not null"`
 	GameID    uint   `gorm:"index"`
 	Kind      string `gorm:"not null"`
 	Text      string `gorm:"not null"`
-	Read      bool   `gorm:"not null;default:false"`
+	Read      bool   `gorm:"index:idx_notifications_user_read,priority:2;not null;default:false"`
 	CreatedAt time.Time
 }
 

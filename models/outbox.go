@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+	"sync"
 	"time"
 
 	"gorm.io/gorm"
@@ -30,8 +31,8 @@ func (s *Store) notify(tx *gorm.DB, userID, gameID uint, kind, text string) erro
 	if err := tx.Create(&Notification{UserID: userID, GameID: gameID, Kind: kind, Text: text, CreatedAt: s.now()}).Error; err != nil {
 		return err
 	}
-	var u User
-	if err := tx.Select("id", "email_mode", "email_verified").Take(&u, userID).Error; err != nil {
+	u, err := s.userIn(tx, userID) // cached: mail settings change in their own transactions
+	if err != nil {
 		return err
 	}
 	if u.EmailMode != MailEach || !u.EmailVerified {
@@ -61,7 +62,7 @@ func (s *Store) DueMail(limit int) ([]Mail, error) {
 // means someone else took it first.
 func (s *Store) ClaimMail(m *Mail, lease time.Duration) (bool, error) {
 	next := s.now().Add(lease)
-	res := s.db.Model(&Mail{}).Where("id = ? AND status = ? AND next_attempt = ?", m.ID, MailPending, m.NextAttempt).
+	res := s.w.Model(&Mail{}).Where("id = ? AND status = ? AND next_attempt = ?", m.ID, MailPending, m.NextAttempt).
 		Updates(map[string]any{"next_attempt": next, "attempts": gorm.Expr("attempts + 1")})
 	if res.Error != nil || res.RowsAffected != 1 {
 		return false, res.Error
@@ -73,12 +74,12 @@ func (s *Store) ClaimMail(m *Mail, lease time.Duration) (bool, error) {
 // MailSent records that m was delivered.
 func (s *Store) MailSent(m *Mail) error {
 	now := s.now()
-	return s.db.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"status": MailSent, "sent_at": now, "last_error": ""}).Error
+	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"status": MailSent, "sent_at": now, "last_error": ""}).Error
 }
 
 // MailSkipped records that m is no longer wanted, and why.
 func (s *Store) MailSkipped(m *Mail, why string) error {
-	return s.db.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"status": MailSkipped, "last_error": why}).Error
+	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"status": MailSkipped, "last_error": why}).Error
 }
 
 // MailRetry records a failed attempt: m is tried again after backoff, or
@@ -88,7 +89,7 @@ func (s *Store) MailRetry(m *Mail, cause error) error {
 	if s.now().Sub(m.CreatedAt) > MailGiveUp {
 		upd["status"] = MailFailed
 	}
-	return s.db.Model(&Mail{}).Where("id = ?", m.ID).Updates(upd).Error
+	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(upd).Error
 }
 
 // Backoff is the wait after the attempts-th failed attempt: 30 s doubling
@@ -121,6 +122,9 @@ type Recipient struct {
 // user unsubscribed; a "your turn" the player already opened the game for,
 // or that is no longer theirs; a digest with nothing waiting.
 func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
+	if err := s.FlushSeen(); err != nil {
+		return r, "", err
+	}
 	if err := s.db.Take(&r.User, m.UserID).Error; err != nil {
 		if errors.Is(err, gorm.ErrRecordNotFound) {
 			return r, "the user is gone", nil
@@ -198,7 +202,7 @@ func (s *Store) QueueDigests() (int, error) {
 			continue
 		}
 		key := fmt.Sprintf("digest:%d:%s", u.ID, now.Format("2006-01-02"))
-		err = s.db.Transaction(func(tx *gorm.DB) error {
+		err = s.w.Transaction(func(tx *gorm.DB) error {
 			res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&Mail{UserID: u.ID, Kind: KindDigest, Text: "Games waiting for you",
 				Key: &key, Status: MailPending, NextAttempt: now, CreatedAt: now})
 			if res.Error != nil {
@@ -209,6 +213,7 @@ func (s *Store) QueueDigests() (int, error) {
 			}
 			return tx.Model(&User{}).Where("id = ?", u.ID).Update("last_digest_at", now).Error
 		})
+		s.users.drop(u.ID)
 		if err != nil {
 			return n, err
 		}
@@ -234,7 +239,7 @@ func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
 		return nil, fmt.Errorf("%w: give an email address to get email", ErrInvalid)
 	}
 	var u User
-	err := s.db.Transaction(func(tx *gorm.DB) error {
+	err := s.w.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Take(&u, userID).Error; err != nil {
 			return err
 		}
@@ -253,6 +258,7 @@ func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
 		}
 		return nil
 	})
+	s.users.drop(userID)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +267,8 @@ func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
 
 // VerifyEmail marks address verified for user, if it is still their address.
 func (s *Store) VerifyEmail(userID uint, address string) error {
-	res := s.db.Model(&User{}).Where("id = ? AND email = ? AND email <> ''", userID, address).Update("email_verified", true)
+	res := s.w.Model(&User{}).Where("id = ? AND email = ? AND email <> ''", userID, address).Update("email_verified", true)
+	s.users.drop(userID)
 	if res.Error != nil {
 		return res.Error
 	}
@@ -273,7 +280,9 @@ func (s *Store) VerifyEmail(userID uint, address string) error {
 
 // Unsubscribe turns all of user's email off (one click from any mail).
 func (s *Store) Unsubscribe(userID uint) error {
-	return s.db.Model(&User{}).Where("id = ?", userID).Update("email_mode", MailOff).Error
+	err := s.w.Model(&User{}).Where("id = ?", userID).Update("email_mode", MailOff).Error
+	s.users.drop(userID)
+	return err
 }
 
 // Secret returns the site's secret called name, made at random on first use
@@ -283,7 +292,7 @@ func (s *Store) Secret(name string) ([]byte, error) {
 	if _, err := rand.Read(key); err != nil {
 		return nil, err
 	}
-	if err := s.db.Clauses(clause.OnConflict{DoNothing: true}).Create(&Setting{Key: name, Value: key}).Error; err != nil {
+	if err := s.w.Clauses(clause.OnConflict{DoNothing: true}).Create(&Setting{Key: name, Value: key}).Error; err != nil {
 		return nil, err
 	}
 	var st Setting
@@ -294,7 +303,11 @@ func (s *Store) Secret(name string) ([]byte, error) {
 }
 
 // MarkSeen records that the player at seat of l has seen the game as
-// loaded. It writes only when there is something new to the player.
+// loaded, when there is something new to them. The marks are written in
+// batches, at most SeenFlush later (and before any mail is decided on);
+// until then loads see them from memory. A crash may forget the last
+// second's marks: they only decide what is shown as new and whether a
+// "your turn" mail is needed.
 func (s *Store) MarkSeen(l *Loaded, seat int) error {
 	if seat < 0 || seat >= len(l.Seats) {
 		return nil
@@ -306,5 +319,81 @@ func (s *Store) MarkSeen(l *Loaded, seat int) error {
 		return nil
 	}
 	st.SeenSeq, st.SeenAt = len(l.Log), &now
-	return s.db.Model(&Seat{}).Where("id = ?", st.ID).Updates(map[string]any{"seen_seq": st.SeenSeq, "seen_at": now}).Error
+	s.seen.mu.Lock()
+	if s.seen.m == nil {
+		s.seen.m = map[uint]seenMark{}
+	}
+	if old, ok := s.seen.m[st.ID]; !ok || old.seq <= st.SeenSeq {
+		s.seen.m[st.ID] = seenMark{seq: st.SeenSeq, at: now}
+	}
+	due := time.Since(s.seen.flushed) >= SeenFlush
+	s.seen.mu.Unlock()
+	if due {
+		return s.FlushSeen()
+	}
+	return nil
+}
+
+// SeenFlush is how long seen marks may wait in memory.
+const SeenFlush = time.Second
+
+// seenMarks are the marks not yet written, by seat id; writing holds
+// those being written. The lock is never held while waiting for the
+// database: a commit, which holds the write connection, reads the marks.
+type seenMarks struct {
+	mu      sync.Mutex
+	m       map[uint]seenMark
+	writing map[uint]seenMark
+	flushed time.Time
+}
+
+type seenMark struct {
+	seq int
+	at  time.Time
+}
+
+// FlushSeen writes the seen marks kept in memory.
+func (s *Store) FlushSeen() error {
+	s.seen.mu.Lock()
+	s.seen.flushed = time.Now()
+	if len(s.seen.m) == 0 || s.seen.writing != nil {
+		s.seen.mu.Unlock()
+		return nil
+	}
+	batch := s.seen.m
+	s.seen.m, s.seen.writing = map[uint]seenMark{}, batch
+	s.seen.mu.Unlock()
+	err := s.w.Transaction(func(tx *gorm.DB) error {
+		for id, mk := range batch {
+			if err := tx.Model(&Seat{}).Where("id = ? AND seen_seq <= ?", id, mk.seq).Updates(map[string]any{"seen_seq": mk.seq, "seen_at": mk.at}).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	s.seen.mu.Lock()
+	defer s.seen.mu.Unlock()
+	s.seen.writing = nil
+	if err != nil {
+		for id, mk := range batch { // keep them for the next flush
+			if old, ok := s.seen.m[id]; !ok || old.seq < mk.seq {
+				s.seen.m[id] = mk
+			}
+		}
+	}
+	return err
+}
+
+// overlaySeen puts the marks not yet written onto freshly read seats.
+func (s *Store) overlaySeen(seats []Seat) {
+	s.seen.mu.Lock()
+	defer s.seen.mu.Unlock()
+	for i := range seats {
+		for _, marks := range []map[uint]seenMark{s.seen.writing, s.seen.m} {
+			if mk, ok := marks[seats[i].ID]; ok && mk.seq >= seats[i].SeenSeq {
+				at := mk.at
+				seats[i].SeenSeq, seats[i].SeenAt = mk.seq, &at
+			}
+		}
+	}
 }

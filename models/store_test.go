@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -346,5 +347,46 @@ func TestNotifications(t *testing.T) {
 	// "reaction" notification; a turn that comes with a choice says so.
 	if kinds["started"] != 2 || kinds["finished"] != 2 || kinds["turn"]+kinds["reaction"] < 22 || choices == 0 {
 		t.Fatalf("notification kinds %v, %d about choices: want 2 started, 2 finished, a wait notice for each of 22 turns, at least one about a choice", kinds, choices)
+	}
+}
+
+// TestReadGameMatchesGORM: the plain-SQL read of a game and its seats gives
+// what GORM reads, field for field, with every optional field set and not.
+func TestReadGameMatchesGORM(t *testing.T) {
+	s := MustOpen(t)
+	ana, bob, cy := mustUser(t, s, "ana"), mustUser(t, s, "bob"), mustUser(t, s, "cyd")
+	open, err := s.CreateGame(ana, GameSpec{Seats: []string{"@bob", SeatOpen}, TurnHours: 72})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, _ := s.CreateGame(ana, GameSpec{Seats: []string{SeatOpen, "greedy"}, TurnHours: 24})
+	if _, err := s.Join(g.ID, "", cy); err != nil {
+		t.Fatal(err)
+	}
+	l, _ := s.LoadGame(g.ID)
+	if err := s.MarkSeen(l, l.SeatOf(cy.ID)); err != nil {
+		t.Fatal(err)
+	}
+	s.FlushSeen()
+	_ = bob
+	for _, id := range []uint{open.ID, g.ID} {
+		var want Game
+		if err := s.db.Preload("Seats").Take(&want, id).Error; err != nil {
+			t.Fatal(err)
+		}
+		var got Game
+		seats, err := readGame(s.db, id, &got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.Seats = seats
+		sort.Slice(got.Seats, func(a, b int) bool { return got.Seats[a].ID < got.Seats[b].ID })
+		sort.Slice(want.Seats, func(a, b int) bool { return want.Seats[a].ID < want.Seats[b].ID })
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("game %d:\n got %+v\nwant %+v", id, got, want)
+		}
+	}
+	if _, err := readGame(s.db, 999, &Game{}); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a missing game: %v", err)
 	}
 }

@@ -52,7 +52,7 @@ func (s *Store) CreateUser(username, password string) (*User, error) {
 		return nil, err
 	}
 	u := &User{Username: username, PasswordHash: hash}
-	err = s.db.Create(u).Error
+	err = s.w.Create(u).Error
 	if errors.Is(err, gorm.ErrDuplicatedKey) {
 		return nil, ErrUsernameTaken
 	}
@@ -89,10 +89,30 @@ var dummyHash = sync.OnceValue(func() []byte {
 
 // UserByID returns a user.
 func (s *Store) UserByID(id uint) (*User, error) {
-	var u User
+	u, ok, gen := s.users.get(id)
+	if ok {
+		return &u, nil
+	}
 	err := s.db.Take(&u, id).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, ErrNotFound
 	}
-	return &u, err
+	if err != nil {
+		return nil, err
+	}
+	s.users.put(u, gen)
+	return &u, nil
+}
+
+// userIn returns a user from the cache, or else reads it in tx (whose
+// connection may be the only one: an in-memory database has one).
+func (s *Store) userIn(tx *gorm.DB, id uint) (*User, error) {
+	if u, ok, _ := s.users.get(id); ok {
+		return &u, nil
+	}
+	var u User
+	if err := tx.Take(&u, id).Error; err != nil {
+		return nil, err
+	}
+	return &u, nil
 }

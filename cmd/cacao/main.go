@@ -20,6 +20,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/signal"
 	"syscall"
@@ -76,6 +77,9 @@ type Config struct {
 	DB            string
 	BaseURL       string
 	SecureCookies bool
+	TrustProxy    bool
+	// Pprof, when set, serves net/http/pprof on that (loopback) address.
+	Pprof string
 	// Mailer sends the outbox's mail: SMTP from CACAO_SMTP_* when set, else
 	// nil, which logs each message (development).
 	Mailer mail.Mailer
@@ -98,6 +102,8 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	fs.StringVar(&cfg.DB, "db", def("CACAO_DB", "cacao.db"), "SQLite database file (created on first start)")
 	fs.StringVar(&cfg.BaseURL, "base-url", def("CACAO_BASE_URL", ""), "public URL of the site, for invite links")
 	fs.BoolVar(&cfg.SecureCookies, "secure-cookies", def("CACAO_SECURE_COOKIES", "") == "1" || def("CACAO_SECURE_COOKIES", "") == "true", "mark cookies Secure (behind TLS)")
+	fs.BoolVar(&cfg.TrustProxy, "trust-proxy", def("CACAO_TRUST_PROXY", "") == "1" || def("CACAO_TRUST_PROXY", "") == "true", "take client addresses from X-Forwarded-For (only behind a proxy that sets it)")
+	fs.StringVar(&cfg.Pprof, "pprof", def("CACAO_PPROF", ""), "serve Go profiles on this address (e.g. 127.0.0.1:6060; off by default)")
 	fs.DurationVar(&cfg.WorkEvery, "work-every", 15*time.Second, "how often deadlines, reminders, digests and mail are processed")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -132,13 +138,16 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 	if err != nil {
 		return err
 	}
-	e, err := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger, Live: hub, Signer: signer})
+	e, err := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger, Live: hub, Signer: signer, TrustProxy: cfg.TrustProxy})
 	if err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
+	}
+	if cfg.Pprof != "" {
+		go func() { logger.Info("pprof", "err", http.ListenAndServe(cfg.Pprof, pprofMux())) }()
 	}
 	base := cfg.BaseURL
 	if base == "" {
@@ -178,4 +187,13 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 		return err
 	}
 	return nil
+}
+
+// pprofMux serves the runtime's profiles, apart from the site.
+func pprofMux() *http.ServeMux {
+	m := http.NewServeMux()
+	m.HandleFunc("/debug/pprof/", pprof.Index)
+	m.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	m.HandleFunc("/debug/pprof/heap", pprof.Index)
+	return m
 }

@@ -40,6 +40,9 @@ func (w *Worker) Run(ctx context.Context) {
 
 // Once does one round of the background work and logs what it did.
 func (w *Worker) Once(ctx context.Context) {
+	if err := w.Store.FlushSeen(); err != nil {
+		w.Log.Error("seen marks", "err", err)
+	}
 	timeouts, err := w.Store.RunTimeouts()
 	if err != nil {
 		w.Log.Error("timeouts", "err", err)

@@ -1,0 +1,38 @@
+package main
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestLoadRunReports: a short run of the command as written plays games
+// without errors and ends with the RESULT line other tools read.
+func TestLoadRunReports(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the server and runs a load: not in -short")
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-users", "6", "-duration", "3s"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errOut.String(), out.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	last := lines[len(lines)-1]
+	re := regexp.MustCompile(`^RESULT turns_per_s=(\d+) p99_ms=\d+(\.\d+)? errors=(\d+) peak_rss_mb=\d+(\.\d+)? raw_sqlite_tx_per_s=\d+$`)
+	m := re.FindStringSubmatch(last)
+	if m == nil {
+		t.Fatalf("last line %q does not match %s", last, re)
+	}
+	if m[1] == "0" || m[3] != "0" {
+		t.Fatalf("a run with no turns or with errors: %q\n%s", last, out.String())
+	}
+	for _, kind := range []string{"page", "select", "turn", "all"} {
+		if !regexp.MustCompile(`(?m)^` + kind + ` +\d+`).MatchString(out.String()) {
+			t.Fatalf("no latency line for %q:\n%s", kind, out.String())
+		}
+	}
+	if code := run([]string{"-users", "3"}, &out, &errOut); code != 2 {
+		t.Fatalf("an odd number of users: exit %d", code)
+	}
+}

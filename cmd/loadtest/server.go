@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	_ "github.com/mattn/go-sqlite3" // the driver the site uses, for the raw rate
+)
+
+// Server is a running cacao server process.
+type Server struct {
+	Cmd  *exec.Cmd
+	URL  string
+	done chan error
+}
+
+// StartServer runs bin on loopback with the database db, its logs going to
+// logPath, and waits until it answers /healthz.
+func StartServer(ctx context.Context, bin, db, logPath string) (*Server, error) {
+	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-db", db)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	start, _ := logf.Seek(0, 2)
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return nil, err
+	}
+	s := &Server{Cmd: cmd, done: make(chan error, 1)}
+	go func() { s.done <- cmd.Wait(); logf.Close() }()
+	deadline := time.Now().Add(30 * time.Second)
+	for s.URL == "" {
+		if time.Now().After(deadline) {
+			s.Kill()
+			return nil, fmt.Errorf("the server did not start; see %s", logPath)
+		}
+		select {
+		case err := <-s.done:
+			return nil, fmt.Errorf("the server exited: %v; see %s", err, logPath)
+		case <-time.After(20 * time.Millisecond):
+		}
+		s.URL = listenURL(logPath, start)
+	}
+	for time.Now().Before(deadline) {
+		res, err := http.Get(s.URL + "/healthz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == 200 {
+				return s, nil
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	s.Kill()
+	return nil, fmt.Errorf("the server does not answer /healthz")
+}
+
+// listenURL finds the address in the server's "listening" log line after
+// offset start.
+func listenURL(logPath string, start int64) string {
+	f, err := os.Open(logPath)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	f.Seek(start, 0)
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var line struct{ Msg, Addr string }
+		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Msg == "listening" && line.Addr != "" {
+			return "http://" + line.Addr
+		}
+	}
+	return ""
+}
+
+// PeakRSSMB is the process's peak resident set size so far (VmHWM), in MB.
+func (s *Server) PeakRSSMB() float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.Cmd.Process.Pid))
+	if err != nil {
+		return -1
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return -1
+}
+
+// Stop asks the server to shut down and waits for it.
+func (s *Server) Stop() error {
+	s.Cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-s.done:
+		return err
+	case <-time.After(20 * time.Second):
+		s.Cmd.Process.Kill()
+		return <-s.done
+	}
+}
+
+// Kill ends the server with SIGKILL, as a crash would, and waits for it.
+func (s *Server) Kill() {
+	s.Cmd.Process.Signal(syscall.SIGKILL)
+	<-s.done
+}
+
+// RawSQLiteRate commits one small row per transaction into a fresh SQLite
+// file at path for about d, with the site's pragmas (WAL, synchronous
+// NORMAL, busy timeout, immediate transactions), and returns commits per
+// second: the ceiling a site on this disk cannot beat.
+func RawSQLiteRate(path string, d time.Duration) (float64, error) {
+	for _, suffix := range []string{"", "-wal", "-shm"} {
+		os.Remove(path + suffix)
+	}
+	q := url.Values{}
+	q.Set("_busy_timeout", "5000")
+	q.Set("_foreign_keys", "on")
+	q.Set("_txlock", "immediate")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_journal_mode", "WAL")
+	db, err := sql.Open("sqlite3", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec("CREATE TABLE t (id INTEGER PRIMARY KEY, game INTEGER NOT NULL, data TEXT NOT NULL)"); err != nil {
+		return 0, err
+	}
+	n := 0
+	start := time.Now()
+	for time.Since(start) < d {
+		tx, err := db.Begin()
+		if err != nil {
+			return 0, err
+		}
+		if _, err := tx.Exec("INSERT INTO t (game, data) VALUES (?, ?)", n%100, `{"seat":0,"tile":"1111","at":[1,0],"rot":0}`); err != nil {
+			tx.Rollback()
+			return 0, err
+		}
+		if err := tx.Commit(); err != nil {
+			return 0, err
+		}
+		n++
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}

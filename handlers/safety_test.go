@@ -1,0 +1,226 @@
+package handlers_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"cacao/engine"
+	"cacao/models"
+)
+
+// TestLoginRateLimit: after 5 failed log-ins for one account, even the right
+// password is refused (429 with Retry-After) until the failures age out;
+// other accounts are not affected, but 20 failures from one address stop
+// that address; a successful log-in clears the account's count.
+func TestLoginRateLimit(t *testing.T) {
+	s := newSite(t)
+	s.signup("ana")
+	s.signup("bob")
+	mallory := s.client("mallory")
+	mallory.get("/login")
+	try := func(c *client, name, pw string) (int, string) {
+		t.Helper()
+		return c.post("/login", url.Values{"username": {name}, "password": {pw}})
+	}
+	for i := 0; i < 5; i++ {
+		if code, _ := try(mallory, "ana", "guess"); code != http.StatusUnauthorized {
+			t.Fatalf("failure %d: %d", i+1, code)
+		}
+	}
+	code, body := try(mallory, "ana", "secret-ana")
+	if code != http.StatusTooManyRequests || !strings.Contains(body, "Too many failed log-ins") {
+		t.Fatalf("6th attempt with the right password: %d; want 429", code)
+	}
+	if code, _ := try(s.client("ana2"), "ANA", "secret-ana"); code != http.StatusTooManyRequests {
+		t.Fatalf("the account limit ignores case: %d", code)
+	}
+	if code, _ := try(mallory, "bob", "secret-bob"); code != http.StatusOK {
+		t.Fatalf("another account from the same address: %d", code)
+	}
+	s.clock.Advance(15*time.Minute + time.Second)
+	if code, _ := try(s.client("ana3"), "ana", "secret-ana"); code != http.StatusOK {
+		t.Fatalf("after the window: %d", code)
+	}
+	// An address that fails 20 times is stopped for any account.
+	eve := s.client("eve")
+	eve.get("/login")
+	for i := 0; i < 20; i++ {
+		try(eve, fmt.Sprintf("user%d", i), "guess")
+	}
+	res, _ := http.PostForm(s.srv.URL+"/login", url.Values{"username": {"bob"}})
+	res.Body.Close()
+	if code, _ := try(eve, "bob", "secret-bob"); code != http.StatusTooManyRequests {
+		t.Fatalf("after 20 failures from one address: %d", code)
+	}
+}
+
+// TestCSRFOnEveryPost: every POST route of the router refuses a request
+// without the CSRF token (the one-click unsubscribe, which mail clients
+// send, refuses it for want of a valid signed token), and nothing changes.
+func TestCSRFOnEveryPost(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	id := ana.createGame("open", "none", "none")
+	_, l := s.seatOf(id, "ana")
+	e := s.srv.Config.Handler.(*echo.Echo)
+	posts := 0
+	for _, r := range e.Routes() {
+		if r.Method != http.MethodPost {
+			continue
+		}
+		posts++
+		path := strings.NewReplacer(":id", fmt.Sprint(id), ":token", l.Game.InviteToken).Replace(r.Path)
+		for _, tok := range []string{"", "forged"} {
+			code, _ := ana.post(path, url.Values{"_csrf": {tok}, "seat": {"greedy"}, "email": {"a@b.c"}, "mode": {"each"}, "days": {"3"}})
+			if code != http.StatusForbidden && code != http.StatusBadRequest {
+				t.Errorf("POST %s with CSRF token %q: %d; want 400 or 403", path, tok, code)
+			}
+		}
+	}
+	if posts < 10 {
+		t.Fatalf("found only %d POST routes", posts)
+	}
+	if mine, _ := s.store.MyGames(1); len(mine) != 1 {
+		t.Fatalf("forged posts changed the games: %d", len(mine))
+	}
+	if u, _ := s.store.UserByID(1); u.Email != "" || u.VacationUntil != nil {
+		t.Fatal("forged posts changed the settings")
+	}
+}
+
+// TestBodyLimit: a request body over 64 KB is refused with 413 and changes
+// nothing.
+func TestBodyLimit(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	ana.get("/")
+	big := url.Values{"seat": {"greedy"}, "pad": {strings.Repeat("x", 100_000)}}
+	if code, _ := ana.post("/games", big); code != http.StatusRequestEntityTooLarge {
+		t.Fatalf("a 100 KB form: %d; want 413", code)
+	}
+	if mine, _ := s.store.MyGames(1); len(mine) != 0 {
+		t.Fatal("the oversized request created a game")
+	}
+}
+
+// TestFiftyConcurrentSubmits: the same turn submitted 50 times at once (a
+// double-clicking player on a bad connection) commits once; the others are
+// told someone moved first.
+func TestFiftyConcurrentSubmits(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	id := ana.createGame("random", "none", "none")
+	seat, l := s.seatOf(id, "ana")
+	st := l.Play.State()
+	pl := st.LegalPlacements(nil)[0]
+	form := url.Values{"version": {fmt.Sprint(l.Game.Version)}, "tile": {pl.Tile.String()}, "rot": {fmt.Sprint(pl.Rot)},
+		"at": {fmt.Sprintf("%d,%d", pl.At.X, pl.At.Y)}, "_csrf": {ana.csrf}}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	codes := map[int]int{}
+	start := make(chan struct{})
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			req, _ := http.NewRequest("POST", fmt.Sprintf("%s/games/%d/turn", s.srv.URL, id), strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			res, err := ana.http.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			res.Body.Close()
+			mu.Lock()
+			codes[res.StatusCode]++
+			mu.Unlock()
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if codes[http.StatusOK] != 1 || codes[http.StatusConflict] != 49 {
+		t.Fatalf("status codes %v; want one 200 and 49 409", codes)
+	}
+	after, _ := s.store.LoadGame(id)
+	mine := 0
+	for _, e := range after.Log {
+		if e.Seat == seat && e.Kind == models.KindTurn {
+			mine++
+		}
+	}
+	if mine != 1 {
+		t.Fatalf("the turn was committed %d times", mine)
+	}
+}
+
+// FuzzTurnForm: random and malformed values in the move, choice, join and
+// settings forms never cause a 5xx, and a refused request changes nothing.
+func FuzzTurnForm(f *testing.F) {
+	s := newSite(f)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	id := ana.createGame("open", "none", "none")
+	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
+	seat, l := s.seatOf(id, "ana")
+	if l.Play.State().Current() != seat {
+		bob.act(id, engine.NewRand(1))
+	}
+	_, l = s.seatOf(id, "ana")
+	pl := l.Play.State().LegalPlacements(nil)[0]
+	f.Add("turn", fmt.Sprint(l.Game.Version), pl.Tile.String(), fmt.Sprint(pl.Rot), fmt.Sprintf("%d,%d", pl.At.X, pl.At.Y), "0", "", "1,0,N", "1", "1")
+	f.Add("turn", "-1", "9999", "7", "x,y", "-3", "1", "", "", "")
+	f.Add("resolve", "0", "", "", "", "", "", "0,0,E", "5", "0")
+	f.Add("turn", "99999999999999999999", "1111", "0", "1,0", "1e9", "yes", "1,0,Q", "-1", "abc")
+	f.Add("settings", "", "", "", "", "", "", "", "999", "")
+	f.Add("join", "", "", "", "", "", "", "", "", "")
+	f.Fuzz(func(t *testing.T, kind, version, tile, rot, at, fill, overbuild, edge, use, order string) {
+		ana := *ana // the same browser, reporting to this run
+		ana.t = t
+		before, err := s.store.LoadGame(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, _ := s.store.UserByID(1)
+		form := url.Values{"version": {version}, "tile": {tile}, "rot": {rot}, "at": {at}, "fill": {fill},
+			"overbuild": {overbuild}, "edge": {edge}, "use": {use}, "order": {order}, "email": {tile}, "mode": {rot}, "days": {use}}
+		path := map[string]string{"turn": "/turn", "resolve": "/resolve", "join": "/join", "decline": "/decline"}[kind]
+		switch {
+		case kind == "settings":
+			path = "/settings/vacation"
+		case path == "":
+			path = fmt.Sprintf("/games/%d?tile=%s&rot=%s&at=%s&fill=%s", id, url.QueryEscape(tile), url.QueryEscape(rot), url.QueryEscape(at), url.QueryEscape(fill))
+		default:
+			path = fmt.Sprintf("/games/%d%s", id, path)
+		}
+		var code int
+		if strings.HasPrefix(path, "/games/") && strings.Contains(path, "?") {
+			code, _ = ana.get(path)
+		} else {
+			code, _ = ana.post(path, form)
+		}
+		if code >= 500 {
+			t.Fatalf("%s %v: status %d", path, form, code)
+		}
+		after, err := s.store.LoadGame(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := len(after.Log) != len(before.Log)
+		if code != http.StatusOK && changed {
+			t.Fatalf("%s %v was refused (%d) but the game changed", path, form, code)
+		}
+		if changed && (len(after.Log) != len(before.Log)+1 || after.Log[len(before.Log)].Seat != seat) {
+			t.Fatalf("%s %v changed the game in an unexpected way", path, form)
+		}
+		if nu, _ := s.store.UserByID(1); code != http.StatusOK && (nu.VacationUntil != nil) != (u.VacationUntil != nil) {
+			t.Fatalf("%s %v was refused (%d) but the settings changed", path, form, code)
+		}
+	})
+}

@@ -1,0 +1,82 @@
+package handlers_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"cacao/engine"
+)
+
+// assetRE finds the static files a page links to.
+var assetRE = regexp.MustCompile(`(?:href|src)="(/static/[^"]+)"`)
+
+// compressed fetches path as a browser that accepts gzip, with c's
+// cookies, and returns the bytes on the wire and the response.
+func (c *client) compressed(t *testing.T, path string) (int, *http.Response) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", c.s.srv.URL+path, nil)
+	req.Header.Set("Accept-Encoding", "gzip")
+	for _, ck := range c.http.Jar.Cookies(req.URL) {
+		req.AddCookie(ck)
+	}
+	res, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return len(b), res
+}
+
+// TestPageWeight: a mid-game page with everything it loads (htmx and its
+// SSE extension, the CSS) is at most 60 KB on the wire; pages and files are
+// gzipped, and static files have content-hashed names cached for a year.
+func TestPageWeight(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	id := ana.createGame("open", "none", "none")
+	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
+	r := engine.NewRand(4)
+	for i := 0; i < 12; i++ {
+		ana.act(id, r)
+		bob.act(id, r)
+	}
+	page := fmt.Sprintf("/games/%d", id)
+	_, body := ana.get(page)
+	n, res := ana.compressed(t, page)
+	if res.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatal("the game page is not gzipped")
+	}
+	total := n
+	parts := []string{fmt.Sprintf("page %d B (%d B plain)", n, len(body))}
+	assets := assetRE.FindAllStringSubmatch(body, -1)
+	if len(assets) != 3 {
+		t.Fatalf("the page links %d static files; want the CSS, htmx and its SSE extension", len(assets))
+	}
+	for _, m := range assets {
+		n, res := ana.compressed(t, m[1])
+		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("%s: %d, encoding %q", m[1], res.StatusCode, res.Header.Get("Content-Encoding"))
+		}
+		if !regexp.MustCompile(`\.[0-9a-f]{10}\.(css|js)$`).MatchString(m[1]) || !strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
+			t.Fatalf("%s: want a content-hashed name cached for a year, got Cache-Control %q", m[1], res.Header.Get("Cache-Control"))
+		}
+		total += n
+		parts = append(parts, fmt.Sprintf("%s %d B", m[1], n))
+	}
+	t.Logf("mid-game page weight: %d B compressed: %s", total, strings.Join(parts, ", "))
+	if total > 60*1024 {
+		t.Fatalf("mid-game page weighs %d B compressed; the budget is 60 KB", total)
+	}
+	// The plain name still works, but is revalidated.
+	if _, res := ana.compressed(t, "/static/app.css"); res.StatusCode != 200 || strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
+		t.Fatalf("plain name: %d %q", res.StatusCode, res.Header.Get("Cache-Control"))
+	}
+	if _, res := ana.compressed(t, "/static/nope.js"); res.StatusCode != http.StatusNotFound {
+		t.Fatalf("a missing file: %d", res.StatusCode)
+	}
+}

@@ -1,0 +1,109 @@
+package models
+
+import (
+	"container/list"
+	"sync"
+
+	"cacao/engine"
+)
+
+// replays keeps the latest replay of the games used most recently, so that
+// loading a game replays only the log entries appended since. A stored
+// replay is never changed: loads get clones. It is checked against the
+// game's version, which grows with every log entry, and it is only stored
+// from committed data.
+type replays struct {
+	mu    sync.Mutex
+	max   int
+	m     map[uint]*list.Element
+	order *list.List // front: most recently used
+}
+
+type replay struct {
+	id      uint
+	version int
+	log     []LogEntry
+	events  []Event
+	play    *engine.Game
+}
+
+func newReplays(max int) *replays {
+	return &replays{max: max, m: map[uint]*list.Element{}, order: list.New()}
+}
+
+// get returns the stored replay of game id, or nil.
+func (c *replays) get(id uint) *replay {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[id]
+	if !ok {
+		return nil
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*replay)
+}
+
+// put stores r unless a newer replay of the game is stored already.
+func (c *replays) put(r *replay) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[r.id]; ok {
+		if e.Value.(*replay).version < r.version {
+			e.Value = r
+		}
+		c.order.MoveToFront(e)
+		return
+	}
+	c.m[r.id] = c.order.PushFront(r)
+	for c.order.Len() > c.max {
+		old := c.order.Back()
+		c.order.Remove(old)
+		delete(c.m, old.Value.(*replay).id)
+	}
+}
+
+// drop forgets game id (its stored replay may be ahead of the database after
+// a failed commit).
+func (c *replays) drop(id uint) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[id]; ok {
+		c.order.Remove(e)
+		delete(c.m, id)
+	}
+}
+
+// users keeps the users looked up on every request. Every write to a user
+// drops it after committing; the generation keeps a read that raced with a
+// write from storing what it read before the write.
+type users struct {
+	mu  sync.Mutex
+	m   map[uint]User
+	gen uint64
+}
+
+func (c *users) get(id uint) (User, bool, uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	u, ok := c.m[id]
+	return u, ok, c.gen
+}
+
+func (c *users) put(u User, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen {
+		return
+	}
+	if c.m == nil || len(c.m) > 100_000 {
+		c.m = map[uint]User{}
+	}
+	c.m[u.ID] = u
+}
+
+func (c *users) drop(id uint) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	delete(c.m, id)
+}
