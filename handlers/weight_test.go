@@ -54,8 +54,8 @@ func TestPageWeight(t *testing.T) {
 	total := n
 	parts := []string{fmt.Sprintf("page %d B (%d B plain)", n, len(body))}
 	assets := assetRE.FindAllStringSubmatch(body, -1)
-	if len(assets) != 3 {
-		t.Fatalf("the page links %d static files; want the CSS, htmx and its SSE extension", len(assets))
+	if len(assets) != 4 {
+		t.Fatalf("the page links %d static files; want the CSS, htmx, its SSE extension and app.js", len(assets))
 	}
 	for _, m := range assets {
 		n, res := ana.compressed(t, m[1])
