@@ -216,7 +216,8 @@ func (s *Server) selectMove(st *engine.State, vm *views.GameVM) {
 	}
 	pl := engine.Placement{Tile: w, Rot: sel.Rot, At: *sel.At, Overbuild: sel.Overbuild}
 	if !vm.Play.Cells[pl.At] {
-		vm.Play.Reason = "that cell is not a legal place for this tile"
+		// Shown at the top: with the cell cleared, the panel asks for one.
+		vm.Error = "that cell is not a legal place for this tile"
 		vm.Sel.At = nil
 		return
 	}
