@@ -10,13 +10,13 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"cacao/engine"
 	"cacao/handlers"
 	"cacao/models"
+	"cacao/models/modeltest"
 )
 
 // site is the real router on an in-memory database, served on loopback.
@@ -24,27 +24,7 @@ type site struct {
 	t     testing.TB
 	store *models.Store
 	srv   *httptest.Server
-	clock *fakeClock
-}
-
-// fakeClock is the store's clock in tests: it moves a millisecond each time
-// it is read (so events keep their order) and jumps when told to.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(time.Millisecond)
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
+	clock *modeltest.Clock
 }
 
 func newSite(t testing.TB) *site {
@@ -53,7 +33,8 @@ func newSite(t testing.TB) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := &fakeClock{now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	// The clock moves a millisecond per read, so events keep their order.
+	clock := modeltest.NewClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), time.Millisecond)
 	store.Now = clock.Now
 	h, err := handlers.New(store, handlers.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cacao/engine"
+	"cacao/models/modeltest"
 )
 
 // t0 is when every test's clock starts: a Tuesday morning in December, so
@@ -129,7 +130,7 @@ func TestDeadlineReminderAndTimeout(t *testing.T) {
 // timeouts at once play a seat exactly once, and deadlines survive a restart.
 func TestTimeoutNeverTwice(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.db")
-	clock := newFakeClock(t0)
+	clock := modeltest.NewClock(t0, 0)
 	a, b := openFile(t, path, clock), openFile(t, path, clock)
 	a.Dealer = fixedDeal(5)
 	ana, bob := mustUser(t, a, "ana"), mustUser(t, a, "bob")
@@ -764,28 +765,6 @@ func TestInvitations(t *testing.T) {
 	}
 }
 
-// fakeClock is a clock that moves only when told to.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newFakeClock(t time.Time) *fakeClock { return &fakeClock{now: t} }
-
-// Now returns the clock's time.
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// Advance moves the clock forward by d.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // fixedDeal deals the creator seat 0 and the first turn, from a fixed seed.
 func fixedDeal(seed uint64) Deal {
 	return func(n int) ([]int, int, engine.Setup) {
@@ -800,16 +779,16 @@ func fixedDeal(seed uint64) Deal {
 
 // openClocked returns an in-memory store on a fake clock at t0, dealing
 // the creator the first turn.
-func openClocked(t *testing.T) (*Store, *fakeClock) {
+func openClocked(t *testing.T) (*Store, *modeltest.Clock) {
 	t.Helper()
 	s := MustOpen(t)
-	clock := newFakeClock(t0)
+	clock := modeltest.NewClock(t0, 0)
 	s.Now = clock.Now
 	s.Dealer = fixedDeal(5)
 	return s, clock
 }
 
-func openFile(t *testing.T, path string, clock *fakeClock) *Store {
+func openFile(t *testing.T, path string, clock *modeltest.Clock) *Store {
 	t.Helper()
 	s, err := Open(path)
 	if err != nil {
@@ -837,7 +816,7 @@ func startDuel(t *testing.T, s *Store, first, second *User, turnHours int) uint 
 // player making their choices with the defaults when it is their turn)
 // until found returns a seat, and returns the game there. Each commit takes
 // a minute of the clock.
-func findPosition(t *testing.T, s *Store, clock *fakeClock, users []*User, found func(*Loaded) int) *Loaded {
+func findPosition(t *testing.T, s *Store, clock *modeltest.Clock, users []*User, found func(*Loaded) int) *Loaded {
 	t.Helper()
 	open := make([]string, len(users)-1)
 	for i := range open {

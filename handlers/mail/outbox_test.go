@@ -15,33 +15,14 @@ import (
 	"cacao/handlers/mail"
 	"cacao/handlers/mail/mailtest"
 	"cacao/models"
+	"cacao/models/modeltest"
 )
-
-// outboxClock is the store's clock in these tests: it moves a millisecond
-// each time it is read (so rows keep their order) and jumps when told to.
-type outboxClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *outboxClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(time.Millisecond)
-	return c.now
-}
-
-func (c *outboxClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 // outboxWorld is a store with players who want an email for each event.
 type outboxWorld struct {
 	t      *testing.T
 	store  *models.Store
-	clock  *outboxClock
+	clock  *modeltest.Clock
 	signer *mail.Signer
 	users  map[string]*models.User
 	byAddr map[string]*models.User
@@ -56,7 +37,7 @@ func newOutboxWorld(t *testing.T, names ...string) *outboxWorld {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
-	clock := &outboxClock{now: time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)}
+	clock := modeltest.NewClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), time.Millisecond)
 	store.Now = clock.Now
 	store.MailDelay = 5 * time.Minute
 	store.Dealer = func(n int) ([]int, int, engine.Setup) {
