@@ -6,22 +6,13 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"testing"
-
-	"cacao/engine"
 )
 
 // BenchmarkGamePage renders a mid-game page for a player, through the
 // real router and an in-memory database, as an htmx refetch does.
 func BenchmarkGamePage(b *testing.B) {
 	s := newSite(b)
-	ana, bob := s.signup("ana"), s.signup("bob")
-	id := ana.createGame("open", "none", "none")
-	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
-	r := engine.NewRand(4)
-	for i := 0; i < 12; i++ {
-		ana.act(id, r)
-		bob.act(id, r)
-	}
+	id, ana, _ := s.midGame()
 	h := s.srv.Config.Handler
 	cookies := ana.http.Jar.Cookies(mustURL(s.srv.URL))
 	b.ReportAllocs()

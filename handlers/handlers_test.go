@@ -141,6 +141,37 @@ func (c *client) createGame(seats ...string) uint {
 	return id
 }
 
+// turnsBy counts the turns seat has committed in game id.
+func (s *site) turnsBy(id uint, seat int) int {
+	s.t.Helper()
+	l, err := s.store.LoadGame(id)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	n := 0
+	for _, e := range l.Log {
+		if e.Seat == seat && e.Kind == models.KindTurn {
+			n++
+		}
+	}
+	return n
+}
+
+// midGame is a two-player game between two new people after 12 turns
+// each: the page a player sees most.
+func (s *site) midGame() (id uint, ana, bob *client) {
+	s.t.Helper()
+	ana, bob = s.signup("ana"), s.signup("bob")
+	id = ana.createGame("open", "none", "none")
+	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
+	r := engine.NewRand(4)
+	for i := 0; i < 12; i++ {
+		ana.act(id, r)
+		bob.act(id, r)
+	}
+	return id, ana, bob
+}
+
 // userID finds the user's id through the store (tests only).
 func (s *site) seatOf(id uint, name string) (int, *models.Loaded) {
 	l, err := s.store.LoadGame(id)
@@ -453,15 +484,8 @@ func TestDoubleSubmitCommitsOnce(t *testing.T) {
 	if code != http.StatusConflict || !strings.Contains(body, "moved on") || !strings.Contains(body, `id="board"`) {
 		t.Fatalf("second submit: %d; want 409 with the fresh board", code)
 	}
-	after, _ := s.store.LoadGame(id)
-	mine := 0
-	for _, e := range after.Log {
-		if e.Seat == seat && e.Kind == models.KindTurn {
-			mine++
-		}
-	}
-	if mine != 1 {
-		t.Fatalf("ana's turn was committed %d times", mine)
+	if n := s.turnsBy(id, seat); n != 1 {
+		t.Fatalf("ana's turn was committed %d times", n)
 	}
 }
 

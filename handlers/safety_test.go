@@ -12,7 +12,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"cacao/engine"
-	"cacao/models"
 )
 
 // TestLoginRateLimit: after 5 failed log-ins for one account, even the right
@@ -149,15 +148,8 @@ func TestFiftyConcurrentSubmits(t *testing.T) {
 	if codes[http.StatusOK] != 1 || codes[http.StatusConflict] != 49 {
 		t.Fatalf("status codes %v; want one 200 and 49 409", codes)
 	}
-	after, _ := s.store.LoadGame(id)
-	mine := 0
-	for _, e := range after.Log {
-		if e.Seat == seat && e.Kind == models.KindTurn {
-			mine++
-		}
-	}
-	if mine != 1 {
-		t.Fatalf("the turn was committed %d times", mine)
+	if n := s.turnsBy(id, seat); n != 1 {
+		t.Fatalf("the turn was committed %d times", n)
 	}
 }
 

@@ -7,8 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"cacao/engine"
 )
 
 // assetRE finds the static files a page links to.
@@ -37,14 +35,7 @@ func (c *client) compressed(t *testing.T, path string) (int, *http.Response) {
 // gzipped, and static files have content-hashed names cached for a year.
 func TestPageWeight(t *testing.T) {
 	s := newSite(t)
-	ana, bob := s.signup("ana"), s.signup("bob")
-	id := ana.createGame("open", "none", "none")
-	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
-	r := engine.NewRand(4)
-	for i := 0; i < 12; i++ {
-		ana.act(id, r)
-		bob.act(id, r)
-	}
+	id, ana, _ := s.midGame()
 	page := fmt.Sprintf("/games/%d", id)
 	_, body := ana.get(page)
 	n, res := ana.compressed(t, page)

@@ -847,12 +847,7 @@ func (s *Store) Invitations(userID uint) ([]GameSummary, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]GameSummary, 0, len(games))
-	for _, g := range games {
-		sortSeats(g.Seats, g.Status)
-		out = append(out, GameSummary{Game: g, Seats: g.Seats, MySeat: -1})
-	}
-	return out, nil
+	return summaries(games), nil
 }
 
 // Vacations returns when the vacations of those of users who are on
@@ -902,12 +897,17 @@ func (s *Store) OpenGames() ([]GameSummary, error) {
 	if err := s.db.Preload("Seats").Where("status = ?", StatusOpen).Order("created_at desc").Limit(100).Find(&games).Error; err != nil {
 		return nil, err
 	}
+	return summaries(games), nil
+}
+
+// summaries lists games for someone without a seat in them.
+func summaries(games []Game) []GameSummary {
 	out := make([]GameSummary, 0, len(games))
 	for _, g := range games {
 		sortSeats(g.Seats, g.Status)
 		out = append(out, GameSummary{Game: g, Seats: g.Seats, MySeat: -1})
 	}
-	return out, nil
+	return out
 }
 
 func sortSeats(seats []Seat, status string) {

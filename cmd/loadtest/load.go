@@ -183,17 +183,16 @@ func (l *Load) Play(ctx context.Context, d time.Duration) Stats {
 }
 
 var (
-	csrfRE     = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
-	inviteRE   = regexp.MustCompile(`/join/([0-9a-f]{32})`)
-	handRE     = regexp.MustCompile(`hx-get="([^"]+)"[^>]*aria-label="Tile \d{4}"`)
-	cellRE     = regexp.MustCompile(`hx-get="([^"]+)"[^>]*aria-label="Place at`)
-	rotateRE   = regexp.MustCompile(`hx-get="([^"]+)"[^>]*class="button secondary"[^>]*>\s*Rotate`)
-	formRE     = regexp.MustCompile(`(?s)<form method="post" action="(/games/\d+/(?:turn|resolve))".*?</form>`)
-	hiddenRE   = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" value="([^"]*)"`)
-	selectRE   = regexp.MustCompile(`(?s)<select[^>]*name="(use)"[^>]*>\s*<option value="([^"]*)"`)
-	orderRE    = regexp.MustCompile(`name="order" type="number"[^>]*value="([^"]*)"`)
-	versionRE  = regexp.MustCompile(`Number\(detail\.lastEventId\) &gt; (\d+)`)
-	versionRE2 = regexp.MustCompile(`lastEventId\) > (\d+)`)
+	csrfRE    = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
+	inviteRE  = regexp.MustCompile(`/join/([0-9a-f]{32})`)
+	handRE    = regexp.MustCompile(`hx-get="([^"]+)"[^>]*aria-label="Tile \d{4}"`)
+	cellRE    = regexp.MustCompile(`hx-get="([^"]+)"[^>]*aria-label="Place at`)
+	rotateRE  = regexp.MustCompile(`hx-get="([^"]+)"[^>]*class="button secondary"[^>]*>\s*Rotate`)
+	formRE    = regexp.MustCompile(`(?s)<form method="post" action="(/games/\d+/(?:turn|resolve))".*?</form>`)
+	hiddenRE  = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" value="([^"]*)"`)
+	selectRE  = regexp.MustCompile(`(?s)<select[^>]*name="(use)"[^>]*>\s*<option value="([^"]*)"`)
+	orderRE   = regexp.MustCompile(`name="order" type="number"[^>]*value="([^"]*)"`)
+	versionRE = regexp.MustCompile(`Number\(detail\.lastEventId\) &gt; (\d+)`)
 )
 
 // errStop ends a user's loop when the measured time is over.
@@ -389,9 +388,6 @@ func (u *vuser) playGame(ctx context.Context) error {
 // trigger), or -1.
 func shownVersion(body string) int {
 	m := versionRE.FindStringSubmatch(body)
-	if m == nil {
-		m = versionRE2.FindStringSubmatch(body)
-	}
 	if m == nil {
 		return -1
 	}
