@@ -53,8 +53,6 @@ func TestLoginRateLimit(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		try(eve, fmt.Sprintf("user%d", i), "guess")
 	}
-	res, _ := http.PostForm(s.srv.URL+"/login", url.Values{"username": {"bob"}})
-	res.Body.Close()
 	if code, _ := try(eve, "bob", "secret-bob"); code != http.StatusTooManyRequests {
 		t.Fatalf("after 20 failures from one address: %d", code)
 	}
