@@ -399,9 +399,12 @@ func shownVersion(body string) int {
 // game's new version).
 func (u *vuser) listen(ctx context.Context) <-chan int {
 	ch := make(chan int, 16)
+	// The stream outlives playGame by a moment: it reads nothing of u that
+	// may change meanwhile (the crash test points u at a new server).
+	url := fmt.Sprintf("%s/games/%d/events", u.base, u.game)
 	go func() {
 		for ctx.Err() == nil {
-			req, _ := http.NewRequestWithContext(ctx, "GET", fmt.Sprintf("%s/games/%d/events", u.base, u.game), nil)
+			req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 			req.Header.Set("Accept", "text/event-stream")
 			res, err := u.stream.Do(req)
 			if err != nil {
