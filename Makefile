@@ -46,9 +46,11 @@ generate:
 	$(GO) run $(TEMPL) generate
 
 # Full-page PNGs of the main pages at desktop (1280x800) and phone (390x844)
-# sizes, taken with headless Chromium (CHROME_PATH if it is elsewhere).
+# sizes, in each of SCREENSHOTS_LANGS, taken with headless Chromium
+# (CHROME_PATH if it is elsewhere).
+SCREENSHOTS_LANGS ?= en zh-Hant zh-Hans fa
 screenshots:
-	SCREENSHOTS_DIR=$(CURDIR)/screenshots $(GO) test -count=1 -run 'TestScreenshots' -v ./cmd/cacao/
+	SCREENSHOTS_DIR=$(CURDIR)/screenshots SCREENSHOTS_LANGS="$(SCREENSHOTS_LANGS)" $(GO) test -count=1 -run 'TestScreenshots' -v ./cmd/cacao/
 	@echo "screenshots written to $(CURDIR)/screenshots/"
 
 # The committed *_templ.go files must be what templ generates from the .templ files.

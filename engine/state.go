@@ -123,7 +123,13 @@ var (
 )
 
 // IllegalError is an illegal action with the reason in player's words.
-type IllegalError struct{ Reason string }
+// Format and Args are the reason's message and its arguments, for a site
+// that tells it in another language.
+type IllegalError struct {
+	Reason string
+	Format string
+	Args   []any
+}
 
 func (e *IllegalError) Error() string { return e.Reason }
 
@@ -131,7 +137,7 @@ func (e *IllegalError) Error() string { return e.Reason }
 func (e *IllegalError) Is(target error) bool { return target == ErrIllegal }
 
 func illegal(format string, args ...any) error {
-	return &IllegalError{Reason: fmt.Sprintf(format, args...)}
+	return &IllegalError{Reason: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 // NewSetup shuffles the tiles for n players from seed, deterministically:

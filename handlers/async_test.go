@@ -104,14 +104,14 @@ func TestSinceYourLastMove(t *testing.T) {
 	placed := l.Events[len(l.Events)-1].Placement
 	_, body := second.get(page)
 	cell := fmt.Sprintf("at (%d, %d)", placed.At.X, placed.At.Y)
-	if !strings.Contains(body, "Since your last move") || !strings.Contains(body, "<strong>New: </strong> "+first.name+" placed") || !strings.Contains(body, cell) {
+	if !strings.Contains(body, "Since your last move") || !strings.Contains(body, "<strong>New:</strong> "+first.name+" placed") || !strings.Contains(body, cell) {
 		t.Fatalf("%s does not see %s's move as new\n%s", second.name, first.name, body[strings.Index(body, "<main"):])
 	}
 	if !strings.Contains(body, `class="changed"`) {
 		t.Fatal("the changed cell is not outlined")
 	}
 	_, body = second.get(page)
-	if !strings.Contains(body, "Since your last move") || strings.Contains(body, "<strong>New: </strong>") {
+	if !strings.Contains(body, "Since your last move") || strings.Contains(body, "<strong>New:</strong>") {
 		t.Fatal("on a second look the move should still be listed, no longer as new")
 	}
 	// Once the viewer moves, the panel starts again from their move.
@@ -120,7 +120,7 @@ func TestSinceYourLastMove(t *testing.T) {
 	if _, body := second.get(page); strings.Contains(body, "Since your last move") {
 		t.Fatal("the panel lists moves from before the viewer's own move")
 	}
-	if _, body := first.get(page); !strings.Contains(body, "<strong>New: </strong> "+second.name) {
+	if _, body := first.get(page); !strings.Contains(body, "<strong>New:</strong> "+second.name) {
 		t.Fatalf("%s does not see %s's answer", first.name, second.name)
 	}
 }
@@ -187,7 +187,7 @@ func TestDeadlineVisibleAndTimeoutPlayed(t *testing.T) {
 	if l.Play.State().Current() != seatAna {
 		waiter, other = bob, ana
 	}
-	if _, home := waiter.get("/"); !strings.Contains(home, "Your move</strong> (24 hours left)") {
+	if _, home := waiter.get("/"); !strings.Contains(home, "Your turn</strong> (24 hours left)") {
 		t.Fatal("the home page does not show the time left")
 	}
 	if _, page := other.get(fmt.Sprintf("/games/%d", id)); !strings.Contains(page, "Time per turn: 1 day.") || !strings.Contains(page, "24 hours left") {
@@ -197,7 +197,7 @@ func TestDeadlineVisibleAndTimeoutPlayed(t *testing.T) {
 	if n, err := s.store.SendReminders(); err != nil || n != 1 {
 		t.Fatalf("reminders: %d, %v", n, err)
 	}
-	if _, page := waiter.get("/notifications"); !strings.Contains(page, "your time runs out in 11 hours") {
+	if _, page := waiter.get("/notifications"); !strings.Contains(page, "your time runs out in about 11 hours") {
 		t.Fatal("no reminder for the waiting player")
 	}
 	s.clock.Advance(12 * time.Hour)

@@ -13,22 +13,19 @@ import (
 )
 
 func (s *Server) signupForm(c echo.Context) error {
-	return render(c, http.StatusOK, views.AuthPage(views.AuthVM{Page: s.page(c, "Sign up"), Signup: true}))
+	return render(c, http.StatusOK, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Sign up")), Signup: true}))
 }
 
 func (s *Server) loginForm(c echo.Context) error {
-	return render(c, http.StatusOK, views.AuthPage(views.AuthVM{Page: s.page(c, "Log in"), Next: safeNext(c.QueryParam("next"))}))
+	return render(c, http.StatusOK, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Log in")), Next: safeNext(c.QueryParam("next"))}))
 }
 
 func (s *Server) signup(c echo.Context) error {
 	name, pw := c.FormValue("username"), c.FormValue("password")
 	u, err := s.store.CreateUser(name, pw)
-	if errors.Is(err, models.ErrUsernameTaken) || errors.Is(err, models.ErrInvalid) {
-		msg := err.Error()
-		if errors.Is(err, models.ErrInvalid) {
-			msg = cleanInvalid(err)
-		}
-		return render(c, http.StatusUnprocessableEntity, views.AuthPage(views.AuthVM{Page: s.page(c, "Sign up"), Signup: true, Username: name, Error: msg}))
+	if errors.Is(err, models.ErrInvalid) {
+		_, msg := status(lang(c), err)
+		return render(c, http.StatusUnprocessableEntity, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Sign up")), Signup: true, Username: name, Error: msg}))
 	}
 	if err != nil {
 		return err
@@ -43,16 +40,17 @@ func (s *Server) login(c echo.Context) error {
 	name := c.FormValue("username")
 	keys := []limitKey{accountKey(strings.ToLower(strings.TrimSpace(name))), addressKey(c.RealIP())}
 	refuse := func(code int, msg string) error {
-		return render(c, code, views.AuthPage(views.AuthVM{Page: s.page(c, "Log in"), Username: name, Error: msg, Next: safeNext(c.FormValue("next"))}))
+		return render(c, code, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Log in")), Username: name, Error: msg, Next: safeNext(c.FormValue("next"))}))
 	}
 	if d := s.limiter.wait(keys...); d > 0 {
 		c.Response().Header().Set("Retry-After", fmt.Sprint(int(d.Seconds())+1))
-		return refuse(http.StatusTooManyRequests, fmt.Sprintf("Too many failed log-ins. Try again in %d minute(s).", int(d.Minutes())+1))
+		return refuse(http.StatusTooManyRequests, lang(c).N("Too many failed log-ins. Try again in %d minute.", "Too many failed log-ins. Try again in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
 	}
 	u, err := s.store.Authenticate(name, c.FormValue("password"))
 	if errors.Is(err, models.ErrBadLogin) {
 		s.limiter.failed(keys...)
-		return refuse(http.StatusUnauthorized, err.Error())
+		_, msg := status(lang(c), err)
+		return refuse(http.StatusUnauthorized, msg)
 	}
 	if err != nil {
 		return err

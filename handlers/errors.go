@@ -9,41 +9,68 @@ import (
 	"cacao/engine"
 	"cacao/models"
 	"cacao/views"
+	"cacao/views/i18n"
 )
 
 // status maps an error kind to an HTTP status and a message a person can
-// read. This is the only place that does so.
-func status(err error) (int, string) {
+// read, in their language. This is the only place that does so.
+func status(l *i18n.Lang, err error) (int, string) {
 	var he *echo.HTTPError
+	var ie *engine.IllegalError
+	var me *models.InvalidError
 	switch {
 	case errors.As(err, &he):
-		msg, _ := he.Message.(string)
-		if msg == "" {
-			msg = http.StatusText(he.Code)
+		switch m := he.Message.(type) {
+		case message:
+			return he.Code, l.T(m.format, m.args...)
+		case string:
+			if m != "" && l == i18n.En {
+				return he.Code, m
+			}
 		}
-		return he.Code, msg
-	case errors.Is(err, engine.ErrIllegal):
-		return http.StatusUnprocessableEntity, err.Error()
+		return he.Code, httpStatusText(l, he.Code)
+	case errors.As(err, &ie):
+		if ie.Format == "" {
+			return http.StatusUnprocessableEntity, ie.Reason
+		}
+		return http.StatusUnprocessableEntity, l.T(ie.Format, ie.Args...)
 	case errors.Is(err, models.ErrNotFound):
-		return http.StatusNotFound, "not found"
+		return http.StatusNotFound, l.T("not found")
 	case errors.Is(err, models.ErrForbidden):
-		return http.StatusForbidden, "that is not yours to do"
+		return http.StatusForbidden, l.T("that is not yours to do")
 	case errors.Is(err, models.ErrConflict):
-		return http.StatusConflict, "the game moved on before your move arrived; here is the board as it is now"
-	case errors.Is(err, models.ErrInvalid):
-		return http.StatusUnprocessableEntity, cleanInvalid(err)
+		return http.StatusConflict, l.T("the game moved on before your move arrived; here is the board as it is now")
+	case errors.As(err, &me):
+		return http.StatusUnprocessableEntity, l.T(me.Format, me.Args...)
 	default:
-		return http.StatusInternalServerError, "something went wrong on our side"
+		return http.StatusInternalServerError, l.T("something went wrong on our side")
 	}
 }
 
-func cleanInvalid(err error) string {
-	msg := err.Error()
-	const prefix = "models: invalid input: "
-	if len(msg) > len(prefix) && msg[:len(prefix)] == prefix {
-		return msg[len(prefix):]
+// httpStatusText names the statuses the site answers with.
+func httpStatusText(l *i18n.Lang, code int) string {
+	switch code {
+	case http.StatusNotFound:
+		return l.T("Not found")
+	case http.StatusMethodNotAllowed:
+		return l.T("This address does not take that kind of request")
+	case http.StatusForbidden:
+		return l.T("Forbidden")
+	case http.StatusBadRequest:
+		return l.T("Bad request")
+	case http.StatusRequestEntityTooLarge:
+		return l.T("The request is too large")
+	case http.StatusTooManyRequests:
+		return l.T("Too many requests")
+	case http.StatusUnauthorized:
+		return l.T("Please log in")
+	case http.StatusServiceUnavailable:
+		return l.T("The site is busy; try again shortly")
 	}
-	return msg
+	if code >= 500 {
+		return l.T("something went wrong on our side")
+	}
+	return l.T("That request could not be answered")
 }
 
 // errorHandler renders errors: the status from status(), a page (or a
@@ -52,7 +79,9 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	code, msg := status(err)
+	l := s.langFor(c)
+	c.SetRequest(c.Request().WithContext(i18n.With(c.Request().Context(), l)))
+	code, msg := status(l, err)
 	if code >= 500 {
 		s.log.Error("request failed", "err", err, "path", c.Request().URL.Path, "id", c.Response().Header().Get(echo.HeaderXRequestID))
 	}
@@ -62,5 +91,5 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		_ = render(c, code, views.ErrorFragment(msg))
 		return
 	}
-	_ = render(c, code, views.ErrorPage(s.page(c, http.StatusText(code)), code, msg))
+	_ = render(c, code, views.ErrorPage(s.page(c, httpStatusText(l, code)), code, msg))
 }

@@ -14,6 +14,7 @@ import (
 	"cacao/handlers/live"
 	"cacao/models"
 	"cacao/views"
+	"cacao/views/i18n"
 )
 
 // showGame renders the game page (a fragment for htmx) for the signed-in
@@ -27,10 +28,17 @@ func (s *Server) showGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sel, problem := parseSelection(c.QueryParam("tile"), c.QueryParam("rot"), c.QueryParam("at"), c.QueryParam("overbuild"), c.QueryParam("fill"))
+	sel, problem := parseSelection(lang(c), c.QueryParam("tile"), c.QueryParam("rot"), c.QueryParam("at"), c.QueryParam("overbuild"), c.QueryParam("fill"))
 	vm := s.gameVM(c, l, sel)
 	if problem != "" {
 		vm.Error = problem
+	}
+	if c.QueryParam("live") == "1" {
+		// A refetch after someone else's move: focus stays where the player
+		// is, and the moves since the page's last look are read out.
+		vm.Focus = ""
+		from, _ := strconv.Atoi(c.QueryParam("from"))
+		vm.Announce = announce(lang(c), l, from, vm.Me, vm.Seats)
 	}
 	// The player has now seen the game as it is: no "your turn" mail for it.
 	if err := s.store.MarkSeen(l, vm.Me); err != nil {
@@ -55,6 +63,7 @@ func (s *Server) gameEvents(c echo.Context) error {
 
 func (s *Server) renderGame(c echo.Context, code int, vm views.GameVM) error {
 	if isHTMX(c) {
+		vm.Fragment = true
 		return render(c, code, views.GameMain(vm))
 	}
 	return render(c, code, views.GamePage(vm))
@@ -62,19 +71,19 @@ func (s *Server) renderGame(c echo.Context, code int, vm views.GameVM) error {
 
 // parseSelection reads the choice in progress; what cannot be read is
 // dropped and reported.
-func parseSelection(tile, rot, at, overbuild, fill string) (views.Selection, string) {
+func parseSelection(l *i18n.Lang, tile, rot, at, overbuild, fill string) (views.Selection, string) {
 	var sel views.Selection
 	if tile == "" {
 		return sel, ""
 	}
 	if _, ok := engine.ParseWorker(tile); !ok {
-		return sel, "unknown tile " + strconv.Quote(tile)
+		return sel, l.T("unknown tile %s", strconv.Quote(tile))
 	}
 	sel.Tile = tile
 	if rot != "" {
 		r, err := strconv.Atoi(rot)
 		if err != nil || r < 0 || r > 3 {
-			return views.Selection{}, "a rotation is 0, 1, 2 or 3"
+			return views.Selection{}, l.T("a rotation is 0, 1, 2 or 3")
 		}
 		sel.Rot = r
 	}
@@ -83,13 +92,13 @@ func parseSelection(tile, rot, at, overbuild, fill string) (views.Selection, str
 	}
 	c, ok := parseCell(at)
 	if !ok {
-		return sel, "a cell is written x,y"
+		return sel, l.T("a cell is written x,y")
 	}
 	sel.At, sel.Overbuild = &c, overbuild == "1"
 	if fill != "" {
 		f, err := strconv.Atoi(fill)
 		if err != nil || f < 0 || f > 20 {
-			return sel, "unknown fill choice"
+			return sel, l.T("unknown fill choice")
 		}
 		sel.Fill = f
 	}
@@ -113,14 +122,15 @@ func parseCell(s string) (engine.Cell, bool) {
 // view only: nothing else of the position reaches the template.
 func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) views.GameVM {
 	u := currentUser(c)
-	vm := views.GameVM{Page: s.page(c, fmt.Sprintf("Game %d", l.Game.ID)), ID: l.Game.ID, Version: l.Game.Version,
-		Status: l.Game.Status, Me: -1, TurnLimit: views.LimitName(l.Game.TurnHours)}
+	lg := lang(c)
+	vm := views.GameVM{Page: s.page(c, lg.T("Game %d", int(l.Game.ID))), ID: l.Game.ID, Version: l.Game.Version,
+		Status: l.Game.Status, Me: -1, TurnLimit: views.LimitName(lg, l.Game.TurnHours)}
 	if u != nil {
 		vm.Me = l.SeatOf(u.ID)
 	}
 	if l.Game.Status == models.StatusOpen {
 		for i, seat := range l.Seats {
-			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: seatName(seat), Letter: views.Letters[i]})
+			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: seatName(lg, seat), Letter: views.Letters[i]})
 			if u != nil && seat.Open() && seat.InvitedID != nil && *seat.InvitedID == u.ID {
 				vm.InvitedMe = true
 			}
@@ -138,17 +148,18 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	v := st.View(viewer)
 	vm.View = v
 	vm.Finished = l.Game.Status == models.StatusFinished
-	clocks := s.clocks(l)
+	clocks := s.clocks(lg, l)
 	for i, seat := range l.Seats {
 		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: seat.Name, Letter: views.Letters[i], Bot: seat.Bot,
 			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && v.Current == i, Clock: clocks[i]})
 	}
-	vm.Log = logLines(l.Events, vm.Seats)
+	vm.Log = logLines(lg, l.Events, vm.Seats)
+	vm.LogLen = len(l.Events)
 	if vm.Me >= 0 {
-		vm.Since = since(l, vm.Me, vm.Seats)
+		vm.Since = since(lg, l, vm.Me, vm.Seats)
 	}
 	for _, t := range v.Result.Temples {
-		vm.Temples = append(vm.Temples, templeLine(t, vm.Seats))
+		vm.Temples = append(vm.Temples, templeLine(lg, t, vm.Seats))
 	}
 	if vm.Finished {
 		win := map[int]bool{}
@@ -164,7 +175,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	}
 	if len(v.Queue) > 0 {
 		b := v.Queue[0]
-		vm.Pending = &views.Pending{Turn: b.Turn, Edges: edgeChoices(b.Edges), More: len(v.Queue) - 1}
+		vm.Pending = &views.Pending{Turn: b.Turn, Edges: edgeChoices(lg, b.Edges), More: len(v.Queue) - 1}
 	}
 	vm.Play.MyTurn = !v.Over && v.Current == vm.Me
 	vm.Play.CanAct = vm.Play.MyTurn && len(v.Queue) == 0
@@ -172,16 +183,16 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 		return vm
 	}
 	vm.Sel = sel
-	s.selectMove(st, &vm)
+	s.selectMove(lg, st, &vm)
 	return vm
 }
 
-func seatName(seat models.Seat) string {
+func seatName(l *i18n.Lang, seat models.Seat) string {
 	if seat.Open() && seat.InvitedID != nil {
-		return "(kept for an invited player)"
+		return l.T("(kept for an invited player)")
 	}
 	if seat.Open() {
-		return "(open seat)"
+		return l.T("(open seat)")
 	}
 	return seat.Name
 }
@@ -189,7 +200,7 @@ func seatName(seat models.Seat) string {
 // selectMove fills the turn panel: the cells legal for the selected tile and
 // rotation, then for a chosen cell the fill options, the viewer's edges and
 // a preview of what everyone would gain.
-func (s *Server) selectMove(st *engine.State, vm *views.GameVM) {
+func (s *Server) selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 	sel := vm.Sel
 	if sel.Tile == "" {
 		return
@@ -201,31 +212,35 @@ func (s *Server) selectMove(st *engine.State, vm *views.GameVM) {
 	}
 	if !inHand {
 		vm.Sel = views.Selection{}
-		vm.Error = "that tile is not in your hand"
+		vm.Error = l.T("that tile is not in your hand")
 		return
 	}
 	want := w.Edges(sel.Rot)
 	vm.Play.Cells = map[engine.Cell]bool{}
 	for _, pl := range vm.View.Legal {
-		if pl.Tile == w && pl.Tile.Edges(pl.Rot) == want {
+		if pl.Tile == w && pl.Tile.Edges(pl.Rot) == want && !vm.Play.Cells[pl.At] {
 			vm.Play.Cells[pl.At] = true
+			vm.Play.Places = append(vm.Play.Places, s.place(l, st, vm, engine.Placement{Tile: w, Rot: sel.Rot, At: pl.At, Overbuild: pl.Overbuild}))
 		}
 	}
+	sort.Slice(vm.Play.Places, func(a, b int) bool { return vm.Play.Places[a].At.Less(vm.Play.Places[b].At) })
 	if sel.At == nil {
+		vm.Focus = "rotate"
 		return
 	}
 	pl := engine.Placement{Tile: w, Rot: sel.Rot, At: *sel.At, Overbuild: sel.Overbuild}
 	if !vm.Play.Cells[pl.At] {
 		// Shown at the top: with the cell cleared, the panel asks for one.
-		vm.Error = "that cell is not a legal place for this tile"
+		vm.Error = l.T("that cell is not a legal place for this tile")
 		vm.Sel.At = nil
+		vm.Focus = "rotate"
 		return
 	}
 	var fills []engine.Fill
 	if !pl.Overbuild {
 		opts := st.FillOptions(pl.At)
 		for _, o := range opts {
-			vm.Play.FillOptions = append(vm.Play.FillOptions, fillText(o))
+			vm.Play.FillOptions = append(vm.Play.FillOptions, fillText(l, o))
 		}
 		if len(opts) > 0 {
 			if sel.Fill >= len(opts) {
@@ -236,7 +251,7 @@ func (s *Server) selectMove(st *engine.State, vm *views.GameVM) {
 	}
 	edges, err := st.Fired(pl, fills)
 	if err != nil {
-		vm.Play.Reason = err.Error()
+		_, vm.Play.Reason = status(l, err)
 		return
 	}
 	var mine []engine.Edge
@@ -245,79 +260,112 @@ func (s *Server) selectMove(st *engine.State, vm *views.GameVM) {
 			mine = append(mine, e)
 		}
 	}
-	vm.Play.Edges = edgeChoices(mine)
+	vm.Play.Edges = edgeChoices(l, mine)
 	pv, err := st.Preview(vm.Me, engine.Move{Placement: pl, Fills: fills})
 	if err != nil {
-		vm.Play.Reason = err.Error()
+		_, vm.Play.Reason = status(l, err)
 		return
 	}
-	vm.Play.Preview = previewLines(pv, vm.Seats, vm.Me)
+	vm.Play.Preview = previewLines(l, pv, vm.Seats, vm.Me)
 	vm.Play.Ready = true
+	vm.Focus = "confirm"
 }
 
-func fillText(fs []engine.Fill) string {
+// place is one cell the selected tile may go to, with what placing it
+// there (with the first fill option) would bring each player.
+func (s *Server) place(l *i18n.Lang, st *engine.State, vm *views.GameVM, pl engine.Placement) views.Place {
+	p := views.Place{At: pl.At, Overbuild: pl.Overbuild, Link: vm.Link(vm.Sel.WithCell(pl.At, pl.Overbuild))}
+	var fills []engine.Fill
+	if !pl.Overbuild {
+		if opts := st.FillOptions(pl.At); len(opts) > 0 {
+			fills = opts[0]
+		}
+	}
+	pv, err := st.Preview(vm.Me, engine.Move{Placement: pl, Fills: fills})
+	if err != nil {
+		return p
+	}
+	p.Gains = strings.Join(previewLines(l, pv, vm.Seats, vm.Me), l.T("; "))
+	return p
+}
+
+func fillText(l *i18n.Lang, fs []engine.Fill) string {
 	var parts []string
 	for _, f := range fs {
 		if f.FromPile {
-			parts = append(parts, views.CellLabel(f.At)+" gets the top tile of the jungle pile")
+			parts = append(parts, l.T("%s gets the top tile of the jungle pile", views.CellLabel(l, f.At)))
 		} else {
-			parts = append(parts, views.CellLabel(f.At)+" gets "+views.JungleName(f.Tile))
+			parts = append(parts, l.T("%s gets %s", views.CellLabel(l, f.At), views.JungleName(l, f.Tile)))
 		}
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, l.T("; "))
 }
 
 func edgeKey(c engine.Cell, d engine.Side) string { return fmt.Sprintf("%d,%d,%s", c.X, c.Y, d) }
 
-func edgeChoices(es []engine.Edge) []views.EdgeChoice {
+func edgeChoices(l *i18n.Lang, es []engine.Edge) []views.EdgeChoice {
 	out := make([]views.EdgeChoice, 0, len(es))
 	for i, e := range es {
-		label := fmt.Sprintf("%d worker(s) on %s side %s facing %s", e.Workers, views.CellLabel(e.Tile), e.Side, views.JungleName(e.Jungle))
+		label := l.N("%d worker on %s, %s side, facing %s", "%d workers on %s, %s side, facing %s", e.Workers, e.Workers, views.CellLabel(l, e.Tile), sideName(l, e.Side), views.JungleName(l, e.Jungle))
 		out = append(out, views.EdgeChoice{Key: edgeKey(e.Tile, e.Side), Label: label, Workers: e.Workers, Order: i + 1, Unknown: e.Jungle == engine.NoJungle})
 	}
 	return out
 }
 
-func previewLines(pv engine.Preview, seats []views.Seat, me int) []string {
+func previewLines(l *i18n.Lang, pv engine.Preview, seats []views.Seat, me int) []string {
 	var out []string
 	for _, g := range pv.Gains {
-		text := views.GainText(g)
+		text := views.GainText(l, g)
 		if text == "" {
 			continue
 		}
-		who := seats[g.Seat].Name
 		if g.Seat == me {
-			who = "You"
+			out = append(out, l.T("you: %s", text))
+		} else {
+			out = append(out, l.T("%s: %s", seats[g.Seat].Name, text))
 		}
-		out = append(out, fmt.Sprintf("%s: %s", who, text))
 	}
 	for _, e := range pv.Fired {
 		if e.Jungle == engine.NoJungle {
-			out = append(out, fmt.Sprintf("%s's workers on %s also face the tile from the pile, still unknown", seats[e.Owner].Name, views.CellLabel(e.Tile)))
+			out = append(out, l.T("%s's workers on %s also face the tile from the pile, still unknown", seats[e.Owner].Name, views.CellLabel(l, e.Tile)))
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, "Nobody gains anything now.")
+		out = append(out, l.T("nobody gains anything now"))
 	}
 	return out
 }
 
-func templeLine(t engine.TempleResult, seats []views.Seat) string {
+// sideName names a side of a tile.
+func sideName(l *i18n.Lang, d engine.Side) string {
+	switch d {
+	case engine.N:
+		return l.T("north")
+	case engine.E:
+		return l.T("east")
+	case engine.S:
+		return l.T("south")
+	default:
+		return l.T("west")
+	}
+}
+
+func templeLine(l *i18n.Lang, t engine.TempleResult, seats []views.Seat) string {
 	var parts []string
 	for i, w := range t.Workers {
 		if w > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d worker(s) → %d gold", seats[i].Name, w, t.Award[i]))
+			parts = append(parts, l.N("%s %d worker → %d gold", "%s %d workers → %d gold", w, seats[i].Name, w, t.Award[i]))
 		}
 	}
 	if len(parts) == 0 {
-		return fmt.Sprintf("Temple at %s: nobody yet", views.CellLabel(t.At))
+		return l.T("Temple at %s: nobody yet", views.CellLabel(l, t.At))
 	}
-	return fmt.Sprintf("Temple at %s: %s", views.CellLabel(t.At), strings.Join(parts, ", "))
+	return l.T("Temple at %s: %s", views.CellLabel(l, t.At), strings.Join(parts, l.T(", ")))
 }
 
 // clocks says, for each seat, how long its player has left and whether
 // their clock is paused by a vacation ("" for seats without a deadline).
-func (s *Server) clocks(l *models.Loaded) []string {
+func (s *Server) clocks(lg *i18n.Lang, l *models.Loaded) []string {
 	out := make([]string, len(l.Seats))
 	var users []uint
 	for _, seat := range l.Seats {
@@ -337,9 +385,9 @@ func (s *Server) clocks(l *models.Loaded) []string {
 		if seat.Deadline == nil || seat.UserID == nil {
 			continue
 		}
-		out[i] = timeLeft(seat.Deadline.Sub(now))
+		out[i] = timeLeft(lg, seat.Deadline.Sub(now))
 		if until, ok := away[*seat.UserID]; ok {
-			out[i] += ", on vacation until " + until.UTC().Format("Mon 2 Jan")
+			out[i] = lg.T("%s, on vacation until %s", out[i], lg.Date(until.UTC(), false, false))
 		}
 	}
 	return out
@@ -348,7 +396,7 @@ func (s *Server) clocks(l *models.Loaded) []string {
 // since tells what the other players did after the viewer's own last move
 // (or since the start): their moves, what the viewer gained meanwhile, the
 // cells that changed, and which of it is new since the viewer last looked.
-func since(l *models.Loaded, me int, seats []views.Seat) *views.SinceVM {
+func since(lg *i18n.Lang, l *models.Loaded, me int, seats []views.Seat) *views.SinceVM {
 	from := 0
 	for _, ev := range l.Events {
 		if ev.Seat == me && !ev.Timeout {
@@ -369,10 +417,10 @@ func since(l *models.Loaded, me int, seats []views.Seat) *views.SinceVM {
 	if len(evs) == 0 {
 		return nil
 	}
-	sv := &views.SinceVM{Mine: views.GainText(mine)}
+	sv := &views.SinceVM{Mine: views.GainText(lg, mine)}
 	changed := map[engine.Cell]bool{}
 	seen := l.Seats[me].SeenSeq
-	for i, text := range logLines(evs, seats) {
+	for i, text := range logLines(lg, evs, seats) {
 		ev := evs[i]
 		sv.Lines = append(sv.Lines, views.SinceLine{Text: text, New: ev.Seq >= seen})
 		if ev.Kind == models.KindTurn {
@@ -389,36 +437,60 @@ func since(l *models.Loaded, me int, seats []views.Seat) *views.SinceVM {
 	return sv
 }
 
-// logLines tells the game in plain words, one line per log entry.
-func logLines(events []models.Event, seats []views.Seat) []string {
+// announce tells the log entries from the from-th on that are not the
+// viewer's own doing, for the page's live region.
+func announce(lg *i18n.Lang, l *models.Loaded, from, me int, seats []views.Seat) []string {
+	if from < 0 || from >= len(l.Events) {
+		return nil
+	}
 	var out []string
-	for _, ev := range events {
-		name := seats[ev.Seat].Name
-		if ev.Timeout {
-			name += " (out of time: the greedy bot played)"
+	for _, ev := range l.Events[from:] {
+		if ev.Seat != me || ev.Timeout {
+			out = append(out, logLine(lg, ev, seats))
 		}
-		var line string
-		switch ev.Kind {
-		case models.KindTurn:
-			verb := "placed"
-			if ev.Placement.Overbuild {
-				verb = "overbuilt with"
-			}
-			line = fmt.Sprintf("%s %s %s at %s", name, verb, ev.Placement.Tile, views.CellLabel(ev.Placement.At))
-			for _, f := range ev.Fills {
-				line += fmt.Sprintf("; filled %s with %s", views.CellLabel(f.At), views.JungleName(f.Tile))
-			}
-		case models.KindResolve:
-			line = fmt.Sprintf("%s chose how to use workers activated on turn %d", name, ev.Turn+1)
-		}
-		for _, g := range ev.Gains {
-			if text := views.GainText(g); text != "" {
-				line += fmt.Sprintf("; %s: %s", seats[g.Seat].Name, text)
-			}
-		}
-		out = append(out, line+".")
+	}
+	if len(out) > 5 {
+		out = append([]string{lg.N("%d more moves before these.", "%d more moves before these.", len(out)-5, len(out)-5)}, out[len(out)-5:]...)
 	}
 	return out
+}
+
+// logLines tells the game in plain words, one line per log entry.
+func logLines(l *i18n.Lang, events []models.Event, seats []views.Seat) []string {
+	var out []string
+	for _, ev := range events {
+		out = append(out, logLine(l, ev, seats))
+	}
+	return out
+}
+
+// logLine tells one log entry in plain words.
+func logLine(l *i18n.Lang, ev models.Event, seats []views.Seat) string {
+	name := seats[ev.Seat].Name
+	if ev.Timeout {
+		name = l.T("%s (out of time: the greedy bot played)", name)
+	}
+	parts := []string{}
+	switch ev.Kind {
+	case models.KindTurn:
+		at := views.CellLabel(l, ev.Placement.At)
+		if ev.Placement.Overbuild {
+			parts = append(parts, l.T("%s overbuilt with %s at %s", name, ev.Placement.Tile.String(), at))
+		} else {
+			parts = append(parts, l.T("%s placed %s at %s", name, ev.Placement.Tile.String(), at))
+		}
+		for _, f := range ev.Fills {
+			parts = append(parts, l.T("filled %s with %s", views.CellLabel(l, f.At), views.JungleName(l, f.Tile)))
+		}
+	case models.KindResolve:
+		parts = append(parts, l.T("%s chose how to use workers activated on turn %d", name, ev.Turn+1))
+	}
+	for _, g := range ev.Gains {
+		if text := views.GainText(l, g); text != "" {
+			parts = append(parts, l.T("%s: %s", seats[g.Seat].Name, text))
+		}
+	}
+	return l.T("%s.", strings.Join(parts, l.T("; ")))
 }
 
 // playTurn commits the viewer's turn from the confirm form.
@@ -427,9 +499,9 @@ func (s *Server) playTurn(c echo.Context) error {
 	if l == nil || err != nil {
 		return err
 	}
-	sel, problem := parseSelection(c.FormValue("tile"), c.FormValue("rot"), c.FormValue("at"), c.FormValue("overbuild"), c.FormValue("fill"))
+	sel, problem := parseSelection(lang(c), c.FormValue("tile"), c.FormValue("rot"), c.FormValue("at"), c.FormValue("overbuild"), c.FormValue("fill"))
 	if problem == "" && (sel.Tile == "" || sel.At == nil) {
-		problem = "a turn needs a tile, a rotation and a cell"
+		problem = tr(c, "a turn needs a tile, a rotation and a cell")
 	}
 	if problem != "" {
 		return s.refuse(c, l, http.StatusUnprocessableEntity, problem)
@@ -439,7 +511,7 @@ func (s *Server) playTurn(c echo.Context) error {
 	if l.Play != nil && !m.Overbuild {
 		if opts := l.Play.State().FillOptions(m.At); len(opts) > 0 {
 			if sel.Fill >= len(opts) {
-				return s.refuse(c, l, http.StatusUnprocessableEntity, "unknown fill choice")
+				return s.refuse(c, l, http.StatusUnprocessableEntity, tr(c, "unknown fill choice"))
 			}
 			m.Fills = opts[sel.Fill]
 		}
@@ -482,7 +554,7 @@ func (s *Server) formGame(c echo.Context) (*models.Loaded, int, error) {
 	}
 	version, err := strconv.Atoi(c.FormValue("version"))
 	if err != nil {
-		return nil, 0, s.refuse(c, l, http.StatusUnprocessableEntity, "the form is missing the game version; reload the page")
+		return nil, 0, s.refuse(c, l, http.StatusUnprocessableEntity, tr(c, "the form is missing the game version; reload the page"))
 	}
 	return l, version, nil
 }
@@ -491,7 +563,7 @@ func (s *Server) formGame(c echo.Context) (*models.Loaded, int, error) {
 // refused or conflicting commit shows the game as it is with the reason.
 func (s *Server) afterCommit(c echo.Context, l *models.Loaded, commit func() (*models.Loaded, error)) error {
 	if _, err := commit(); err != nil {
-		code, msg := status(err)
+		code, msg := status(lang(c), err)
 		if code == http.StatusUnprocessableEntity || code == http.StatusConflict {
 			fresh, lerr := s.store.LoadGame(l.Game.ID)
 			if lerr != nil {
@@ -511,7 +583,16 @@ func (s *Server) afterCommit(c echo.Context, l *models.Loaded, commit func() (*m
 		}
 		// The choice in progress is spent: the address is the game's again.
 		c.Response().Header().Set("HX-Replace-Url", fmt.Sprintf("/games/%d", l.Game.ID))
-		return render(c, http.StatusOK, views.GameMain(s.gameVM(c, fresh, views.Selection{})))
+		vm := s.gameVM(c, fresh, views.Selection{})
+		// What the others (bots) did after this move is read out.
+		vm.Announce = announce(lang(c), fresh, len(l.Events), vm.Me, vm.Seats)
+		vm.Fragment = true
+		// Keyboard focus goes on to what the player does next.
+		vm.Focus = "hand"
+		if vm.Pending != nil {
+			vm.Focus = "pending"
+		}
+		return render(c, http.StatusOK, views.GameMain(vm))
 	}
 	return c.Redirect(http.StatusSeeOther, fmt.Sprintf("/games/%d", l.Game.ID))
 }
@@ -521,7 +602,7 @@ func (s *Server) afterCommit(c echo.Context, l *models.Loaded, commit func() (*m
 func (s *Server) refuse(c echo.Context, l *models.Loaded, code int, msg string) error {
 	u := currentUser(c)
 	if l.SeatOf(u.ID) < 0 {
-		return echo.NewHTTPError(http.StatusForbidden, "that is not yours to do")
+		return refusal(http.StatusForbidden, "that is not yours to do")
 	}
 	vm := s.gameVM(c, l, views.Selection{})
 	vm.Error = msg
@@ -533,11 +614,11 @@ func (s *Server) refuse(c echo.Context, l *models.Loaded, code int, msg string) 
 func parseActs(c echo.Context) ([]engine.Act, error) {
 	form, err := c.FormParams()
 	if err != nil {
-		return nil, errors.New("the form could not be read")
+		return nil, errors.New(tr(c, "the form could not be read"))
 	}
 	keys, uses, orders := form["edge"], form["use"], form["order"]
 	if len(uses) != len(keys) || len(orders) != len(keys) || len(keys) > 16 {
-		return nil, errors.New("each worker choice needs an edge, a number to use and an order")
+		return nil, errors.New(tr(c, "each worker choice needs an edge, a number to use and an order"))
 	}
 	type item struct {
 		order int
@@ -547,14 +628,14 @@ func parseActs(c echo.Context) ([]engine.Act, error) {
 	for i, k := range keys {
 		parts := strings.Split(k, ",")
 		if len(parts) != 3 {
-			return nil, errors.New("unknown edge " + strconv.Quote(k))
+			return nil, errors.New(tr(c, "unknown edge %s", strconv.Quote(k)))
 		}
 		cell, ok := parseCell(parts[0] + "," + parts[1])
 		side, sok := engine.ParseSide(parts[2])
 		use, uerr := strconv.Atoi(uses[i])
 		order, oerr := strconv.Atoi(orders[i])
 		if !ok || !sok || uerr != nil || oerr != nil || use < 0 {
-			return nil, errors.New("each worker choice needs an edge, a number to use and an order")
+			return nil, errors.New(tr(c, "each worker choice needs an edge, a number to use and an order"))
 		}
 		items = append(items, item{order, engine.Act{Tile: cell, Side: side, Use: use}})
 	}
@@ -578,7 +659,7 @@ func (s *Server) exportRecord(c echo.Context) error {
 		return err
 	}
 	if l.Game.Status != models.StatusFinished {
-		return echo.NewHTTPError(http.StatusForbidden, "the record can be downloaded once the game is over: it shows every pile")
+		return refusal(http.StatusForbidden, "the record can be downloaded once the game is over: it shows every pile")
 	}
 	data, err := l.Play.Record().Encode()
 	if err != nil {

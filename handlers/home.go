@@ -13,12 +13,13 @@ import (
 	"cacao/handlers/live"
 	"cacao/models"
 	"cacao/views"
+	"cacao/views/i18n"
 )
 
 func (s *Server) home(c echo.Context) error {
 	u := currentUser(c)
 	if u == nil {
-		return render(c, http.StatusOK, views.LandingPage(s.page(c, "Welcome")))
+		return render(c, http.StatusOK, views.LandingPage(s.page(c, tr(c, "Welcome"))))
 	}
 	vm, err := s.homeVM(c, u)
 	if err != nil {
@@ -28,7 +29,7 @@ func (s *Server) home(c echo.Context) error {
 }
 
 func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
-	vm := views.HomeVM{Page: s.page(c, "My games"), BotNames: bot.Names(), TurnLimits: models.TurnLimits,
+	vm := views.HomeVM{Page: s.page(c, tr(c, "My games")), BotNames: bot.Names(), TurnLimits: models.TurnLimits,
 		LiveVersion: s.live.Version(live.User(u.ID), live.Lobby)}
 	now := s.store.Clock()
 	mine, err := s.store.MyGames(u.ID)
@@ -36,14 +37,14 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 		return vm, err
 	}
 	for _, g := range mine {
-		vm.Mine = append(vm.Mine, gameLine(g, now))
+		vm.Mine = append(vm.Mine, gameLine(lang(c), g, now))
 	}
 	invited, err := s.store.Invitations(u.ID)
 	if err != nil {
 		return vm, err
 	}
 	for _, g := range invited {
-		vm.Invited = append(vm.Invited, gameLine(g, now))
+		vm.Invited = append(vm.Invited, gameLine(lang(c), g, now))
 	}
 	open, err := s.store.OpenGames()
 	if err != nil {
@@ -55,7 +56,7 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 			free = free || seat.FreeFor(u.ID) && seat.InvitedID == nil
 		}
 		if free && seatOf(g.Seats, u.ID) < 0 {
-			vm.Open = append(vm.Open, gameLine(g, now))
+			vm.Open = append(vm.Open, gameLine(lang(c), g, now))
 		}
 	}
 	return vm, nil
@@ -78,19 +79,19 @@ func seatOf(seats []models.Seat, uid uint) int {
 	return -1
 }
 
-func gameLine(g models.GameSummary, now time.Time) views.GameLine {
-	gl := views.GameLine{ID: g.Game.ID, Status: g.Game.Status, WaitingOnMe: g.WaitingOnMe, TurnLimit: turnLimitText(g.Game.TurnHours)}
+func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time) views.GameLine {
+	gl := views.GameLine{ID: g.Game.ID, Status: g.Game.Status, WaitingOnMe: g.WaitingOnMe, TurnLimit: turnLimitText(l, g.Game.TurnHours)}
 	if g.WaitingOnMe && g.Deadline != nil {
-		gl.TimeLeft = timeLeft(g.Deadline.Sub(now))
+		gl.TimeLeft = timeLeft(l, g.Deadline.Sub(now))
 	}
 	for _, seat := range g.Seats {
 		switch {
 		case seat.Open() && seat.InvitedID != nil:
 			gl.Open++
-			gl.Players = append(gl.Players, "(invited)")
+			gl.Players = append(gl.Players, l.T("(invited)"))
 		case seat.Open():
 			gl.Open++
-			gl.Players = append(gl.Players, "(open)")
+			gl.Players = append(gl.Players, l.T("(open)"))
 		default:
 			gl.Players = append(gl.Players, seat.Name)
 		}
@@ -99,26 +100,26 @@ func gameLine(g models.GameSummary, now time.Time) views.GameLine {
 }
 
 // turnLimitText says a game's time per turn in a list of games.
-func turnLimitText(hours int) string {
+func turnLimitText(l *i18n.Lang, hours int) string {
 	if hours == 0 {
-		return "no time limit"
+		return l.T("no time limit")
 	}
-	return views.LimitName(hours) + " per turn"
+	return l.T("%s per turn", views.LimitName(l, hours))
 }
 
 // timeLeft says how long is left before a deadline, to the hour.
-func timeLeft(d time.Duration) string {
+func timeLeft(l *i18n.Lang, d time.Duration) string {
 	if d <= 0 {
-		return "time is up"
+		return l.T("time is up")
 	}
 	h := int((d + time.Hour - 1) / time.Hour)
 	switch {
 	case h >= 48:
-		return fmt.Sprintf("%d days %d h left", h/24, h%24)
+		return l.T("%d days %d h left", h/24, h%24)
 	case h > 1:
-		return fmt.Sprintf("%d hours left", h)
+		return l.T("%d hours left", h)
 	default:
-		return "less than an hour left"
+		return l.T("less than an hour left")
 	}
 }
 
@@ -129,7 +130,7 @@ func (s *Server) createGame(c echo.Context) error {
 	u := currentUser(c)
 	form, err := c.FormParams()
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, "the form could not be read")
+		return refusal(http.StatusBadRequest, "the form could not be read")
 	}
 	spec := models.GameSpec{}
 	invites := form["invite"]
@@ -142,7 +143,7 @@ func (s *Server) createGame(c echo.Context) error {
 				name = strings.TrimSpace(invites[i])
 			}
 			if name == "" {
-				return s.refuseHome(c, u, "write the username of the player to invite")
+				return s.refuseHome(c, u, tr(c, "write the username of the player to invite"))
 			}
 			spec.Seats = append(spec.Seats, "@"+name)
 		default:
@@ -156,7 +157,7 @@ func (s *Server) createGame(c echo.Context) error {
 	}
 	g, err := s.store.CreateGame(u, spec)
 	if err != nil {
-		code, msg := status(err)
+		code, msg := status(lang(c), err)
 		if code != http.StatusUnprocessableEntity {
 			return err
 		}
@@ -187,7 +188,7 @@ func (s *Server) declineGame(c echo.Context) error {
 	if err := s.store.Decline(id, currentUser(c)); err != nil {
 		return err
 	}
-	s.sessions.Put(c.Request().Context(), "flash", fmt.Sprintf("You declined the invitation to game %d.", id))
+	s.sessions.Put(c.Request().Context(), "flash", tr(c, "You declined the invitation to game %d.", int(id)))
 	return redirect(c, "/")
 }
 
@@ -211,8 +212,8 @@ func (s *Server) joinForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	line := gameLine(models.GameSummary{Game: *g, Seats: g.Seats}, s.store.Clock())
-	return render(c, http.StatusOK, views.JoinPage(s.page(c, "Join a game"), line))
+	line := gameLine(lang(c), models.GameSummary{Game: *g, Seats: g.Seats}, s.store.Clock())
+	return render(c, http.StatusOK, views.JoinPage(s.page(c, tr(c, "Join a game")), line))
 }
 
 func (s *Server) joinByToken(c echo.Context) error {
@@ -245,9 +246,13 @@ func (s *Server) notifications(c echo.Context) error {
 	}
 	var lines []views.NotificationLine
 	for _, n := range ns {
-		lines = append(lines, views.NotificationLine{Text: n.Text, GameID: n.GameID, Unread: !n.Read, At: n.CreatedAt})
+		text := n.Text
+		if n.Format != "" {
+			text = lang(c).T(n.Format, n.NoteArgs()...)
+		}
+		lines = append(lines, views.NotificationLine{Text: text, GameID: n.GameID, Unread: !n.Read, At: n.CreatedAt})
 	}
-	return render(c, http.StatusOK, views.NotificationsPage(s.page(c, "Notifications"), lines))
+	return render(c, http.StatusOK, views.NotificationsPage(s.page(c, tr(c, "Notifications")), lines))
 }
 
 // next sends the player to the game that has waited longest on them.
@@ -259,6 +264,6 @@ func (s *Server) next(c echo.Context) error {
 	if len(games) > 0 && games[0].WaitingOnMe {
 		return redirect(c, fmt.Sprintf("/games/%d", games[0].Game.ID))
 	}
-	s.sessions.Put(c.Request().Context(), "flash", "No game is waiting for you.")
+	s.sessions.Put(c.Request().Context(), "flash", tr(c, "No game is waiting for you."))
 	return redirect(c, "/")
 }

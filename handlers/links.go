@@ -15,10 +15,10 @@ import (
 func (s *Server) claims(c echo.Context, purpose string) (mail.Claims, error) {
 	cl, err := s.signer.Verify(c.QueryParam("t"), purpose, s.store.Clock())
 	if errors.Is(err, mail.ErrExpired) {
-		return cl, echo.NewHTTPError(http.StatusGone, "this link has expired")
+		return cl, refusal(http.StatusGone, "this link has expired")
 	}
 	if err != nil {
-		return cl, echo.NewHTTPError(http.StatusForbidden, "this link is not valid")
+		return cl, refusal(http.StatusForbidden, "this link is not valid")
 	}
 	return cl, nil
 }
@@ -33,7 +33,7 @@ func (s *Server) mailGo(c echo.Context) error {
 	if u := currentUser(c); u == nil || u.ID != cl.User {
 		u, err := s.store.UserByID(cl.User)
 		if err != nil {
-			return echo.NewHTTPError(http.StatusForbidden, "this link is not valid")
+			return refusal(http.StatusForbidden, "this link is not valid")
 		}
 		if err := s.startSession(c, u); err != nil {
 			return err
@@ -51,8 +51,8 @@ func (s *Server) mailVerify(c echo.Context) error {
 	if err := s.store.VerifyEmail(cl.User, cl.Email); err != nil {
 		return err
 	}
-	return render(c, http.StatusOK, views.MessagePage(s.page(c, "Address confirmed"),
-		"Your address "+cl.Email+" is confirmed. Cacao will email you as you chose in your settings."))
+	return render(c, http.StatusOK, views.MessagePage(s.page(c, tr(c, "Address confirmed")),
+		tr(c, "Your address %s is confirmed. Cacao will email you as you chose in your settings.", cl.Email)))
 }
 
 // mailUnsubscribe turns all of a user's mail off in one click: by the link
@@ -68,6 +68,6 @@ func (s *Server) mailUnsubscribe(c echo.Context) error {
 	if c.Request().Method == http.MethodPost {
 		return c.String(http.StatusOK, "unsubscribed")
 	}
-	return render(c, http.StatusOK, views.MessagePage(s.page(c, "Unsubscribed"),
-		"You will get no more mail from Cacao. You can turn mail on again in your settings."))
+	return render(c, http.StatusOK, views.MessagePage(s.page(c, tr(c, "Unsubscribed")),
+		tr(c, "You will get no more mail from Cacao. You can turn mail on again in your settings.")))
 }

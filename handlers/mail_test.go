@@ -209,7 +209,7 @@ func TestMailGoLinkSignsIn(t *testing.T) {
 	fresh := s.client("ana")
 	fresh.http.Jar.SetCookies(u, []*http.Cookie{{Name: "cacao_session", Value: planted, Path: "/"}})
 	code, body := fresh.get(link)
-	if code != http.StatusOK || !strings.Contains(body, fmt.Sprintf("<h1>Game %d</h1>", id)) || !strings.Contains(body, "Your hand") || !strings.Contains(body, "<span>ana</span>") {
+	if code != http.StatusOK || !strings.Contains(body, fmt.Sprintf("<h1>Game %d</h1>", id)) || !strings.Contains(body, "Your hand") || !strings.Contains(body, "<span class=\"me\">ana</span>") {
 		t.Fatalf("go link: %d, not ana's game page\n%s", code, body)
 	}
 	if got := sessionOf(fresh); got == "" || got == planted || got == sessionOf(ana) {
@@ -218,7 +218,7 @@ func TestMailGoLinkSignsIn(t *testing.T) {
 	if code, body := fresh.get("/settings"); code != http.StatusOK || !strings.Contains(body, "ana@example.test") {
 		t.Fatalf("the go link's session is not ana's: %d", code)
 	}
-	if _, body := eve.get("/settings"); strings.Contains(body, "<span>ana</span>") || strings.Contains(body, "ana@example.test") {
+	if _, body := eve.get("/settings"); strings.Contains(body, "<span class=\"me\">ana</span>") || strings.Contains(body, "ana@example.test") {
 		t.Fatal("eve's planted session token became ana's session")
 	}
 
@@ -228,7 +228,7 @@ func TestMailGoLinkSignsIn(t *testing.T) {
 	exp := s.store.Clock().Add(mail.GoLinkLife)
 	other := s.client("bob")
 	code, body = other.get(signedLink(sg, "/m/go", mail.Claims{Purpose: mail.PurposeGo, User: bobU.ID, Game: id, Exp: exp}))
-	if code != http.StatusOK || !strings.Contains(body, "<span>bob</span>") || strings.Contains(body, "<span>ana</span>") {
+	if code != http.StatusOK || !strings.Contains(body, "<span class=\"me\">bob</span>") || strings.Contains(body, "<span class=\"me\">ana</span>") {
 		t.Fatalf("bob's go link: %d, not signed in as bob", code)
 	}
 	if strings.Contains(body, "Your hand") || handTileRE.MatchString(body) {

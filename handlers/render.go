@@ -96,7 +96,10 @@ func currentUser(c echo.Context) *models.User {
 
 // page builds the layout's view model for this request.
 func (s *Server) page(c echo.Context, title string) views.Page {
-	p := views.Page{Title: title}
+	p := views.Page{Title: title, Path: "/"}
+	if c.Request().Method == http.MethodGet && !isHTMX(c) {
+		p.Path = c.Request().URL.RequestURI()
+	}
 	p.CSRF, _ = c.Get("csrf").(string)
 	if u := currentUser(c); u != nil {
 		p.User = &views.User{ID: u.ID, Name: u.Username}
@@ -125,7 +128,7 @@ func (s *Server) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 			if c.Request().Method == http.MethodGet {
 				return redirect(c, "/login?next="+c.Request().URL.RequestURI())
 			}
-			return echo.NewHTTPError(http.StatusUnauthorized, "please log in first")
+			return refusal(http.StatusUnauthorized, "please log in first")
 		}
 		return next(c)
 	}

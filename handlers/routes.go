@@ -14,6 +14,8 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
 
 	e.GET("/", s.home)
+	e.GET("/rules", s.rules)
+	e.POST("/language", s.setLanguage)
 	e.GET("/signup", s.signupForm)
 	e.POST("/signup", s.signup)
 	e.GET("/login", s.loginForm)
@@ -24,6 +26,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/events", s.homeEvents, s.requireUser)
 	e.GET("/settings", s.settings, s.requireUser)
 	e.POST("/settings/email", s.saveEmail, s.requireUser)
+	e.POST("/settings/auto", s.saveAutoDecide, s.requireUser)
 	e.POST("/settings/vacation", s.startVacation, s.requireUser)
 	e.POST("/settings/vacation/end", s.endVacation, s.requireUser)
 

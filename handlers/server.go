@@ -126,6 +126,7 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 		},
 	}))
 	e.Use(s.loadUser)
+	e.Use(s.setLang)
 	s.routes(e)
 	return e, nil
 }

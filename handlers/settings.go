@@ -18,10 +18,10 @@ func (s *Server) settings(c echo.Context) error {
 
 func (s *Server) renderSettings(c echo.Context, code int, u *models.User, problem string) error {
 	now := s.store.Clock()
-	vm := views.SettingsVM{Page: s.page(c, "Settings"), Email: u.Email, Verified: u.EmailVerified, Mode: u.EmailMode,
-		VacationLeft: u.VacationLeft(now), VacationMax: models.VacationAllowance, Error: problem}
+	vm := views.SettingsVM{Page: s.page(c, tr(c, "Settings")), Email: u.Email, Verified: u.EmailVerified, Mode: u.EmailMode,
+		VacationLeft: u.VacationLeft(now), VacationMax: models.VacationAllowance, AutoDecide: u.AutoDecide, Error: problem}
 	if u.OnVacation(now) {
-		vm.VacationUntil = u.VacationUntil.UTC().Format("Mon 2 Jan 2006 15:04 MST")
+		vm.VacationUntil = lang(c).Date(u.VacationUntil.UTC(), true, true) + " UTC"
 	}
 	return render(c, code, views.SettingsPage(vm))
 }
@@ -34,11 +34,22 @@ func (s *Server) saveEmail(c echo.Context) error {
 	if err != nil {
 		return s.settingsRefused(c, u, err)
 	}
-	msg := "Saved."
+	msg := tr(c, "Saved.")
 	if nu.Email != "" && !nu.EmailVerified {
-		msg = "Saved. We sent a link to " + nu.Email + ": follow it to confirm the address; mail starts after that."
+		msg = tr(c, "Saved. We sent a link to %s: follow it to confirm the address; mail starts after that.", nu.Email)
 	}
 	s.sessions.Put(c.Request().Context(), "flash", msg)
+	return redirect(c, "/settings")
+}
+
+// saveAutoDecide sets or clears the viewer's standing policy "always
+// decide for me"; turned on, the choices waiting for them are made at once.
+func (s *Server) saveAutoDecide(c echo.Context) error {
+	u := currentUser(c)
+	if err := s.store.SetAutoDecide(u.ID, c.FormValue("auto") != ""); err != nil {
+		return s.settingsRefused(c, u, err)
+	}
+	s.sessions.Put(c.Request().Context(), "flash", tr(c, "Saved."))
 	return redirect(c, "/settings")
 }
 
@@ -52,7 +63,7 @@ func (s *Server) startVacation(c echo.Context) error {
 	if err != nil {
 		return s.settingsRefused(c, u, err)
 	}
-	s.sessions.Put(c.Request().Context(), "flash", "Your clocks are paused until "+nu.VacationUntil.UTC().Format("Mon 2 Jan 15:04 MST")+".")
+	s.sessions.Put(c.Request().Context(), "flash", tr(c, "Your clocks are paused until %s UTC.", lang(c).Date(nu.VacationUntil.UTC(), false, true)))
 	return redirect(c, "/settings")
 }
 
@@ -61,7 +72,7 @@ func (s *Server) endVacation(c echo.Context) error {
 	if _, err := s.store.EndVacation(u.ID); err != nil {
 		return s.settingsRefused(c, u, err)
 	}
-	s.sessions.Put(c.Request().Context(), "flash", "Welcome back: your clocks run again.")
+	s.sessions.Put(c.Request().Context(), "flash", tr(c, "Welcome back: your clocks run again."))
 	return redirect(c, "/settings")
 }
 
@@ -75,6 +86,6 @@ func (s *Server) settingsRefused(c echo.Context, u *models.User, err error) erro
 	if ferr != nil {
 		return ferr
 	}
-	_, msg := status(err)
+	_, msg := status(lang(c), err)
 	return s.renderSettings(c, http.StatusUnprocessableEntity, fresh, msg)
 }

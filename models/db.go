@@ -184,3 +184,21 @@ func (s *Store) JournalMode() (string, error) {
 	err := s.db.Raw("PRAGMA journal_mode").Scan(&mode).Error
 	return mode, err
 }
+
+// InvalidError is refused input, told as a message (a key of the site's
+// translations) and its arguments. errors.Is(err, ErrInvalid) holds.
+type InvalidError struct {
+	Format string
+	Args   []any
+}
+
+func (e *InvalidError) Error() string {
+	return "models: invalid input: " + fmt.Sprintf(e.Format, e.Args...)
+}
+
+// Is makes every InvalidError an ErrInvalid.
+func (e *InvalidError) Is(target error) bool { return target == ErrInvalid }
+
+func invalid(format string, args ...any) error {
+	return &InvalidError{Format: format, Args: args}
+}

@@ -23,12 +23,31 @@ func reminderLead(limit time.Duration) time.Duration {
 	return min(day, limit/2)
 }
 
+// choiceLimit is the time a pending choice has in a game without a turn
+// limit (RULES.md section 7); the turn itself has no limit there.
+const choiceLimit = 3 * day
+
+// waitLimit is the time a seat of g has for what it is waited on for: the
+// game's turn limit, or choiceLimit for a pending choice (choosing) in a
+// game without one; 0 is no limit.
+func waitLimit(g *Game, choosing bool) time.Duration {
+	switch {
+	case g.TurnHours > 0:
+		return time.Duration(g.TurnHours) * time.Hour
+	case choosing:
+		return choiceLimit
+	}
+	return 0
+}
+
 // startWaiting starts (or restarts) the clock of a seat that is waited on
-// from now, and tells its player what waits when kind is not empty. A
-// player on vacation gets the whole limit after their vacation ends.
-func (s *Store) startWaiting(tx *gorm.DB, g *Game, seat *Seat, now time.Time, kind string) error {
+// from now, and tells its player what waits when kind is not empty.
+// choosing says the seat has a choice pending (the head of its queue
+// reached it now, or is still there). A player on vacation gets the whole
+// limit after their vacation ends.
+func (s *Store) startWaiting(tx *gorm.DB, g *Game, seat *Seat, now time.Time, kind string, choosing bool) error {
 	seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded = &now, nil, nil, false
-	if g.TurnHours > 0 && seat.UserID != nil {
+	if limit := waitLimit(g, choosing); limit > 0 && seat.UserID != nil {
 		u, err := s.userIn(tx, *seat.UserID) // cached: vacations change in their own transactions
 		if err != nil {
 			return err
@@ -37,7 +56,6 @@ func (s *Store) startWaiting(tx *gorm.DB, g *Game, seat *Seat, now time.Time, ki
 		if u.OnVacation(now) {
 			start = *u.VacationUntil
 		}
-		limit := time.Duration(g.TurnHours) * time.Hour
 		deadline, remind := start.Add(limit), start.Add(limit-reminderLead(limit))
 		seat.Deadline, seat.RemindAt = &deadline, &remind
 	}
@@ -46,14 +64,13 @@ func (s *Store) startWaiting(tx *gorm.DB, g *Game, seat *Seat, now time.Time, ki
 	if err != nil || kind == "" || seat.UserID == nil {
 		return err
 	}
-	text := fmt.Sprintf("It is your turn in game %d.", g.ID)
 	switch kind {
 	case "reaction":
-		text = fmt.Sprintf("A choice is waiting for you in game %d: your workers were activated.", g.ID)
+		return s.notify(tx, *seat.UserID, g.ID, kind, "A choice is waiting for you in game %d: your workers were activated.", g.ID)
 	case turnAndChoice:
-		kind, text = "turn", fmt.Sprintf("It is your turn in game %d, and a choice is waiting for you: your workers were activated.", g.ID)
+		return s.notify(tx, *seat.UserID, g.ID, "turn", "It is your turn in game %d, and a choice is waiting for you: your workers were activated.", g.ID)
 	}
-	return s.notify(tx, *seat.UserID, g.ID, kind, text)
+	return s.notify(tx, *seat.UserID, g.ID, kind, "It is your turn in game %d.", g.ID)
 }
 
 // turnAndChoice asks startWaiting for a "turn" notice that also tells of
@@ -66,11 +83,13 @@ func stopWaiting(tx *gorm.DB, seat *Seat) error {
 }
 
 // TimeOut plays for seat of game id, whose time ran out: the greedy bot
-// makes the seat's pending choices and, if it is the seat's turn, its turn,
-// all in one commit marked as a timeout; everyone at the table is told and
-// the player keeps the seat. A seat whose deadline has not passed (or whose
-// timeout was already played, by this or another worker) is refused with an
-// error matching ErrForbidden, and nothing changes.
+// makes the seat's pending choices (the best-value choice) and, if it is
+// the seat's turn in a game with a turn limit, its turn, all in one commit
+// marked as a timeout; everyone at the table is told and the player keeps
+// the seat. In a game without a limit only choices run out of time: the
+// turn waits. A seat whose deadline has not passed (or whose timeout was
+// already played, by this or another worker) is refused with an error
+// matching ErrForbidden, and nothing changes.
 func (s *Store) TimeOut(id uint, seat int) (*Loaded, error) {
 	r := engine.NewRand(randomUint64())
 	greedy, _ := bot.ByName("greedy")
@@ -83,7 +102,7 @@ func (s *Store) TimeOut(id uint, seat int) (*Loaded, error) {
 			switch {
 			case len(st.Player(seat).Queue()) > 0:
 				e, err = resolveEntry(l, seat, greedy.Resolve(st, seat, r))
-			case !st.Over() && st.Current() == seat:
+			case l.Game.TurnHours > 0 && !st.Over() && st.Current() == seat:
 				var m engine.Move
 				if m, err = greedy.Move(st, r); err == nil {
 					m.Fills = append([]engine.Fill(nil), m.Fills...)
@@ -117,11 +136,13 @@ func (s *Store) TimeOut(id uint, seat int) (*Loaded, error) {
 			if other.UserID == nil {
 				continue
 			}
-			text := fmt.Sprintf("%s's time ran out in game %d: the greedy bot played for them.", who, id)
+			var err error
 			if i == seat {
-				text = fmt.Sprintf("Your time ran out in game %d: the greedy bot played for you. Your seat is still yours.", id)
+				err = s.notify(tx, *other.UserID, id, "timeout", "Your time ran out in game %d: the greedy bot played for you. Your seat is still yours.", id)
+			} else {
+				err = s.notify(tx, *other.UserID, id, "timeout", "%s's time ran out in game %d: the greedy bot played for them.", who, id)
 			}
-			if err := s.notify(tx, *other.UserID, id, "timeout", text); err != nil {
+			if err != nil {
 				return err
 			}
 		}
@@ -176,26 +197,14 @@ func (s *Store) SendReminders() (int, error) {
 				return res.Error
 			}
 			n++
-			left := seat.Deadline.Sub(now).Round(time.Hour)
-			text := fmt.Sprintf("Game %d is waiting for you: your time runs out in %s (%s).", seat.GameID, hours(left), seat.Deadline.UTC().Format("Mon 2 Jan 15:04 MST"))
-			return s.notify(tx, *seat.UserID, seat.GameID, "reminder", text)
+			left := max(1, int(seat.Deadline.Sub(now).Round(time.Hour)/time.Hour))
+			return s.notify(tx, *seat.UserID, seat.GameID, "reminder", "Game %d is waiting for you: your time runs out in about %d hours.", seat.GameID, left)
 		})
 		if err != nil {
 			return n, err
 		}
 	}
 	return n, nil
-}
-
-func hours(d time.Duration) string {
-	h := int(d / time.Hour)
-	if h == 1 {
-		return "1 hour"
-	}
-	if h < 1 {
-		return "less than an hour"
-	}
-	return fmt.Sprintf("%d hours", h)
 }
 
 // VacationLeft is how many vacation days u has left in now's year.
@@ -217,11 +226,11 @@ func (s *Store) StartVacation(userID uint, days int) (*User, error) {
 			return err
 		}
 		if u.OnVacation(now) {
-			return fmt.Errorf("%w: you are on vacation already; end it before starting another", ErrInvalid)
+			return invalid("you are on vacation already; end it before starting another")
 		}
 		left := u.VacationLeft(now)
 		if days < 1 || days > left {
-			return fmt.Errorf("%w: you can take 1 to %d days of vacation (%d a year)", ErrInvalid, left, VacationAllowance)
+			return invalid("you can take 1 to %d days of vacation (%d a year)", left, VacationAllowance)
 		}
 		if u.VacationYear != now.Year() {
 			u.VacationYear, u.VacationDays = now.Year(), 0
@@ -251,7 +260,7 @@ func (s *Store) EndVacation(userID uint) (*User, error) {
 			return err
 		}
 		if !u.OnVacation(now) {
-			return fmt.Errorf("%w: you are not on vacation", ErrInvalid)
+			return invalid("you are not on vacation")
 		}
 		unused := u.VacationUntil.Sub(now)
 		if u.VacationYear == now.Year() {

@@ -23,12 +23,12 @@ const SeatOpen = "open"
 
 // Game errors worded for players.
 var (
-	ErrNotOpen      = fmt.Errorf("%w: this game is not open for players", ErrInvalid)
-	ErrAlreadyIn    = fmt.Errorf("%w: you already have a seat in this game", ErrInvalid)
-	ErrNotActive    = fmt.Errorf("%w: this game is not being played", ErrInvalid)
-	ErrBadSeatSpecs = fmt.Errorf("%w: a game has 2 to 4 seats, each open, for an invited player, or a bot (random or greedy)", ErrInvalid)
-	ErrBadTurnLimit = fmt.Errorf("%w: the time per turn is none, 1 day, 3 days or 7 days", ErrInvalid)
-	ErrNotInvited   = fmt.Errorf("%w: no seat in this game is kept for you", ErrInvalid)
+	ErrNotOpen      = invalid("this game is not open for players")
+	ErrAlreadyIn    = invalid("you already have a seat in this game")
+	ErrNotActive    = invalid("this game is not being played")
+	ErrBadSeatSpecs = invalid("a game has 2 to 4 seats, each open, for an invited player, or a bot (random or greedy)")
+	ErrBadTurnLimit = invalid("the time per turn is none, 1 day, 3 days or 7 days")
+	ErrNotInvited   = invalid("no seat in this game is kept for you")
 )
 
 // Loaded is a game with its seats, its log and its position replayed from
@@ -128,14 +128,14 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 				var u User
 				err := tx.Select("id", "username").Where("username = ?", strings.TrimSpace(o[1:])).Take(&u).Error
 				if errors.Is(err, gorm.ErrRecordNotFound) {
-					return fmt.Errorf("%w: nobody here is called %q", ErrInvalid, strings.TrimSpace(o[1:]))
+					return invalid("nobody here is called “%s”", strings.TrimSpace(o[1:]))
 				}
 				if err != nil {
 					return err
 				}
 				for _, other := range g.Seats {
 					if other.UserID != nil && *other.UserID == u.ID || other.InvitedID != nil && *other.InvitedID == u.ID {
-						return fmt.Errorf("%w: %s has a seat already", ErrInvalid, u.Username)
+						return invalid("%s has a seat already", u.Username)
 					}
 				}
 				seat.InvitedID = &u.ID
@@ -154,7 +154,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 		}
 		for _, seat := range g.Seats {
 			if seat.InvitedID != nil {
-				if err := s.notify(tx, *seat.InvitedID, g.ID, "invited", fmt.Sprintf("%s invited you to game %d.", creator.Username, g.ID)); err != nil {
+				if err := s.notify(tx, *seat.InvitedID, g.ID, "invited", "%s invited you to game %d.", creator.Username, g.ID); err != nil {
 					return err
 				}
 			}
@@ -237,7 +237,7 @@ func (s *Store) Decline(id uint, user *User) error {
 				if err := bumpVersion(tx, &g); err != nil {
 					return err
 				}
-				return s.notify(tx, g.CreatorID, g.ID, "declined", fmt.Sprintf("%s declined your invitation to game %d; their seat is open now.", user.Username, g.ID))
+				return s.notify(tx, g.CreatorID, g.ID, "declined", "%s declined your invitation to game %d; their seat is open now.", user.Username, g.ID)
 			}
 		}
 		return ErrNotInvited
@@ -315,12 +315,12 @@ func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
 	for i := range g.Seats {
 		seat := &g.Seats[i]
 		if seat.UserID != nil {
-			if err := s.notify(tx, *seat.UserID, g.ID, "started", fmt.Sprintf("Game %d has started.", g.ID)); err != nil {
+			if err := s.notify(tx, *seat.UserID, g.ID, "started", "Game %d has started.", g.ID); err != nil {
 				return err
 			}
 		}
 		if seat.Index == g.First {
-			if err := s.startWaiting(tx, g, seat, now, "turn"); err != nil {
+			if err := s.startWaiting(tx, g, seat, now, "turn", false); err != nil {
 				return err
 			}
 		}
@@ -577,7 +577,7 @@ func turnEntry(l *Loaded, seat int, m engine.Move) (LogEntry, error) {
 func resolveEntry(l *Loaded, seat int, acts []engine.Act) (LogEntry, error) {
 	q := l.Play.State().Player(seat).Queue()
 	if len(q) == 0 {
-		return LogEntry{}, &engine.IllegalError{Reason: "you have no pending choice"}
+		return LogEntry{}, &engine.IllegalError{Reason: "you have no pending choice", Format: "you have no pending choice"}
 	}
 	turn := q[0].Turn
 	rs, err := l.Play.State().Clone().Resolve(seat, acts)
@@ -586,6 +586,96 @@ func resolveEntry(l *Loaded, seat int, acts []engine.Act) (LogEntry, error) {
 	}
 	data, err := engine.MarshalActs(rs[0].Acts)
 	return LogEntry{Kind: KindResolve, Seat: seat, Turn: turn, Data: string(data)}, err
+}
+
+// decideBest resolves every batch waiting for seat with the best-value
+// choice (RULES.md section 7: the most gold, then the most fruit), each as
+// its own log entry given to add. It returns how many it added.
+func decideBest(l *Loaded, seat int, add func(LogEntry) error) (int, error) {
+	n := 0
+	for {
+		p := l.Play.State().Player(seat)
+		q := p.Queue()
+		if len(q) == 0 {
+			return n, nil
+		}
+		e, err := resolveEntry(l, seat, engine.BestActs(*p, q[0].Edges))
+		if err != nil {
+			return n, err
+		}
+		if err := add(e); err != nil {
+			return n, err
+		}
+		n++
+	}
+}
+
+// autoDeciders returns the seats of l with a choice waiting whose players'
+// standing policy is "always decide for me", with their users.
+func (s *Store) autoDeciders(l *Loaded) (seats []int, users []uint, err error) {
+	st := l.Play.State()
+	for i, seat := range l.Seats {
+		if seat.UserID == nil || len(st.Player(i).Queue()) == 0 {
+			continue
+		}
+		u, err := s.UserByID(*seat.UserID)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if u.AutoDecide {
+			seats, users = append(seats, i), append(users, u.ID)
+		}
+	}
+	return seats, users, nil
+}
+
+// decideForPolicies resolves, with the best-value choice, every batch
+// waiting for a player whose standing policy is "always decide for me",
+// giving each entry to add with the player it was decided for. The engine's
+// own policy flag stays off: the log, not a setting, says what was chosen,
+// so replays never depend on it.
+func (s *Store) decideForPolicies(l *Loaded, add func(e LogEntry, user uint) error) error {
+	seats, users, err := s.autoDeciders(l)
+	if err != nil {
+		return err
+	}
+	for k, seat := range seats {
+		if _, err := decideBest(l, seat, func(e LogEntry) error { return add(e, users[k]) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// errNothingToDecide refuses an empty commit: no choice waits for the
+// seat, or its player no longer wants it decided for them.
+var errNothingToDecide = fmt.Errorf("%w: no choice waits to be decided", ErrForbidden)
+
+// decideNow resolves, with the best-value choice, what waits for user in
+// game id if their policy says so, in a commit of its own (see
+// SetAutoDecide). A game with nothing to decide is left alone.
+func (s *Store) decideNow(id, user uint) error {
+	_, err := s.commit(id, -1, Actor{UserID: user}, func(l *Loaded, seat int, add func(LogEntry) error) error {
+		u, err := s.UserByID(user)
+		if err != nil {
+			return err
+		}
+		if !u.AutoDecide {
+			return errNothingToDecide
+		}
+		n, err := decideBest(l, seat, add)
+		if err == nil && n == 0 {
+			err = errNothingToDecide
+		}
+		return err
+	})
+	if errors.Is(err, errNothingToDecide) || errors.Is(err, ErrNotActive) || errors.Is(err, ErrConflict) {
+		return nil // nothing to do, or the game's next commit decides it
+	}
+	return err
 }
 
 // errNotDue refuses a timeout for a seat whose deadline has not passed (or
@@ -648,17 +738,26 @@ func (s *Store) tryCommit(id uint, version int, actor Actor, change func(l *Load
 	read := l.Game.Version
 	prevCur := l.Play.State().Current()
 	var entries []LogEntry
-	add := func(e LogEntry) error {
-		e.GameID, e.Seq, e.CreatedAt, e.Timeout, e.Version = id, len(l.Log), now, actor.Timeout, read+1
-		if !actor.Bot && !actor.Timeout {
-			uid := actor.UserID
-			e.UserID = &uid
-		}
+	put := func(e LogEntry, timeout bool, user *uint) error {
+		e.GameID, e.Seq, e.CreatedAt, e.Timeout, e.Version, e.UserID = id, len(l.Log), now, timeout, read+1, user
 		l.Log = append(l.Log, e)
 		entries = append(entries, e)
 		return l.apply(e)
 	}
+	add := func(e LogEntry) error {
+		var user *uint
+		if !actor.Bot && !actor.Timeout {
+			uid := actor.UserID
+			user = &uid
+		}
+		return put(e, actor.Timeout, user)
+	}
 	if err := change(l, seat, add); err != nil {
+		return nil, err
+	}
+	// Players who told us to always decide for them have what now waits
+	// for them resolved in the same commit, each resolution explicit.
+	if err := s.decideForPolicies(l, func(e LogEntry, user uint) error { return put(e, false, &user) }); err != nil {
 		return nil, err
 	}
 	err = s.w.Transaction(func(tx *gorm.DB) error {
@@ -715,13 +814,19 @@ func (s *Store) afterChange(tx *gorm.DB, l *Loaded, acted, prevCur int, now time
 		var err error
 		switch waiting := choosing || myTurn; {
 		case waiting && seat.WaitingSince == nil:
-			err = s.startWaiting(tx, &l.Game, seat, now, kind)
+			err = s.startWaiting(tx, &l.Game, seat, now, kind, choosing)
 		case waiting && i == acted:
-			err = s.startWaiting(tx, &l.Game, seat, now, "") // a fresh clock for what is left, no news
+			err = s.startWaiting(tx, &l.Game, seat, now, "", choosing) // a fresh clock for what is left, no news
 		case waiting && myTurn && prevCur != i && seat.Deadline != nil && !seat.Deadline.After(now):
 			// An overdue choice stays overdue: its timeout plays it, and the turn.
+		case waiting && myTurn && prevCur != i && choosing && l.Game.TurnHours == 0 && seat.Deadline != nil:
+			// Without a turn limit the turn has no clock; the choice that
+			// waited keeps the deadline counted from when it reached the head.
+			if seat.UserID != nil {
+				err = s.notify(tx, *seat.UserID, l.Game.ID, "turn", "It is your turn in game %d.", l.Game.ID)
+			}
 		case waiting && myTurn && prevCur != i:
-			err = s.startWaiting(tx, &l.Game, seat, now, "turn")
+			err = s.startWaiting(tx, &l.Game, seat, now, "turn", choosing)
 		case !waiting && seat.WaitingSince != nil:
 			err = stopWaiting(tx, seat)
 		}
@@ -745,7 +850,7 @@ func (s *Store) afterChange(tx *gorm.DB, l *Loaded, acted, prevCur int, now time
 					place++
 				}
 			}
-			if err := s.notify(tx, *seat.UserID, l.Game.ID, "finished", fmt.Sprintf("Game %d is over: you placed %d of %d.", l.Game.ID, place, len(l.Seats))); err != nil {
+			if err := s.notify(tx, *seat.UserID, l.Game.ID, "finished", "Game %d is over: you placed %d of %d.", l.Game.ID, place, len(l.Seats)); err != nil {
 				return err
 			}
 		}
@@ -766,6 +871,19 @@ func (s *Store) DriveBots(id uint) error {
 			return nil
 		}
 		st := l.Play.State()
+		// A choice left waiting for a player who wants it decided for them
+		// (their policy changed while this game's last commit was
+		// prepared) is decided now.
+		auto, users, err := s.autoDeciders(l)
+		if err != nil {
+			return err
+		}
+		if len(auto) > 0 {
+			if err := s.decideNow(id, users[0]); err != nil {
+				return err
+			}
+			continue
+		}
 		acted := false
 		for i, seat := range l.Seats {
 			if seat.Bot == "" || len(st.Player(i).Queue()) == 0 {

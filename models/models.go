@@ -8,6 +8,9 @@ type User struct {
 	Username     string `gorm:"uniqueIndex;size:32;not null"`
 	PasswordHash []byte `gorm:"not null"`
 	CreatedAt    time.Time
+	// Lang is the language the user chose for the site ("" follows the
+	// browser's).
+	Lang string `gorm:"not null;default:''"`
 	// Email is where mail goes once EmailVerified; EmailMode says what mail
 	// the user wants (MailOff, MailEach or MailDigest).
 	Email         string
@@ -19,6 +22,10 @@ type User struct {
 	VacationUntil *time.Time
 	VacationYear  int `gorm:"not null;default:0"`
 	VacationDays  int `gorm:"not null;default:0"`
+	// AutoDecide is the standing policy "always decide for me" (RULES.md
+	// section 7): a batch of the user's that needs a decision is resolved at
+	// once with the best-value choice, the most gold, then the most fruit.
+	AutoDecide bool `gorm:"not null;default:false"`
 }
 
 // Email modes.
@@ -134,7 +141,9 @@ type Notification struct {
 	UserID    uint   `gorm:"index:idx_notifications_user_read,priority:1;not null"`
 	GameID    uint   `gorm:"index"`
 	Kind      string `gorm:"not null"`
-	Text      string `gorm:"not null"`
+	Text      string `gorm:"not null"` // in English
+	Format    string // the message Text was made from, a key of the translations; "" in old rows
+	Args      string // its arguments, a JSON array
 	Read      bool   `gorm:"index:idx_notifications_user_read,priority:2;not null;default:false"`
 	CreatedAt time.Time
 }

@@ -2,6 +2,7 @@ package models
 
 import (
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -27,8 +28,15 @@ const MailGiveUp = 48 * time.Hour
 // for a user who wants each event by email, a message in the outbox, both
 // in tx. "Your turn" and "a choice waits" mail is held back by MailDelay so
 // a player at the table gets none.
-func (s *Store) notify(tx *gorm.DB, userID, gameID uint, kind, text string) error {
-	if err := tx.Create(&Notification{UserID: userID, GameID: gameID, Kind: kind, Text: text, CreatedAt: s.now()}).Error; err != nil {
+// The text is a message (format) and its arguments, kept apart too so that
+// pages show it in the reader's language (see NoteText).
+func (s *Store) notify(tx *gorm.DB, userID, gameID uint, kind, format string, args ...any) error {
+	text := fmt.Sprintf(format, args...)
+	argJSON, err := json.Marshal(args)
+	if err != nil {
+		return err
+	}
+	if err := tx.Create(&Notification{UserID: userID, GameID: gameID, Kind: kind, Text: text, Format: format, Args: string(argJSON), CreatedAt: s.now()}).Error; err != nil {
 		return err
 	}
 	u, err := s.userIn(tx, userID) // cached: mail settings change in their own transactions
@@ -47,6 +55,21 @@ func (s *Store) notify(tx *gorm.DB, userID, gameID uint, kind, text string) erro
 		at = at.Add(delay)
 	}
 	return tx.Create(&Mail{UserID: userID, GameID: gameID, Kind: kind, Text: text, Status: MailPending, NextAttempt: at, CreatedAt: s.now()}).Error
+}
+
+// NoteArgs returns a notification's message arguments: strings and
+// numbers (integral numbers as int).
+func (n Notification) NoteArgs() []any {
+	var raw []any
+	if json.Unmarshal([]byte(n.Args), &raw) != nil {
+		return nil
+	}
+	for i, a := range raw {
+		if f, ok := a.(float64); ok && f == float64(int(f)) {
+			raw[i] = int(f)
+		}
+	}
+	return raw
 }
 
 // DueMail returns up to limit outbox messages whose time has come, oldest
@@ -227,16 +250,16 @@ func (s *Store) QueueDigests() (int, error) {
 func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
 	address = strings.TrimSpace(address)
 	if mode != MailOff && mode != MailEach && mode != MailDigest {
-		return nil, fmt.Errorf("%w: choose no email, an email for each event, or a daily digest", ErrInvalid)
+		return nil, invalid("choose no email, an email for each event, or a daily digest")
 	}
 	if address != "" {
 		a, err := mail.ParseAddress(address)
 		if err != nil || a.Address != address || len(address) > 254 {
-			return nil, fmt.Errorf("%w: %q is not an email address", ErrInvalid, address)
+			return nil, invalid("“%s” is not an email address", address)
 		}
 	}
 	if address == "" && mode != MailOff {
-		return nil, fmt.Errorf("%w: give an email address to get email", ErrInvalid)
+		return nil, invalid("give an email address to get email")
 	}
 	var u User
 	err := s.w.Transaction(func(tx *gorm.DB) error {
@@ -273,7 +296,7 @@ func (s *Store) VerifyEmail(userID uint, address string) error {
 		return res.Error
 	}
 	if res.RowsAffected != 1 {
-		return fmt.Errorf("%w: this link is for an address that is no longer yours", ErrInvalid)
+		return invalid("this link is for an address that is no longer yours")
 	}
 	return nil
 }

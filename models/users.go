@@ -2,7 +2,6 @@ package models
 
 import (
 	"errors"
-	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -13,8 +12,8 @@ import (
 
 // Account errors, worded for the person signing up or logging in.
 var (
-	ErrUsernameTaken = errors.New("that username is taken")
-	ErrBadLogin      = errors.New("wrong username or password")
+	ErrUsernameTaken = invalid("that username is taken")
+	ErrBadLogin      = invalid("wrong username or password")
 )
 
 var usernameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,24}$`)
@@ -25,7 +24,7 @@ var bcryptCost = bcrypt.DefaultCost
 // ValidateUsername says what is wrong with a username, or returns nil.
 func ValidateUsername(name string) error {
 	if !usernameRE.MatchString(name) {
-		return fmt.Errorf("%w: a username has 3 to 24 letters, digits, dots, dashes or underscores", ErrInvalid)
+		return invalid("a username has 3 to 24 letters, digits, dots, dashes or underscores")
 	}
 	return nil
 }
@@ -33,7 +32,7 @@ func ValidateUsername(name string) error {
 // ValidatePassword says what is wrong with a password, or returns nil.
 func ValidatePassword(pw string) error {
 	if len(pw) < 8 || len(pw) > 72 {
-		return fmt.Errorf("%w: a password has 8 to 72 characters", ErrInvalid)
+		return invalid("a password has 8 to 72 characters")
 	}
 	return nil
 }
@@ -115,4 +114,42 @@ func (s *Store) userIn(tx *gorm.DB, id uint) (*User, error) {
 		return nil, err
 	}
 	return &u, nil
+}
+
+// SetLang sets the language a user chose for the site (a code the caller
+// has checked; "" follows the browser).
+func (s *Store) SetLang(userID uint, code string) error {
+	if err := s.w.Model(&User{}).Where("id = ?", userID).Update("lang", code).Error; err != nil {
+		return err
+	}
+	s.users.drop(userID)
+	return nil
+}
+
+// SetAutoDecide sets user's standing policy "always decide for me"
+// (RULES.md section 7): a batch of theirs that needs a decision is resolved
+// at once with the best-value choice, the most gold, then the most fruit.
+// Turned on, it resolves at once, in each of the user's active games, what
+// waits for them already (a game whose commit raced with this is caught by
+// its next commit, or by DriveBots after it).
+func (s *Store) SetAutoDecide(userID uint, on bool) error {
+	if err := s.w.Model(&User{}).Where("id = ?", userID).Update("auto_decide", on).Error; err != nil {
+		return err
+	}
+	s.users.drop(userID)
+	if !on {
+		return nil
+	}
+	var games []uint
+	err := s.db.Model(&Seat{}).Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
+		Where("seats.user_id = ? AND seats.waiting_since IS NOT NULL", userID).Order("seats.game_id").Pluck("seats.game_id", &games).Error
+	if err != nil {
+		return err
+	}
+	for _, id := range games {
+		if err := s.decideNow(id, userID); err != nil {
+			return err
+		}
+	}
+	return nil
 }

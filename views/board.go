@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"cacao/engine"
+	"cacao/views/i18n"
 )
 
 // CellSize is the side of a board cell in SVG units.
@@ -110,11 +111,11 @@ func JungleColour(j engine.Jungle) string {
 	}
 	switch j.Kind().Effect {
 	case engine.Plantation:
-		return "#3b8e3f"
+		return "#2e7d32"
 	case engine.Market:
-		return "#b5651d"
+		return "#a0561a"
 	case engine.Mine:
-		return "#8c7a00"
+		return "#7a6a00"
 	case engine.Water:
 		return "#1f6fb2"
 	case engine.SunSite:
@@ -130,13 +131,19 @@ func SeatFill(seat int) string {
 }
 
 // TileLabel describes a tile in words for the board's text alternative.
-func TileLabel(t engine.TileView, names []string) string {
+func TileLabel(l *i18n.Lang, t engine.TileView, names []string) string {
 	if t.Jungle != engine.NoJungle {
-		return fmt.Sprintf("%s: %s", CellLabel(t.At), JungleName(t.Jungle))
+		return l.T("%s: %s", CellLabel(l, t.At), JungleName(l, t.Jungle))
 	}
-	who := fmt.Sprintf("seat %d", t.Owner)
+	who := "?"
 	if t.Owner >= 0 && t.Owner < len(names) {
 		who = names[t.Owner]
 	}
-	return fmt.Sprintf("%s: %s's tile, workers N %d, E %d, S %d, W %d", CellLabel(t.At), who, t.Edges[0], t.Edges[1], t.Edges[2], t.Edges[3])
+	return l.T("%s: tile of %s (%s), workers north %d, east %d, south %d, west %d", CellLabel(l, t.At), who, Letters[t.Owner&3], t.Edges[0], t.Edges[1], t.Edges[2], t.Edges[3])
+}
+
+// WorkerLabel describes a worker tile as turned by rot quarter turns.
+func WorkerLabel(l *i18n.Lang, w engine.Worker, rot int) string {
+	e := w.Edges(rot)
+	return l.T("Worker tile %s: workers north %d, east %d, south %d, west %d", w.String(), int(e[0]), int(e[1]), int(e[2]), int(e[3]))
 }

@@ -5,12 +5,14 @@ package views
 
 import (
 	"fmt"
+	"github.com/a-h/templ"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"cacao/engine"
+	"cacao/views/i18n"
 )
 
 // Page is what every page's layout needs.
@@ -20,6 +22,18 @@ type Page struct {
 	CSRF   string
 	Unread int64
 	Flash  string
+	Path   string // the page's own address, where a language change returns
+}
+
+// BotName names a bot kind for players.
+func BotName(l *i18n.Lang, kind string) string {
+	switch kind {
+	case "greedy":
+		return l.T("greedy bot")
+	case "random":
+		return l.T("random bot")
+	}
+	return kind
 }
 
 // User is the signed-in person.
@@ -62,15 +76,11 @@ type HomeVM struct {
 }
 
 // LimitName names a time limit per turn given in hours.
-func LimitName(hours int) string {
-	switch hours {
-	case 0:
-		return "no limit"
-	case 24:
-		return "1 day"
-	default:
-		return fmt.Sprintf("%d days", hours/24)
+func LimitName(l *i18n.Lang, hours int) string {
+	if hours == 0 {
+		return l.T("no limit")
 	}
+	return l.N("%d day", "%d days", hours/24, hours/24)
 }
 
 // SettingsVM is the settings page: email and vacation.
@@ -82,6 +92,7 @@ type SettingsVM struct {
 	VacationUntil string // "" when not on vacation
 	VacationLeft  int
 	VacationMax   int
+	AutoDecide    bool // the viewer's standing policy: choices made at once with the best value
 	Error         string
 }
 
@@ -160,6 +171,16 @@ type PlayVM struct {
 	Preview     []string
 	Ready       bool // a full move is selected: show the confirm form
 	Reason      string
+	Places      []Place // where the selected tile can go, with what each brings
+}
+
+// Place is a cell the selected tile may go to and what placing it there
+// (with the first fill option) would bring everyone, in words.
+type Place struct {
+	At        engine.Cell
+	Overbuild bool
+	Link      string
+	Gains     string
 }
 
 // Pending is the viewer's batch waiting for a choice.
@@ -197,55 +218,144 @@ type GameVM struct {
 	Finished  bool
 	TurnLimit string
 	Since     *SinceVM
-	InvitedMe bool // a seat of this open game is kept for the viewer
+	InvitedMe bool     // a seat of this open game is kept for the viewer
+	Announce  []string // others' moves since the page's last look, read out by screen readers
+	LogLen    int      // log entries shown: a refetch announces what came after
+	Fragment  bool     // rendered for htmx: the game area alone, with the announcements after it
+	Focus     string   // the control the next step starts from ("rotate", "confirm"); none on live refetches
+}
+
+// LiveLink is the address a live refetch takes: the same selection, no
+// focus move, and the log length seen so far.
+func (vm GameVM) LiveLink() string {
+	q := vm.Sel.Query()
+	q.Set("live", "1")
+	q.Set("from", strconv.Itoa(vm.LogLen))
+	return fmt.Sprintf("/games/%d?%s", vm.ID, q.Encode())
+}
+
+// focus adds autofocus to a control's attributes when the page's next step
+// starts there (htmx focuses it after a swap, browsers on load).
+func (vm GameVM) focus(name string, attrs templ.Attributes) templ.Attributes {
+	if vm.Focus == name {
+		attrs["autofocus"] = true
+	}
+	return attrs
+}
+
+// focusIf is focus for the first of a list of controls.
+func (vm GameVM) focusIf(first bool, name string, attrs templ.Attributes) templ.Attributes {
+	if first {
+		return vm.focus(name, attrs)
+	}
+	return attrs
+}
+
+func placeLabel(l *i18n.Lang, p Place) string {
+	verb := l.T("Place at %s", CellLabel(l, p.At))
+	if p.Overbuild {
+		verb = l.T("Overbuild your tile at %s", CellLabel(l, p.At))
+	}
+	if p.Gains == "" {
+		return verb
+	}
+	return l.T("%s: %s", verb, p.Gains)
+}
+
+func displayText(l *i18n.Lang, d []engine.Jungle) string {
+	if len(d) == 0 {
+		return l.T("empty")
+	}
+	parts := make([]string, len(d))
+	for i, j := range d {
+		parts[i] = JungleName(l, j)
+	}
+	return strings.Join(parts, l.T(", "))
+}
+
+// JungleShort is a jungle tile's short name drawn on the board.
+func JungleShort(l *i18n.Lang, j engine.Jungle) string {
+	switch j.Kind().Effect {
+	case engine.Plantation:
+		return l.T("plantation")
+	case engine.Market:
+		return l.T("market")
+	case engine.Mine:
+		return l.T("mine")
+	case engine.Water:
+		return l.T("water")
+	case engine.SunSite:
+		return l.T("sun")
+	default:
+		return l.T("temple")
+	}
 }
 
 // Letters name the seats besides their colours.
 var Letters = []string{"A", "B", "C", "D"}
 
-// ColourNames are the seat colours' names.
-var ColourNames = []string{"red", "purple", "white", "yellow"}
-
 // CellLabel is how a cell is named to players.
-func CellLabel(c engine.Cell) string { return fmt.Sprintf("(%d, %d)", c.X, c.Y) }
+func CellLabel(l *i18n.Lang, c engine.Cell) string { return l.T("(%d, %d)", c.X, c.Y) }
 
 // JungleName is a jungle tile in words.
-func JungleName(j engine.Jungle) string {
+func JungleName(l *i18n.Lang, j engine.Jungle) string {
 	if j == engine.NoJungle {
-		return "an unknown tile from the pile"
+		return l.T("an unknown tile from the pile")
 	}
 	k := j.Kind()
 	switch k.Effect {
 	case engine.Plantation:
-		return fmt.Sprintf("Plantation %d", k.Value)
+		return l.T("Plantation %d", k.Value)
 	case engine.Market:
-		return fmt.Sprintf("Market %d", k.Value)
+		return l.T("Market %d", k.Value)
 	case engine.Mine:
-		return fmt.Sprintf("Gold mine %d", k.Value)
+		return l.T("Gold mine %d", k.Value)
 	case engine.Water:
-		return "Water"
+		return l.T("Water||jungle tile")
 	case engine.SunSite:
-		return "Sun site"
+		return l.T("Sun site")
 	default:
-		return "Temple"
+		return l.T("Temple")
 	}
 }
 
 // GainText says what a seat gains, e.g. "+2 gold, +1 fruit"; "" for nothing.
-func GainText(g engine.Gain) string {
+func GainText(l *i18n.Lang, g engine.Gain) string {
 	var parts []string
-	add := func(n int, what string) {
-		if n != 0 {
-			parts = append(parts, fmt.Sprintf("%+d %s", n, what))
-		}
+	if g.Gold != 0 {
+		parts = append(parts, l.T("%+d gold", g.Gold))
 	}
-	add(g.Gold, "gold")
-	add(g.Fruit, "fruit")
-	add(g.Sun, "sun")
+	if g.Fruit != 0 {
+		parts = append(parts, l.T("%+d fruit", g.Fruit))
+	}
+	if g.Sun != 0 {
+		parts = append(parts, l.T("%+d sun", g.Sun))
+	}
 	if g.WaterSteps != 0 {
-		parts = append(parts, fmt.Sprintf("water %+d step(s) (%+d points)", g.WaterSteps, g.Water))
+		parts = append(parts, l.N("water %+d step (%+d points)", "water %+d steps (%+d points)", abs(g.WaterSteps), g.WaterSteps, g.Water))
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, l.T(", "))
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// ColourName is a seat colour's name.
+func ColourName(l *i18n.Lang, seat int) string {
+	switch seat & 3 {
+	case 0:
+		return l.T("red")
+	case 1:
+		return l.T("purple")
+	case 2:
+		return l.T("white")
+	default:
+		return l.T("yellow")
+	}
 }
 
 // Link is the game page URL with selection s.
@@ -282,12 +392,12 @@ func (s Selection) WithFill(i int) Selection {
 	return s
 }
 
-// Name is a seat's name, or "seat N".
+// Name is a seat's name.
 func (vm GameVM) Name(seat int) string {
 	if seat >= 0 && seat < len(vm.Seats) {
 		return vm.Seats[seat].Name
 	}
-	return fmt.Sprintf("seat %d", seat)
+	return "?"
 }
 
 func (vm GameVM) names() []string {

@@ -242,7 +242,7 @@ const stateJS = `(() => {
 	const all = (s) => [...document.querySelectorAll(s)];
 	const text = (e) => e ? e.textContent.replace(/\s+/g, ' ').trim() : '';
 	const play = q('#play');
-	const sel = q('a[aria-label^="Tile "][aria-current="true"]');
+	const sel = q('.hand a[aria-current="true"]');
 	return {
 		url: location.href,
 		busy: document.readyState !== 'complete' || !!q('.htmx-request, .htmx-swapping, .htmx-settling'),
@@ -252,17 +252,17 @@ const stateJS = `(() => {
 		playText: play ? play.innerText.replace(/\s+/g, ' ').trim() : '',
 		playError: text(play && play.querySelector('.error')),
 		gameError: text(q('#game-error')),
-		tiles: all('a[aria-label^="Tile "]').map((a) => a.getAttribute('aria-label').slice(5)),
-		selected: sel ? sel.getAttribute('aria-label').slice(5) : '',
-		cells: all('a[aria-label^="Place at "]').map((a) => a.getAttribute('aria-label')),
+		tiles: all('.hand a').map((a) => a.dataset.tile),
+		selected: sel ? sel.dataset.tile : '',
+		cells: all('#board a.cell').map((a) => a.dataset.cell),
 		rotate: !!q(rotateSel),
 		hasMarker: window.__cacaoMarker === 42,
 		htmxLoaded: typeof window.htmx !== 'undefined',
 	};
 })()`
 
-// rotateSel is the Rotate link: the only link in the hand panel's paragraph.
-const rotateSel = `section[aria-labelledby="hand-h"] p a`
+// rotateSel is the Rotate link.
+const rotateSel = `#rotate`
 
 func (tb *tab) state() (pageState, error) {
 	return eval[pageState](tb, strings.Replace(stateJS, "rotateSel", strconv.Quote(rotateSel), 1))
@@ -441,14 +441,14 @@ func (tb *tab) step(game string) (acted bool, err error) {
 	case strings.Contains(st.PlayText, "Choose a tile from your hand."):
 		for _, w := range st.Tiles {
 			if !tb.tried[w] {
-				return true, tb.click(fmt.Sprintf(`a[aria-label=%q]`, "Tile "+w), "tile "+w)
+				return true, tb.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w)
 			}
 		}
 		return false, fmt.Errorf("%s: %w: no tile of %v has a legal cell in any rotation", tb.name, errStuck, st.Tiles)
 	case strings.Contains(st.PlayText, "Choose a highlighted cell"):
 		if len(st.Cells) > 0 {
 			c := st.Cells[(tb.turns*7)%len(st.Cells)] // vary the cells a little
-			return true, tb.click(fmt.Sprintf(`a[aria-label=%q]`, c), c)
+			return true, tb.click(fmt.Sprintf(`#board a[data-cell=%q]`, c), "cell "+c)
 		}
 		if rot := rotation(st.URL); rot < 3 && st.Rotate {
 			return true, tb.click(rotateSel, "Rotate")
@@ -456,7 +456,7 @@ func (tb *tab) step(game string) (acted bool, err error) {
 		tb.tried[st.Selected] = true
 		for _, w := range st.Tiles {
 			if !tb.tried[w] {
-				return true, tb.click(fmt.Sprintf(`a[aria-label=%q]`, "Tile "+w), "tile "+w)
+				return true, tb.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w)
 			}
 		}
 		return false, fmt.Errorf("%s: %w: no tile of %v has a legal cell in any rotation", tb.name, errStuck, st.Tiles)
@@ -691,7 +691,7 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 		b.fatalf("alice's hand is empty")
 	}
 	w := st.Tiles[0]
-	a.must(a.click(fmt.Sprintf(`a[aria-label=%q]`, "Tile "+w), "tile "+w))
+	a.must(a.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
 	st, err = a.state()
 	a.must(err)
 	if !st.HasMarker {
@@ -796,7 +796,7 @@ func TestBrowserManyPageVisits(t *testing.T) {
 	if len(st.Tiles) == 0 {
 		b.fatalf("no hand on the game page after %d visits", visits)
 	}
-	if err := a.click(fmt.Sprintf(`a[aria-label=%q]`, "Tile "+st.Tiles[0]), "a tile"); err != nil {
+	if err := a.click(fmt.Sprintf(`.hand a[data-tile=%q]`, st.Tiles[0]), "a tile"); err != nil {
 		b.fatalf("after %d visits of the home and game pages, choosing a tile: %v", visits, err)
 	}
 }

@@ -44,9 +44,47 @@ func screenshotsDir(t *testing.T) string {
 	return dir
 }
 
-// shoot writes full-page PNGs of the tab's page at every size, named
-// NAME-desktop.png and NAME-phone.png, and leaves the tab at desktop size.
+// shotLangs are the languages screenshots are taken in: $SCREENSHOTS_LANGS
+// (codes separated by spaces), English by default.
+func shotLangs() []string {
+	if l := strings.Fields(os.Getenv("SCREENSHOTS_LANGS")); len(l) > 0 {
+		return l
+	}
+	return []string{"en"}
+}
+
+// shoot writes full-page PNGs of the tab's page at every size and in every
+// language of shotLangs, named NAME-desktop.png and NAME-phone.png (with
+// the language code before the size when it is not English), and leaves
+// the tab at desktop size, in English.
 func (tb *tab) shoot(dir, name string) {
+	tb.b.t.Helper()
+	langs := shotLangs()
+	for _, l := range langs {
+		if len(langs) > 1 || l != "en" {
+			tb.setLang(l)
+		}
+		n := name
+		if l != "en" {
+			n += "-" + l
+		}
+		tb.shootSizes(dir, n)
+	}
+	if len(langs) > 1 || langs[0] != "en" {
+		tb.setLang("en")
+	}
+}
+
+// setLang chooses the site's language with the form at the foot of every
+// page, which comes back to the same page.
+func (tb *tab) setLang(code string) {
+	tb.b.t.Helper()
+	tb.must(tb.do(10*time.Second, chromedp.SetValue(chromedp.ID("lang-foot"), code)))
+	tb.must(tb.click(`footer .lang-form button[type=submit]`, "Change language"))
+	tb.must(tb.waitFor(fmt.Sprintf(`document.documentElement.lang === %q`, code), 10*time.Second, "the page in "+code))
+}
+
+func (tb *tab) shootSizes(dir, name string) {
 	tb.b.t.Helper()
 	for _, s := range shotSizes {
 		opts := []chromedp.EmulateViewportOption{chromedp.EmulatePortrait}

@@ -1,0 +1,493 @@
+package main
+
+// The accessibility test: axe-core (an npm package used only by this test,
+// pinned in testdata/axe) runs in headless Chromium on every page and every
+// state of a game, in the light and the dark colour scheme, at desktop and
+// phone sizes. A serious or critical violation fails the test; moderate and
+// minor ones are logged.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// axeDir holds package.json and package-lock.json pinning axe-core.
+const axeDir = "testdata/axe"
+
+// axeSource returns axe.min.js, running `npm ci` in testdata/axe first when
+// it is not installed (.ci/run installs it). Without it the test skips, or
+// fails when CI=true.
+func axeSource(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(axeDir, "node_modules", "axe-core", "axe.min.js")
+	if _, err := os.Stat(path); err != nil {
+		ci := os.Getenv("CI") == "true" || os.Getenv("CI") == "1"
+		npm, err := exec.LookPath("npm")
+		if err != nil {
+			if ci {
+				t.Fatal("npm not found: CI must run the accessibility test (.ci/run installs nodejs and npm, then axe-core)")
+			}
+			t.Skip("npm not found: install Node.js and npm to run the accessibility test (it installs axe-core from testdata/axe)")
+		}
+		cmd := exec.Command(npm, "ci", "--no-audit", "--no-fund", "--loglevel=error")
+		cmd.Dir = axeDir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			if ci {
+				t.Fatalf("npm ci in %s: %v\n%s", axeDir, err, out)
+			}
+			t.Skipf("npm ci in %s failed, so axe-core is missing: %v\n%s", axeDir, err, out)
+		}
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("axe-core: %v", err)
+	}
+	return string(src)
+}
+
+// a11yVariant is one way of showing a page: a window size and a colour scheme.
+type a11yVariant struct {
+	name          string
+	width, height int64
+	mobile, dark  bool
+}
+
+var a11yVariants = []a11yVariant{
+	{"desktop light", 1280, 800, false, false},
+	{"desktop dark", 1280, 800, false, true},
+	{"phone light", 390, 844, true, false},
+	{"phone dark", 390, 844, true, true},
+}
+
+// show sets the tab's viewport and preferred colour scheme.
+func (v a11yVariant) show() chromedp.Action[chromedp.Void] {
+	scheme := "light"
+	if v.dark {
+		scheme = "dark"
+	}
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		opts := []chromedp.EmulateViewportOption{}
+		if v.mobile {
+			opts = append(opts, chromedp.EmulatePortrait, chromedp.EmulateMobile)
+		}
+		if _, err := chromedp.EmulateViewport(v.width, v.height, opts...)(ctx, t); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+		})
+		return err
+	})
+}
+
+// axeRunJS runs axe on the whole document for WCAG 2.0, 2.1 and 2.2 A and AA
+// and the best practices, and tells whether the game area stayed the same
+// element meanwhile (an htmx swap during the run makes the result unsure).
+const axeRunJS = `(async () => {
+	const m = document.getElementById('game-main');
+	const r = await axe.run(document, {
+		runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']},
+		resultTypes: ['violations'],
+	});
+	return {
+		stable: document.getElementById('game-main') === m && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling'),
+		violations: r.violations.map((v) => ({
+			id: v.id, impact: v.impact || '', help: v.help,
+			nodes: v.nodes.map((n) => ({
+				target: n.target.map((s) => Array.isArray(s) ? s.join(' >>> ') : String(s)).join(', '),
+				impact: n.impact || v.impact || '',
+				html: n.html.replace(/\s+/g, ' ').slice(0, 160),
+				summary: (n.failureSummary || '').replace(/\s+/g, ' ').slice(0, 300),
+			})),
+		})),
+	};
+})()`
+
+type axeResult struct {
+	Stable     bool `json:"stable"`
+	Violations []struct {
+		ID     string `json:"id"`
+		Impact string `json:"impact"`
+		Help   string `json:"help"`
+		Nodes  []struct {
+			Target  string `json:"target"`
+			Impact  string `json:"impact"`
+			HTML    string `json:"html"`
+			Summary string `json:"summary"`
+		} `json:"nodes"`
+	} `json:"violations"`
+}
+
+// a11yFinding is one element failing one rule on one page or state, and the
+// variants it fails in.
+type a11yFinding struct {
+	state, rule, impact, help, target, html, summary string
+	variants                                         []string
+}
+
+// auditor runs axe and collects what it finds.
+type auditor struct {
+	t        *testing.T
+	axe      string
+	findings map[string]*a11yFinding // by state, rule and target
+	order    []string
+	states   []string
+	shots    string // $A11Y_SCREENSHOTS: a PNG of every state and variant
+}
+
+// check runs axe on the tab's page in every variant, then puts the tab back
+// at desktop size in the light scheme. name says which page or state it is.
+func (au *auditor) check(tb *tab, name string) {
+	au.t.Helper()
+	start := time.Now()
+	for _, v := range a11yVariants {
+		tb.must(tb.do(10*time.Second, v.show()))
+		var res axeResult
+		for try := 1; ; try++ {
+			var err error
+			res, err = au.run(tb)
+			if err == nil && res.Stable {
+				break
+			}
+			if try == 3 {
+				if err == nil {
+					err = fmt.Errorf("the page changed during every run")
+				}
+				tb.b.fatalf("%s: axe on %s (%s, %s): %v", tb.name, name, v.name, tb.location(), err)
+			}
+			au.t.Logf("%s: axe on %s (%s) again: %v (stable %v)", tb.name, name, v.name, err, res.Stable)
+			time.Sleep(200 * time.Millisecond)
+		}
+		for _, viol := range res.Violations {
+			for _, n := range viol.Nodes {
+				key := name + "\x00" + viol.ID + "\x00" + n.Target
+				f := au.findings[key]
+				if f == nil {
+					f = &a11yFinding{state: name, rule: viol.ID, impact: n.Impact, help: viol.Help, target: n.Target, html: n.HTML, summary: n.Summary}
+					au.findings[key] = f
+					au.order = append(au.order, key)
+				}
+				if severe(n.Impact) && !severe(f.impact) {
+					f.impact, f.summary = n.Impact, n.Summary
+				}
+				f.variants = append(f.variants, v.name)
+			}
+		}
+		if au.shots != "" {
+			if png, err := tb.screenshot(); err == nil {
+				file := strings.NewReplacer(" ", "-", "/", "-", "'", "", ",", "", "(", "", ")", "", ":", "").Replace(fmt.Sprintf("%02d-%s-%s.png", len(au.states), name, v.name))
+				_ = os.WriteFile(filepath.Join(au.shots, file), png, 0o644)
+			}
+		}
+	}
+	tb.must(tb.do(10*time.Second, a11yVariants[0].show()))
+	au.states = append(au.states, name)
+	au.t.Logf("checked %s (%s) in %v", name, tb.location(), time.Since(start).Round(time.Millisecond))
+}
+
+// run injects axe-core when the page does not have it yet (a page load loses
+// it; an htmx swap keeps it) and runs it once.
+func (au *auditor) run(tb *tab) (axeResult, error) {
+	if err := tb.waitFor(`document.readyState === 'complete' && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`, 10*time.Second, "the page to settle"); err != nil {
+		return axeResult{}, err
+	}
+	ctx, cancel := context.WithTimeout(tb.ctx, 30*time.Second)
+	defer cancel()
+	loaded, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`typeof window.axe === 'object'`))
+	if err != nil {
+		return axeResult{}, err
+	}
+	if !loaded {
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void](au.axe)); err != nil {
+			return axeResult{}, fmt.Errorf("injecting axe-core: %w", err)
+		}
+	}
+	return chromedp.Run(ctx, chromedp.Evaluate[axeResult](axeRunJS, chromedp.EvalAwaitPromise))
+}
+
+func severe(impact string) bool { return impact == "serious" || impact == "critical" }
+
+// report fails the test with every serious or critical violation and logs
+// the others.
+func (au *auditor) report() {
+	au.t.Helper()
+	var bad, minor []string
+	for _, key := range au.order {
+		f := au.findings[key]
+		where := ""
+		if len(f.variants) < len(a11yVariants) {
+			where = " [" + strings.Join(f.variants, ", ") + "]"
+		}
+		line := fmt.Sprintf("%s — %s (%s): %s\n    %s%s\n      %s\n      %s", f.state, f.rule, f.impact, f.help, f.target, where, f.html, f.summary)
+		if severe(f.impact) {
+			bad = append(bad, line)
+		} else {
+			minor = append(minor, line)
+		}
+	}
+	if len(minor) > 0 {
+		au.t.Logf("axe found %d moderate or minor problems:\n%s", len(minor), strings.Join(minor, "\n"))
+	}
+	rules := map[string]bool{}
+	for _, key := range au.order {
+		if f := au.findings[key]; severe(f.impact) {
+			rules[f.rule] = true
+		}
+	}
+	ids := slices.Sorted(maps.Keys(rules))
+	if len(bad) > 0 {
+		au.t.Errorf("axe found %d serious or critical violations (rules %s) on %d pages and states checked:\n%s",
+			len(bad), strings.Join(ids, ", "), len(au.states), strings.Join(bad, "\n"))
+	}
+}
+
+// a11yGameState names the state of a game page for the audit, "" for one
+// not to check (e.g. a tile chosen that has no legal cell).
+const a11yGameStateJS = `(() => {
+	const q = (s) => document.querySelector(s);
+	if (q('#final')) return 'finished game (scores)';
+	if (q('form[action$="/resolve"] button[type=submit]')) return 'pending worker choice';
+	if (q('form[action$="/turn"] button[type=submit]')) {
+		return document.querySelectorAll('#play fieldset li').length > 1 ? 'cell chosen, several fill options' : 'cell chosen (preview and confirm)';
+	}
+	if (!q('#play') || q('#play [role=alert]')) return '';
+	if (q('.hand a[aria-current="true"]')) return q('#board a') ? 'tile chosen (legal cells highlighted)' : '';
+	// My turn with nothing chosen, or the opponent's turn: the play panel
+	// tells them apart.
+	return 'play:' + q('#play').innerText;
+})()`
+
+// fillProbeJS looks, for the chosen tile, for a legal cell whose placement
+// offers several ways to fill the jungle, by fetching each cell's page; it
+// returns that cell's link, or "".
+const fillProbeJS = `(async () => {
+	for (const a of document.querySelectorAll('#board a')) {
+		const href = a.getAttribute('href');
+		const r = await fetch(href, {credentials: 'same-origin'});
+		if (!r.ok) continue;
+		const doc = new DOMParser().parseFromString(await r.text(), 'text/html');
+		if (doc.querySelectorAll('#play fieldset li').length > 1 && doc.querySelector('form[action$="/turn"] button[type=submit]')) return href;
+	}
+	return '';
+})()`
+
+// TestA11y: axe-core reports no serious or critical violation on any page,
+// signed out and in, nor in any state of a game (waiting for players, my
+// turn, a tile and a cell chosen, several ways to fill the jungle, a pending
+// choice of workers, the opponent's turn, the final scores), in the light and
+// the dark colour scheme, at desktop (1280×800) and phone (390×844) sizes.
+// Set A11Y_SCREENSHOTS to a folder to get a PNG of each.
+func TestA11y(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests are skipped with -short")
+	}
+	start := time.Now()
+	au := &auditor{t: t, axe: axeSource(t), findings: map[string]*a11yFinding{}, shots: os.Getenv("A11Y_SCREENSHOTS")}
+	if au.shots != "" {
+		if err := os.MkdirAll(au.shots, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base, logs := startSite(t)
+	// Tabs visit many pages: without the back/forward cache
+	// (TestBrowserManyPageVisits).
+	b := newBrowser(t, true, logs, withoutBFCache)
+	defer au.report()
+
+	// Signed out.
+	a := b.newTab("alice", true)
+	a.must(a.navigate(base + "/"))
+	au.check(a, "landing page (signed out)")
+	a.must(a.navigate(base + "/signup"))
+	au.check(a, "sign-up page")
+	a.must(a.navigate(base + "/login"))
+	au.check(a, "log-in page")
+	a.must(a.do(10*time.Second,
+		chromedp.SendKeys(chromedp.ID("username"), "nobody"),
+		chromedp.SendKeys(chromedp.ID("password"), "not the password"),
+	))
+	a.must(a.click(`#main form button[type=submit]`, "Log in"))
+	a.must(a.waitFor(`!!document.querySelector('#main .error')`, 10*time.Second, "the wrong-password error"))
+	au.check(a, "log-in page with a wrong-password error")
+
+	// Signed in: a game waiting for players, as its creator and as another
+	// player (who can take the seat), and the invite link's page.
+	a.signUp(base, "alice")
+	bob := b.newTab("bob", true)
+	bob.signUp(base, "bob")
+	a.must(a.navigate(base + "/no-such-page"))
+	au.check(a, "404 page")
+	ctx, cancel := context.WithTimeout(a.ctx, 10*time.Second)
+	rules, err := chromedp.Run(ctx, chromedp.Evaluate[int](`fetch('/rules').then((r) => r.status)`, chromedp.EvalAwaitPromise))
+	cancel()
+	a.must(err)
+	if rules == 404 {
+		t.Log("no /rules page yet (404): not checked")
+	} else {
+		a.must(a.navigate(base + "/rules"))
+		au.check(a, fmt.Sprintf("rules page (status %d)", rules))
+	}
+	game := a.createGame(base, "open")
+	a.must(a.waitFor(`!!document.querySelector('#game-main code')`, 10*time.Second, "the invite link"))
+	au.check(a, "game waiting for players (its creator, invite link)")
+	invite := a.text("#game-main code")
+	bob.must(bob.navigate(game))
+	au.check(bob, "game waiting for players (another player: take a seat)")
+	bob.must(bob.navigate(invite))
+	au.check(bob, "join page (invite link)")
+	bob.must(bob.click(`#main form button[type=submit]`, "Take a seat"))
+
+	// The home page with games listed, settings and notifications.
+	botGame := a.createGame(base, "greedy")
+	a.must(a.navigate(base + "/"))
+	a.must(a.waitFor(`document.querySelectorAll('#home-lists tbody tr').length >= 2`, 10*time.Second, "both games on the home page"))
+	au.check(a, "home (signed in: my games, new game form)")
+	a.must(a.navigate(base + "/settings"))
+	au.check(a, "settings")
+	a.must(a.navigate(base + "/notifications"))
+	au.check(a, "notifications")
+
+	// Alice and Bob play their game to the end; each state of the game is
+	// checked the first time either page shows it.
+	a.must(a.navigate(game))
+	bob.must(bob.navigate(game))
+	for _, tb := range []*tab{a, bob} {
+		tb.must(tb.waitFor(`typeof window.htmx !== 'undefined' && !!document.querySelector('#board')`, 10*time.Second, "the game page"))
+	}
+	seen := map[string]bool{}
+	playAudited(b, au, seen, game, 150*time.Second, nil, a, bob)
+
+	// A pending choice of workers comes when another player's move fires
+	// them; if none came, play against the bot until one does (still
+	// looking for several ways to fill the jungle on the way).
+	if !seen["pending worker choice"] {
+		a.must(a.navigate(botGame))
+		a.must(a.waitFor(`typeof window.htmx !== 'undefined' && !!document.querySelector('#board')`, 10*time.Second, "the game page"))
+		a.turns, a.choices = 0, 0
+		clear(a.tried)
+		playAudited(b, au, seen, botGame, 120*time.Second, func() bool { return seen["pending worker choice"] }, a)
+	}
+	want := []string{"my turn, nothing chosen", "tile chosen (legal cells highlighted)", "cell chosen (preview and confirm)",
+		"cell chosen, several fill options", "pending worker choice", "opponent's turn", "finished game (scores)"}
+	for _, s := range want {
+		switch {
+		case seen[s]:
+		case s == "cell chosen, several fill options":
+			// Rare: no legal cell of the chosen tiles left two spaces
+			// for different jungle tiles.
+			t.Logf("no move offered several ways to fill the jungle, so that state was not checked")
+		default:
+			t.Errorf("the game never showed the state %q, so it was not checked", s)
+		}
+	}
+	t.Logf("axe-core checked %d pages and states in %d variants in %v", len(au.states), len(a11yVariants), time.Since(start).Round(time.Second))
+}
+
+// playAudited lets the tabs play (as playToEnd does) until every tab shows the
+// final scores or done says so, checking each game state the first time a tab
+// shows it.
+func playAudited(b *browser, au *auditor, seen map[string]bool, game string, limit time.Duration, done func() bool, tabs ...*tab) {
+	b.t.Helper()
+	deadline := time.Now().Add(limit)
+	lastAct := time.Now()
+	retries := 0
+	for {
+		if done != nil && done() {
+			return
+		}
+		if allDone(tabs, 0) {
+			for _, tb := range tabs {
+				auditState(au, seen, tb)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			b.fatalf("the game did not end within %v (%s)", limit, turnCounts(tabs))
+		}
+		acted := false
+		for _, tb := range tabs {
+			kind := auditState(au, seen, tb)
+			if kind == "tile chosen (legal cells highlighted)" && !seen["cell chosen, several fill options"] {
+				ctx, cancel := context.WithTimeout(tb.ctx, 10*time.Second)
+				cell, err := chromedp.Run(ctx, chromedp.Evaluate[string](fillProbeJS, chromedp.EvalAwaitPromise))
+				cancel()
+				if err == nil && cell != "" {
+					if err := tb.click(fmt.Sprintf(`#board a[href=%q]`, cell), "the cell "+cell); err != nil {
+						b.t.Logf("retrying: %v", err)
+					}
+					acted = true
+					continue
+				}
+			}
+			confirmed := tb.turns + tb.choices
+			ok, err := tb.step(game)
+			if tb.turns+tb.choices > confirmed {
+				for _, other := range tabs {
+					other.stale = other != tb
+				}
+			}
+			if err != nil {
+				if retries++; retries > 20 || errors.Is(err, errStuck) {
+					b.fatalf("%v", err)
+				}
+				b.t.Logf("retrying: %v", err)
+				continue
+			}
+			acted = acted || ok
+		}
+		switch {
+		case acted:
+			lastAct = time.Now()
+		case time.Since(lastAct) > 20*time.Second:
+			b.fatalf("nothing to do for 20s (%s)", turnCounts(tabs))
+		case len(tabs) == 1 && time.Since(lastAct) > time.Second:
+			// Alone against the bot a page with nothing to do missed an
+			// update (see TestBrowserBotGame): reload it.
+			tabs[0].must(tabs[0].navigate(game))
+			lastAct = time.Now()
+		default:
+			time.Sleep(30 * time.Millisecond)
+		}
+	}
+}
+
+// auditState checks the tab's game page if it shows a state not checked yet,
+// and returns the state's name.
+func auditState(au *auditor, seen map[string]bool, tb *tab) string {
+	st, err := tb.state()
+	if err != nil || st.Busy {
+		return ""
+	}
+	kind, err := eval[string](tb, a11yGameStateJS)
+	if err != nil {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(kind, "play:"); ok {
+		switch {
+		case strings.Contains(st.PlayText, "Choose a tile from your hand."):
+			kind = "my turn, nothing chosen"
+		case strings.Contains(rest, "Waiting for"):
+			kind = "opponent's turn"
+		default:
+			kind = ""
+		}
+	}
+	if kind != "" && !seen[kind] {
+		seen[kind] = true
+		au.check(tb, "game: "+kind)
+	}
+	return kind
+}

@@ -1,0 +1,79 @@
+package handlers
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"cacao/views"
+	"cacao/views/i18n"
+)
+
+const langCookie = "cacao_lang"
+
+// langFor picks the request's language: the signed-in user's choice, then
+// this browser's (a cookie set by the language form), then Accept-Language.
+func (s *Server) langFor(c echo.Context) *i18n.Lang {
+	if u := currentUser(c); u != nil && u.Lang != "" {
+		if l, ok := i18n.Get(u.Lang); ok {
+			return l
+		}
+	}
+	if ck, err := c.Cookie(langCookie); err == nil {
+		if l, ok := i18n.Get(ck.Value); ok {
+			return l
+		}
+	}
+	return i18n.Match(c.Request().Header.Get("Accept-Language"))
+}
+
+// setLang puts the request's language on its context, where the views
+// and lang find it.
+func (s *Server) setLang(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Response().Header().Add("Vary", "Accept-Language")
+		req := c.Request()
+		c.SetRequest(req.WithContext(i18n.With(req.Context(), s.langFor(c))))
+		return next(c)
+	}
+}
+
+// lang is the request's language.
+func lang(c echo.Context) *i18n.Lang { return i18n.From(c.Request().Context()) }
+
+// tr translates a message for the request.
+func tr(c echo.Context, msg string, args ...any) string { return lang(c).T(msg, args...) }
+
+// message is a refusal's text, translated when it is shown.
+type message struct {
+	format string
+	args   []any
+}
+
+// refusal is an HTTP error whose message is translated for the reader.
+func refusal(code int, format string, args ...any) error {
+	return echo.NewHTTPError(code, message{format, args})
+}
+
+// setLanguage saves the language chosen in the language form: on the
+// account when signed in, and for this browser either way.
+func (s *Server) setLanguage(c echo.Context) error {
+	l, ok := i18n.Get(c.FormValue("lang"))
+	if !ok {
+		return refusal(http.StatusUnprocessableEntity, "unknown language")
+	}
+	if u := currentUser(c); u != nil {
+		if err := s.store.SetLang(u.ID, l.Code); err != nil {
+			return err
+		}
+	}
+	c.SetCookie(&http.Cookie{Name: langCookie, Value: l.Code, Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.cfg.SecureCookies})
+	return redirect(c, safeNext(c.FormValue("next")))
+}
+
+// rules shows the rules help page in the reader's language.
+func (s *Server) rules(c echo.Context) error {
+	return render(c, http.StatusOK, views.RulesPage(s.page(c, tr(c, "Rules")), views.RulesHTML(lang(c).Code)))
+}

@@ -1,0 +1,170 @@
+package handlers_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"cacao/engine"
+	"cacao/views/i18n"
+)
+
+// getLang fetches a page with an Accept-Language header.
+func (c *client) getLang(path, accept string) (int, string) {
+	c.t.Helper()
+	req, _ := http.NewRequest("GET", c.s.srv.URL+path, nil)
+	req.Header.Set("Accept-Language", accept)
+	return c.do(req)
+}
+
+var htmlTagRE = regexp.MustCompile(`<html lang="([^"]+)" dir="([^"]+)">`)
+
+func pageLang(body string) string {
+	m := htmlTagRE.FindStringSubmatch(body)
+	if m == nil {
+		return ""
+	}
+	return m[1] + " " + m[2]
+}
+
+// TestLanguageFromBrowser: a visitor gets the language their browser
+// asks for, right to left for Persian, English otherwise.
+func TestLanguageFromBrowser(t *testing.T) {
+	s := newSite(t)
+	c := s.client("visitor")
+	cases := []struct{ accept, want, text string }{
+		{"fa-IR,fa;q=0.9,en;q=0.5", "fa rtl", "قوانین"},
+		{"zh-TW,zh;q=0.9", "zh-Hant ltr", "規則"},
+		{"zh-CN,zh;q=0.9", "zh-Hans ltr", "规则"},
+		{"de-DE", "en ltr", "Rules"},
+	}
+	for _, cs := range cases {
+		code, body := c.getLang("/", cs.accept)
+		if code != http.StatusOK || pageLang(body) != cs.want || !strings.Contains(body, cs.text) {
+			t.Errorf("Accept-Language %q: %d, page %q, want %q with %q", cs.accept, code, pageLang(body), cs.want, cs.text)
+		}
+	}
+}
+
+// TestLanguageSetting: the language form wins over the browser's, for the
+// browser when signed out and on the account when signed in; an unknown
+// language is refused and changes nothing.
+func TestLanguageSetting(t *testing.T) {
+	s := newSite(t)
+	c := s.client("visitor")
+	c.get("/")
+	if code, _ := c.post("/language", url.Values{"lang": {"fa"}, "next": {"/login"}}); code != http.StatusOK {
+		t.Fatalf("set language: %d", code)
+	}
+	if _, body := c.getLang("/login", "en"); pageLang(body) != "fa rtl" {
+		t.Fatalf("the chosen language does not stick for a visitor: %q", pageLang(body))
+	}
+	ana := s.signup("ana")
+	if code, body := ana.post("/language", url.Values{"lang": {"klingon"}}); code != http.StatusUnprocessableEntity || pageLang(body) != "en ltr" {
+		t.Fatalf("unknown language: %d %q", code, pageLang(body))
+	}
+	ana.post("/language", url.Values{"lang": {"zh-Hant"}})
+	// Another browser of the same account (a fresh client logging in)
+	// gets the account's language.
+	other := s.client("ana")
+	other.get("/login")
+	other.post("/login", url.Values{"username": {"ana"}, "password": {"secret-ana"}})
+	if _, body := other.getLang("/settings", "fa"); pageLang(body) != "zh-Hant ltr" || !strings.Contains(body, "<option value=\"zh-Hant\" lang=\"zh-Hant\" selected>") {
+		t.Fatalf("the account's language is not used: %q", pageLang(body))
+	}
+}
+
+// TestGameInPersian: the game page, log and numbers in Persian.
+func TestGameInPersian(t *testing.T) {
+	s := newSite(t)
+	id, ana, _ := s.midGame()
+	ana.post("/language", url.Values{"lang": {"fa"}})
+	_, body := ana.get(fmt.Sprintf("/games/%d", id))
+	if pageLang(body) != "fa rtl" {
+		t.Fatalf("game page language %q", pageLang(body))
+	}
+	main := body[strings.Index(body, "<main"):]
+	for _, want := range []string{"گزارش بازی", "<h1>" + i18n.Fa.T("Game %d", int(id)) + "</h1>"} {
+		if !strings.Contains(main, want) {
+			t.Errorf("the Persian game page lacks %q", want)
+		}
+	}
+	if strings.Contains(main, "<h1>Game ") || !strings.ContainsAny(main, "۰۱۲۳۴۵۶۷۸۹") {
+		t.Error("the Persian game page does not write its numbers in Persian digits")
+	}
+	// The log's numbers are Persian: no ASCII digit is left in the log
+	// but in the tile codes.
+	log := main[strings.Index(main, `<ol class="log"`):]
+	log = log[:strings.Index(log, "</ol>")]
+	if m := regexp.MustCompile(`\(-?[0-9]+`).FindString(log); m != "" {
+		t.Errorf("the Persian log writes a cell with ASCII digits: %q", m)
+	}
+}
+
+// TestRulesPageInEachLanguage: /rules is written in the reader's language.
+func TestRulesPageInEachLanguage(t *testing.T) {
+	s := newSite(t)
+	c := s.client("visitor")
+	seen := map[string]bool{}
+	for _, accept := range []string{"en", "zh-TW", "zh-CN", "fa"} {
+		code, body := c.getLang("/rules", accept)
+		h1 := regexp.MustCompile(`<article class="rules card">\s*<h1>([^<]+)</h1>`).FindStringSubmatch(body)
+		if code != http.StatusOK || h1 == nil {
+			t.Fatalf("rules in %s: %d, no heading", accept, code)
+		}
+		if seen[h1[1]] {
+			t.Errorf("rules in %s repeat another language's heading %q", accept, h1[1])
+		}
+		seen[h1[1]] = true
+	}
+}
+
+// TestNotificationsTranslated: notifications are stored as messages and
+// shown in the reader's language.
+func TestNotificationsTranslated(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	id := ana.createGame("@bob", "none", "none")
+	bob.post("/language", url.Values{"lang": {"zh-Hans"}})
+	_, body := bob.get("/notifications")
+	if strings.Contains(body, "invited you to game") || !strings.Contains(body, "ana") || !strings.Contains(body, fmt.Sprint(id)) {
+		t.Fatalf("the invitation is not shown in Chinese:\n%s", body[strings.Index(body, "<main"):])
+	}
+}
+
+// TestLiveRefetchAnnouncesMoves: the refetch a page makes after someone
+// else's move carries those moves for the page's live region, and moves
+// no focus; a step of the player's own selection does move focus on.
+func TestLiveRefetchAnnouncesMoves(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	id := ana.createGame("open", "none", "none")
+	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
+	r := engine.NewRand(9)
+	// Whoever moves first, the other one looks before and after.
+	mover, watcher := ana, bob
+	if !ana.act(id, r) {
+		mover, watcher = bob, ana
+		mover.act(id, r)
+	}
+	_, l := s.seatOf(id, watcher.name)
+	before := len(l.Events)
+	for mover.act(id, r) {
+	}
+	code, body := watcher.htmx("GET", fmt.Sprintf("/games/%d?live=1&from=%d", id, before-1), nil)
+	if code != http.StatusOK || !strings.Contains(body, `<div id="announce" hidden><p>`+mover.name) {
+		t.Fatalf("live refetch: %d, no announcement of %s's move\n%s", code, mover.name, body)
+	}
+	if strings.Contains(body, "autofocus") {
+		t.Error("a live refetch moves focus")
+	}
+	_, l = s.seatOf(id, watcher.name)
+	tile := l.Play.State().View(l.Play.State().Current()).Hand[0]
+	_, body = watcher.htmx("GET", fmt.Sprintf("/games/%d?tile=%s&rot=0", id, tile), nil)
+	if !regexp.MustCompile(`id="rotate"[^>]*autofocus|autofocus[^>]*id="rotate"`).MatchString(body) {
+		t.Errorf("after choosing a tile, focus does not go to the rotate button\n%s", body)
+	}
+}

@@ -1,0 +1,190 @@
+package handlers_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"cacao/engine"
+	"cacao/models"
+)
+
+// autoBox matches the "always decide for me" checkbox, checked or not.
+const autoBox = `<input type="checkbox" name="auto" value="on"`
+
+// autoDecideOf reads name's standing policy from the store.
+func (s *site) autoDecideOf(name string) bool {
+	s.t.Helper()
+	u, err := s.store.Authenticate(name, "secret-"+name)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return u.AutoDecide
+}
+
+// TestSettingsAutoDecide: the settings page has a "Choices" section whose
+// checkbox sets and clears the standing policy "always decide for me"; a
+// post without the CSRF token, or without a session, changes nothing.
+func TestSettingsAutoDecide(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	code, body := ana.get("/settings")
+	if code != http.StatusOK || !strings.Contains(body, `<h2 id="choices-h">Choices</h2>`) || !strings.Contains(body, `action="/settings/auto"`) {
+		t.Fatalf("the settings page has no Choices section (%d)", code)
+	}
+	if !strings.Contains(body, autoBox+">") || !strings.Contains(body, "Always decide for me: when my workers are activated on someone else&#39;s turn") {
+		t.Fatal("the Choices section lacks the unchecked “always decide for me” checkbox")
+	}
+
+	code, body = ana.post("/settings/auto", url.Values{"auto": {"on"}})
+	if code != http.StatusOK || !strings.Contains(body, "Saved.") || !strings.Contains(body, autoBox+" checked") {
+		t.Fatalf("turning the policy on: %d; want the settings again, saved, the box checked", code)
+	}
+	if !s.autoDecideOf("ana") {
+		t.Fatal("the policy was not stored")
+	}
+
+	// Forged or anonymous posts do not clear it.
+	for _, tok := range []string{"", "forged"} {
+		if code, _ := ana.post("/settings/auto", url.Values{"_csrf": {tok}}); code != http.StatusForbidden && code != http.StatusBadRequest {
+			t.Errorf("a post with CSRF token %q: %d; want 400 or 403", tok, code)
+		}
+	}
+	if code, _ := s.client("anon").post("/settings/auto", nil); code != http.StatusUnauthorized {
+		t.Errorf("an anonymous post: %d; want 401", code)
+	}
+	if !s.autoDecideOf("ana") {
+		t.Fatal("a refused post cleared the policy")
+	}
+
+	code, body = ana.post("/settings/auto", nil) // the box unchecked
+	if code != http.StatusOK || !strings.Contains(body, autoBox+">") {
+		t.Fatalf("clearing the policy: %d; want the settings again, the box unchecked", code)
+	}
+	if s.autoDecideOf("ana") {
+		t.Fatal("the policy was not cleared")
+	}
+	ana.get("/settings")
+	for _, tok := range []string{"", "forged"} {
+		ana.post("/settings/auto", url.Values{"_csrf": {tok}, "auto": {"on"}})
+	}
+	if s.autoDecideOf("ana") {
+		t.Fatal("a forged post set the policy")
+	}
+}
+
+// TestAutoDecideFromSettings: a player with a choice waiting turns the
+// policy on in the settings; the choice is made at once with the best-value
+// choice and logged as theirs, and the game page no longer asks for it.
+// Later choices never wait for them.
+func TestAutoDecideFromSettings(t *testing.T) {
+	s := newSite(t)
+	// A fixed deal and fixed moves, in which a choice waits for a player
+	// not to move and more come after the policy is on.
+	const seed = 5
+	s.store.Dealer = func(n int) ([]int, int, engine.Setup) {
+		su, _ := engine.NewSetup(n, seed)
+		return []int{0, 1, 2, 3}[:n], 0, su
+	}
+	players := []*client{s.signup("ana"), s.signup("bob"), s.signup("carl")}
+	id := players[0].createGame("open", "open", "none")
+	for _, c := range players[1:] {
+		if code, _ := c.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
+			t.Fatalf("join: %d", code)
+		}
+	}
+	byName := map[string]*client{}
+	for _, c := range players {
+		byName[c.name] = c
+	}
+	r := engine.NewRand(seed)
+	// Play (everyone making their choices with the defaults when it is
+	// their turn) until a player not to move has a choice waiting.
+	var holder *client
+	var l *models.Loaded
+	for step := 0; holder == nil; step++ {
+		_, l = s.seatOf(id, "ana")
+		if step == 200 || l.Game.Status != models.StatusActive {
+			t.Fatal("no choice waited for a player not to move in this game")
+		}
+		st := l.Play.State()
+		for i, seat := range l.Seats {
+			if i != st.Current() && len(st.Player(i).Queue()) > 0 {
+				holder = byName[seat.Name]
+			}
+		}
+		if holder == nil {
+			byName[l.Seats[st.Current()].Name].act(id, r)
+		}
+	}
+	seat, _ := s.seatOf(id, holder.name)
+	page := fmt.Sprintf("/games/%d", id)
+	if _, body := holder.get(page); !strings.Contains(body, fmt.Sprintf(`action="/games/%d/resolve"`, id)) {
+		t.Fatal("the game page does not ask for the waiting choice")
+	}
+	g := l.Play.Clone()
+	for len(g.State().Player(seat).Queue()) > 0 {
+		if _, err := g.ResolveBest(seat); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := *g.State().Player(seat)
+
+	holder.get("/settings")
+	if code, _ := holder.post("/settings/auto", url.Values{"auto": {"on"}}); code != http.StatusOK {
+		t.Fatalf("turning the policy on: %d", code)
+	}
+	_, after := s.seatOf(id, holder.name)
+	got := *after.Play.State().Player(seat)
+	if len(got.Queue()) != 0 || got.Gold != want.Gold || got.Fruit != want.Fruit {
+		t.Fatalf("after turning the policy on: %d batches wait, gold %d fruit %d; want none, the best-value gold %d fruit %d",
+			len(got.Queue()), got.Gold, got.Fruit, want.Gold, want.Fruit)
+	}
+	added := after.Log[len(l.Log):]
+	if len(added) == 0 {
+		t.Fatal("no resolution was logged")
+	}
+	for _, e := range added {
+		if e.Kind != models.KindResolve || e.Seat != seat || e.Timeout || e.UserID == nil {
+			t.Fatalf("entry %+v: want the player's resolution", e)
+		}
+	}
+	if _, body := holder.get(page); strings.Contains(body, fmt.Sprintf(`action="/games/%d/resolve"`, id)) {
+		t.Fatal("the game page still asks for the choice")
+	}
+
+	// The game goes on; no choice ever waits for the holder again.
+	for step := 0; step < 300; step++ {
+		_, l = s.seatOf(id, "ana")
+		if l.Game.Status != models.StatusActive {
+			break
+		}
+		st := l.Play.State()
+		if n := len(st.Player(seat).Queue()); n > 0 {
+			t.Fatalf("%d batches wait for %s, who asked to have choices made at once", n, holder.name)
+		}
+		cur := st.Current()
+		if st.Over() {
+			for i := range l.Seats {
+				if len(st.Player(i).Queue()) > 0 {
+					cur = i
+				}
+			}
+		}
+		byName[l.Seats[cur].Name].act(id, r)
+	}
+	if l.Game.Status != models.StatusFinished {
+		t.Fatal("the game did not finish")
+	}
+	later := 0
+	for _, e := range l.Log[len(after.Log):] {
+		if e.Seat == seat && e.Kind == models.KindResolve {
+			later++
+		}
+	}
+	if later == 0 {
+		t.Fatal("no later choice was made for the player: the test no longer covers choices after the policy is on")
+	}
+}

@@ -1,0 +1,103 @@
+package i18n
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+func TestMatch(t *testing.T) {
+	cases := map[string]*Lang{
+		"":                              En,
+		"de-DE,de;q=0.9":                En,
+		"fa-IR,fa;q=0.9,en;q=0.8":       Fa,
+		"zh-TW,zh;q=0.9":                ZhHant,
+		"zh-HK":                         ZhHant,
+		"zh-Hant-TW":                    ZhHant,
+		"zh-CN,zh;q=0.9,en;q=0.5":       ZhHans,
+		"zh":                            ZhHans,
+		"zh-Hans-SG":                    ZhHans,
+		"en;q=0.5,fa;q=0.9":             Fa,
+		"de;q=1,fr;q=0.9,zh-TW;q=0.1":   ZhHant,
+		"fa;q=0,en":                     En,
+		"EN-us":                         En,
+		"zh_TW":                         ZhHant,
+		"garbage;;q=x,,fa;q=notanumber": Fa,
+	}
+	for header, want := range cases {
+		if got := Match(header); got != want {
+			t.Errorf("Match(%q) = %s, want %s", header, got.Code, want.Code)
+		}
+	}
+}
+
+func TestFormat(t *testing.T) {
+	if got := En.T("%s placed %s at %s", "ana", "1111", "(0, 1)"); got != "ana placed 1111 at (0, 1)" {
+		t.Errorf("English: %q", got)
+	}
+	if got := En.format("%[3]s ← %[1]s %[2]d%%", []any{"a", 12, "c"}); got != "c ← a 12%" {
+		t.Errorf("reordered: %q", got)
+	}
+	if got := Fa.format("%d و %+d و %+d", []any{1405, 3, -2}); got != "۱۴۰۵ و +۳ و −۲" {
+		t.Errorf("Persian digits: %q", got)
+	}
+	if got := Fa.T("%s: %s", "ana", "x"); got != "\u2068ana\u2069: \u2068x\u2069" {
+		t.Errorf("Persian text isolates its arguments: %q", got)
+	}
+	if got := En.format("%d %s", []any{1}); got != "1 %!s(MISSING)" {
+		t.Errorf("missing argument: %q", got)
+	}
+	if got := En.N("%d tile", "%d tiles", 1, 1); got != "1 tile" {
+		t.Errorf("singular: %q", got)
+	}
+	if got := En.N("%d tile", "%d tiles", 0, 0); got != "0 tiles" {
+		t.Errorf("plural: %q", got)
+	}
+}
+
+func TestVerbs(t *testing.T) {
+	a, b := Verbs("%s placed %s at %d"), Verbs("%[3]d: %[1]s %[2]s")
+	if len(a) != 3 || len(b) != 3 || a[0] != b[0] || a[1] != b[1] || a[2] != b[2] {
+		t.Errorf("Verbs: %v vs %v", a, b)
+	}
+	if v := Verbs("%+d gold"); len(v) != 1 || v[0] != "1d" {
+		t.Errorf("signed: %v", v)
+	}
+}
+
+func TestJalali(t *testing.T) {
+	cases := []struct{ g, j [3]int }{
+		{[3]int{2026, 3, 21}, [3]int{1405, 1, 1}}, // Nowruz 1405
+		{[3]int{2026, 12, 2}, [3]int{1405, 9, 11}},
+		{[3]int{2025, 3, 20}, [3]int{1403, 12, 30}}, // last day of the leap year 1403
+		{[3]int{2000, 1, 1}, [3]int{1378, 10, 11}},
+		{[3]int{2024, 2, 29}, [3]int{1402, 12, 10}},
+	}
+	for _, c := range cases {
+		y, m, d := Jalali(c.g[0], c.g[1], c.g[2])
+		if [3]int{y, m, d} != c.j {
+			t.Errorf("Jalali(%v) = %d/%d/%d, want %v", c.g, y, m, d, c.j)
+		}
+	}
+}
+
+func TestDates(t *testing.T) {
+	at := time.Date(2026, 12, 2, 18, 40, 0, 0, time.UTC)
+	cases := map[*Lang]string{
+		En:     "Wed 2 Dec 2026, 18:40",
+		ZhHant: "2026年12月2日（週三） 18:40",
+		ZhHans: "2026年12月2日（周三） 18:40",
+		Fa:     "چهارشنبه ۱۱ آذر ۱۴۰۵، ۱۸:۴۰",
+	}
+	for l, want := range cases {
+		if got := l.Date(at, true, true); got != want {
+			t.Errorf("%s: %q, want %q", l.Code, got, want)
+		}
+	}
+}
+
+func TestContext(t *testing.T) {
+	if From(context.Background()) != En || From(With(context.Background(), Fa)) != Fa {
+		t.Error("the language does not travel on the context")
+	}
+}
