@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"cacao/engine"
+	"cacao/models"
 	"cacao/views/i18n"
 )
 
@@ -167,4 +168,27 @@ func TestLiveRefetchAnnouncesMoves(t *testing.T) {
 	if !regexp.MustCompile(`id="rotate"[^>]*autofocus|autofocus[^>]*id="rotate"`).MatchString(body) {
 		t.Errorf("after choosing a tile, focus does not go to the rotate button\n%s", body)
 	}
+}
+
+// TestMailInUsersLanguage: mail is written in the language the user chose
+// for the site, with its links alone on their lines; English otherwise.
+func TestMailInUsersLanguage(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	anaU := s.mailUser("ana")
+	if _, err := s.store.SetEmail(anaU.ID, "ana@example.test", models.MailEach); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.store.VerifyEmail(anaU.ID, "ana@example.test"); err != nil {
+		t.Fatal(err)
+	}
+	id := ana.createGame("greedy", "none", "none")
+	ana.post("/language", url.Values{"lang": {"zh-Hant"}})
+	msg := s.composed(s.pendingMail(anaU.ID, "started"))
+	want := i18n.ZhHant.T("Game %d has started.", int(id))
+	if want == fmt.Sprintf("Game %d has started.", id) || !strings.Contains(msg.Subject, want) || !strings.Contains(msg.Body, i18n.ZhHant.T("Open the game with one click:")) {
+		t.Fatalf("the mail is not in Chinese: %q\n%s", msg.Subject, msg.Body)
+	}
+	s.linkIn(msg.Body, "/m/go")
+	s.linkIn(msg.Body, "/m/unsubscribe")
 }

@@ -157,7 +157,9 @@ type Mail struct {
 	UserID      uint   `gorm:"index;not null"`
 	GameID      uint   `gorm:"not null;default:0"`
 	Kind        string `gorm:"not null"`
-	Text        string `gorm:"not null"`
+	Text        string `gorm:"not null"` // in English
+	Format      string // the message Text was made from, as Notification's
+	Args        string
 	To          string
 	Key         *string   `gorm:"uniqueIndex"` // dedupes digests and the like
 	Status      string    `gorm:"index:idx_mail_due,priority:1;not null"`

@@ -29,7 +29,7 @@ const MailGiveUp = 48 * time.Hour
 // in tx. "Your turn" and "a choice waits" mail is held back by MailDelay so
 // a player at the table gets none.
 // The text is a message (format) and its arguments, kept apart too so that
-// pages show it in the reader's language (see NoteText).
+// pages and mail tell it in the reader's language (see NoteArgs).
 func (s *Store) notify(tx *gorm.DB, userID, gameID uint, kind, format string, args ...any) error {
 	text := fmt.Sprintf(format, args...)
 	argJSON, err := json.Marshal(args)
@@ -54,14 +54,19 @@ func (s *Store) notify(tx *gorm.DB, userID, gameID uint, kind, format string, ar
 		}
 		at = at.Add(delay)
 	}
-	return tx.Create(&Mail{UserID: userID, GameID: gameID, Kind: kind, Text: text, Status: MailPending, NextAttempt: at, CreatedAt: s.now()}).Error
+	return tx.Create(&Mail{UserID: userID, GameID: gameID, Kind: kind, Text: text, Format: format, Args: string(argJSON), Status: MailPending, NextAttempt: at, CreatedAt: s.now()}).Error
 }
 
 // NoteArgs returns a notification's message arguments: strings and
 // numbers (integral numbers as int).
-func (n Notification) NoteArgs() []any {
+func (n Notification) NoteArgs() []any { return decodeArgs(n.Args) }
+
+// NoteArgs returns a mail's message arguments, as Notification.NoteArgs.
+func (m Mail) NoteArgs() []any { return decodeArgs(m.Args) }
+
+func decodeArgs(args string) []any {
 	var raw []any
-	if json.Unmarshal([]byte(n.Args), &raw) != nil {
+	if json.Unmarshal([]byte(args), &raw) != nil {
 		return nil
 	}
 	for i, a := range raw {

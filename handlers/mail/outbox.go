@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cacao/models"
+	"cacao/views/i18n"
 )
 
 // Link purposes: what a signed link in a mail may do.
@@ -103,32 +104,46 @@ func (o *Outbox) Compose(m *models.Mail, r models.Recipient) Message {
 		"List-Unsubscribe":      "<" + unsub + ">",
 		"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
 	}}
+	// The mail is in the language the user chose for the site (English if
+	// they never chose one: mail has no Accept-Language).
+	l, ok := i18n.Get(r.User.Lang)
+	if !ok {
+		l = i18n.En
+	}
+	date := func(t time.Time) string { return l.Date(t.UTC(), false, true) + " UTC" }
 	var b strings.Builder
-	fmt.Fprintf(&b, "Hello %s,\n\n", r.User.Username)
+	b.WriteString(l.T("Hello %s,", r.User.Username) + "\n\n")
 	switch m.Kind {
 	case models.KindVerify:
-		msg.Subject = "Cacao: confirm your email address"
-		fmt.Fprintf(&b, "Please confirm that this is your address, so that Cacao can email you:\n%s\n\nThe link works for 3 days. If you did not ask for this, ignore this mail.\n",
-			link("/m/verify", PurposeVerify, Claims{User: m.UserID, Email: m.To, Exp: now.Add(VerifyLinkLife)}))
+		msg.Subject = l.T("Cacao: confirm your email address")
+		b.WriteString(l.T("Please confirm that this is your address, so that Cacao can email you:") + "\n" +
+			link("/m/verify", PurposeVerify, Claims{User: m.UserID, Email: m.To, Exp: now.Add(VerifyLinkLife)}) + "\n\n" +
+			l.T("The link works for 3 days. If you did not ask for this, ignore this mail.") + "\n")
 	case models.KindDigest:
-		msg.Subject = fmt.Sprintf("Cacao: %d game(s) waiting for you", len(r.Waiting))
-		b.WriteString("These games are waiting for you:\n\n")
+		msg.Subject = l.N("Cacao: %d game waiting for you", "Cacao: %d games waiting for you", len(r.Waiting), len(r.Waiting))
+		b.WriteString(l.T("These games are waiting for you:") + "\n\n")
 		for _, g := range r.Waiting {
-			fmt.Fprintf(&b, "- Game %d (%s)", g.Game.ID, players(g.Seats))
+			line := l.T("Game %d (%s)", int(g.Game.ID), players(g.Seats))
 			if g.WaitingSince != nil {
-				fmt.Fprintf(&b, ", waiting since %s", g.WaitingSince.UTC().Format("Mon 2 Jan 15:04 MST"))
+				line = l.T("%s, waiting since %s", line, date(*g.WaitingSince))
 			}
 			if g.Deadline != nil {
-				fmt.Fprintf(&b, ", time runs out %s", g.Deadline.UTC().Format("Mon 2 Jan 15:04 MST"))
+				line = l.T("%s, time runs out %s", line, date(*g.Deadline))
 			}
-			fmt.Fprintf(&b, ":\n  %s\n", link("/m/go", PurposeGo, Claims{User: m.UserID, Game: g.Game.ID, Exp: now.Add(GoLinkLife)}))
+			fmt.Fprintf(&b, "- %s:\n  %s\n", line, link("/m/go", PurposeGo, Claims{User: m.UserID, Game: g.Game.ID, Exp: now.Add(GoLinkLife)}))
 		}
 	default:
-		msg.Subject = "Cacao: " + m.Text
-		fmt.Fprintf(&b, "%s\n\nOpen the game with one click:\n%s\n", m.Text,
-			link("/m/go", PurposeGo, Claims{User: m.UserID, Game: m.GameID, Exp: now.Add(GoLinkLife)}))
+		text := m.Text
+		if m.Format != "" {
+			text = l.T(m.Format, m.NoteArgs()...)
+		}
+		msg.Subject = l.T("Cacao: %s", text)
+		b.WriteString(text + "\n\n" + l.T("Open the game with one click:") + "\n" +
+			link("/m/go", PurposeGo, Claims{User: m.UserID, Game: m.GameID, Exp: now.Add(GoLinkLife)}) + "\n")
 	}
-	fmt.Fprintf(&b, "\n-- \nCacao · change what mail you get: %s/settings\nUnsubscribe from all Cacao mail with one click: %s\n", base, unsub)
+	// Links stand apart from the translated text, alone on their lines.
+	b.WriteString("\n-- \n" + l.T("Cacao · change what mail you get:") + "\n" + base + "/settings\n" +
+		l.T("Unsubscribe from all Cacao mail with one click:") + "\n" + unsub + "\n")
 	msg.Body = b.String()
 	return msg
 }
