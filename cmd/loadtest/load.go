@@ -185,9 +185,9 @@ func (l *Load) Play(ctx context.Context, d time.Duration) Stats {
 var (
 	csrfRE    = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
 	inviteRE  = regexp.MustCompile(`/join/([0-9a-f]{32})`)
-	handRE    = regexp.MustCompile(`hx-get="([^"]+)"[^>]*aria-label="Tile \d{4}"`)
-	cellRE    = regexp.MustCompile(`hx-get="([^"]+)"[^>]*aria-label="Place at`)
-	rotateRE  = regexp.MustCompile(`hx-get="([^"]+)"[^>]*class="button secondary"[^>]*>\s*Rotate`)
+	handRE    = regexp.MustCompile(`hx-get="([^"]+)"[^>]*data-tile="\d{4}"`)
+	cellRE    = regexp.MustCompile(`hx-get="([^"]+)"[^>]*class="cell"`)
+	rotateRE  = regexp.MustCompile(`hx-get="([^"]+)"[^>]*id="rotate"`)
 	formRE    = regexp.MustCompile(`(?s)<form method="post" action="(/games/\d+/(?:turn|resolve))".*?</form>`)
 	hiddenRE  = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" value="([^"]*)"`)
 	selectRE  = regexp.MustCompile(`(?s)<select[^>]*name="(use)"[^>]*>\s*<option value="([^"]*)"`)
