@@ -399,14 +399,14 @@ func (s *Server) clocks(lg *i18n.Lang, l *models.Loaded) []string {
 func since(lg *i18n.Lang, l *models.Loaded, me int, seats []views.Seat) *views.SinceVM {
 	from := 0
 	for _, ev := range l.Events {
-		if ev.Seat == me && !ev.Timeout {
+		if ev.Seat == me && !ev.Timeout && !ev.Auto {
 			from = ev.Seq + 1
 		}
 	}
 	var evs []models.Event
 	var mine engine.Gain
 	for _, ev := range l.Events[from:] {
-		if ev.Seat == me && !ev.Timeout {
+		if ev.Seat == me && !ev.Timeout && !ev.Auto {
 			continue
 		}
 		evs = append(evs, ev)
@@ -445,7 +445,7 @@ func announce(lg *i18n.Lang, l *models.Loaded, from, me int, seats []views.Seat)
 	}
 	var out []string
 	for _, ev := range l.Events[from:] {
-		if ev.Seat != me || ev.Timeout {
+		if ev.Seat != me || ev.Timeout || ev.Auto {
 			out = append(out, logLine(lg, ev, seats))
 		}
 	}
@@ -469,6 +469,8 @@ func logLine(l *i18n.Lang, ev models.Event, seats []views.Seat) string {
 	name := seats[ev.Seat].Name
 	if ev.Timeout {
 		name = l.T("%s (out of time: the greedy bot played)", name)
+	} else if ev.Auto {
+		name = l.T("%s (decided at once, as they asked)", name)
 	}
 	parts := []string{}
 	switch ev.Kind {

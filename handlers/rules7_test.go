@@ -156,6 +156,7 @@ func TestAutoDecideFromSettings(t *testing.T) {
 	}
 
 	// The game goes on; no choice ever waits for the holder again.
+	checkedSince := false
 	for step := 0; step < 300; step++ {
 		_, l = s.seatOf(id, "ana")
 		if l.Game.Status != models.StatusActive {
@@ -173,7 +174,29 @@ func TestAutoDecideFromSettings(t *testing.T) {
 				}
 			}
 		}
-		byName[l.Seats[cur].Name].act(id, r)
+		mover := l.Seats[cur].Name
+		byName[mover].act(id, r)
+		// A choice made at once for the holder on someone else's turn is
+		// not a move of theirs: "since your last move" still tells that
+		// turn, and the log says the choice was made for them.
+		_, now := s.seatOf(id, holder.name)
+		if last := now.Log[len(now.Log)-1]; mover != holder.name && last.Seat == seat && now.Game.Status == models.StatusActive {
+			if !last.Auto {
+				t.Fatalf("the choice made for %s is not marked as made by their policy: %+v", holder.name, last)
+			}
+			_, body := holder.get(page)
+			panel := body[strings.Index(body, "<main"):]
+			if i := strings.Index(panel, `id="since"`); i < 0 || !strings.Contains(panel[i:], mover+" placed") {
+				t.Fatalf("after %s's turn and the choice made for %s, the since panel does not tell %s's move", mover, holder.name, mover)
+			}
+			if !strings.Contains(body, holder.name+" (decided at once, as they asked)") {
+				t.Fatal("the log does not say the choice was made by the player's policy")
+			}
+			checkedSince = true
+		}
+	}
+	if !checkedSince {
+		t.Fatal("no choice was made for the holder on another's turn after the policy was on: the test no longer covers the since panel")
 	}
 	if l.Game.Status != models.StatusFinished {
 		t.Fatal("the game did not finish")

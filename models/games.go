@@ -51,6 +51,7 @@ type Event struct {
 	Turn      int
 	At        time.Time
 	Timeout   bool // played by the greedy bot when the seat's time ran out
+	Auto      bool // decided at once by the seat's "always decide for me" policy
 	Placement engine.Placement
 	Fills     []engine.Fill
 	Gains     []engine.Gain
@@ -478,7 +479,7 @@ func (l *Loaded) replay() error {
 func (l *Loaded) apply(e LogEntry) error {
 	s := l.Play.State()
 	before := snapshot(s)
-	ev := Event{Seq: e.Seq, Kind: e.Kind, Seat: e.Seat, Turn: e.Turn, At: e.CreatedAt, Timeout: e.Timeout}
+	ev := Event{Seq: e.Seq, Kind: e.Kind, Seat: e.Seat, Turn: e.Turn, At: e.CreatedAt, Timeout: e.Timeout, Auto: e.Auto}
 	switch e.Kind {
 	case KindTurn:
 		t, err := engine.UnmarshalTurn([]byte(e.Data), s.Players())
@@ -666,7 +667,7 @@ func (s *Store) decideNow(id, user uint) error {
 		if !u.AutoDecide {
 			return errNothingToDecide
 		}
-		n, err := decideBest(l, seat, add)
+		n, err := decideBest(l, seat, func(e LogEntry) error { e.Auto = true; return add(e) })
 		if err == nil && n == 0 {
 			err = errNothingToDecide
 		}
@@ -757,7 +758,7 @@ func (s *Store) tryCommit(id uint, version int, actor Actor, change func(l *Load
 	}
 	// Players who told us to always decide for them have what now waits
 	// for them resolved in the same commit, each resolution explicit.
-	if err := s.decideForPolicies(l, func(e LogEntry, user uint) error { return put(e, false, &user) }); err != nil {
+	if err := s.decideForPolicies(l, func(e LogEntry, user uint) error { e.Auto = true; return put(e, false, &user) }); err != nil {
 		return nil, err
 	}
 	err = s.w.Transaction(func(tx *gorm.DB) error {

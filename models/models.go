@@ -130,7 +130,10 @@ type LogEntry struct {
 	// that took the game row at version v takes the entries up to v.
 	Version int `gorm:"not null;default:0"`
 	// Timeout marks a change the greedy bot made for a seat whose time ran out.
-	Timeout   bool   `gorm:"not null;default:false"`
+	Timeout bool `gorm:"not null;default:false"`
+	// Auto marks a choice made at once for a player whose standing policy
+	// is "always decide for me" (not a move they made themselves).
+	Auto      bool   `gorm:"not null;default:false"`
 	Data      string `gorm:"not null"`
 	CreatedAt time.Time
 }
