@@ -47,6 +47,27 @@ func (s *Server) showGame(c echo.Context) error {
 	return s.renderGame(c, http.StatusOK, vm)
 }
 
+// showLog is a game's whole log, for anyone who may see the game.
+func (s *Server) showLog(c echo.Context) error {
+	id, err := gameID(c)
+	if err != nil {
+		return err
+	}
+	l, err := s.store.LoadGame(id)
+	if err != nil {
+		return err
+	}
+	lg := lang(c)
+	vm := views.GameVM{Page: s.page(c, lg.T("Game %d: the whole log", int(id))), ID: id, Status: l.Game.Status}
+	if l.Play != nil {
+		for i, seat := range l.Seats {
+			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: seat.Name, Letter: views.Letters[i]})
+		}
+		vm.Log = logLines(lg, l.Events, vm.Seats)
+	}
+	return render(c, http.StatusOK, views.LogPage(vm))
+}
+
 // gameEvents streams the game's changes (SSE) to an open game page.
 func (s *Server) gameEvents(c echo.Context) error {
 	id, err := gameID(c)
@@ -153,7 +174,10 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: seat.Name, Letter: views.Letters[i], Bot: seat.Bot,
 			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && v.Current == i, Clock: clocks[i]})
 	}
-	vm.Log = logLines(lg, l.Events, vm.Seats)
+	// The page shows the log's last entries (the since panel tells a
+	// returning player the rest of what is new); /games/ID/log has it all.
+	from := max(0, len(l.Events)-views.LogShown)
+	vm.Log, vm.LogFrom = logLines(lg, l.Events[from:], vm.Seats), from
 	vm.LogLen = len(l.Events)
 	if vm.Me >= 0 {
 		vm.Since = since(lg, l, vm.Me, vm.Seats)

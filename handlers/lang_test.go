@@ -10,6 +10,7 @@ import (
 
 	"cacao/engine"
 	"cacao/models"
+	"cacao/views"
 	"cacao/views/i18n"
 )
 
@@ -191,4 +192,33 @@ func TestMailInUsersLanguage(t *testing.T) {
 	}
 	s.linkIn(msg.Body, "/m/go")
 	s.linkIn(msg.Body, "/m/unsubscribe")
+}
+
+// TestGameLogPage: the game page shows the log's last entries, numbered
+// as in the whole log, with a link to the whole log.
+func TestGameLogPage(t *testing.T) {
+	s := newSite(t)
+	id, ana, _ := s.midGame()
+	_, l := s.seatOf(id, "ana")
+	n := len(l.Events)
+	if n <= views.LogShown {
+		t.Fatalf("the game has only %d entries: the test needs more than %d", n, views.LogShown)
+	}
+	_, body := ana.get(fmt.Sprintf("/games/%d", id))
+	log := body[strings.Index(body, `<ol class="log"`):]
+	log = log[:strings.Index(log, "</ol>")]
+	if got := strings.Count(log, "<li>"); got != views.LogShown || !strings.Contains(log, fmt.Sprintf(`start="%d"`, n-views.LogShown+1)) {
+		t.Fatalf("the game page's log has %d entries (want the last %d, numbered from %d): %.200s", got, views.LogShown, n-views.LogShown+1, log)
+	}
+	if !strings.Contains(body, fmt.Sprintf(`href="/games/%d/log"`, id)) || !strings.Contains(body, fmt.Sprintf("The whole log (%d entries)", n)) {
+		t.Fatal("no link to the whole log")
+	}
+	code, whole := ana.get(fmt.Sprintf("/games/%d/log", id))
+	wlog := whole[strings.Index(whole, `<ol class="log"`):]
+	if code != http.StatusOK || strings.Count(wlog[:strings.Index(wlog, "</ol>")], "<li>") != n || !strings.Contains(wlog, `start="1"`) {
+		t.Fatalf("the whole log: %d, want %d entries", code, n)
+	}
+	if code, _ := s.client("nobody").get(fmt.Sprintf("/games/%d/log", id)); code != http.StatusOK {
+		t.Fatalf("anonymous: %d (want the log-in page)", code)
+	}
 }

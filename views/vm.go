@@ -210,7 +210,8 @@ type GameVM struct {
 	Sel       Selection
 	Play      PlayVM
 	Pending   *Pending
-	Log       []string
+	Log       []string // the log's entries from LogFrom on
+	LogFrom   int
 	Scores    []ScoreLine
 	Temples   []string
 	Error     string
@@ -290,6 +291,9 @@ func JungleShort(l *i18n.Lang, j engine.Jungle) string {
 		return l.T("temple")
 	}
 }
+
+// LogShown is how many of the log's last entries the game page shows.
+const LogShown = 20
 
 // Letters name the seats besides their colours.
 var Letters = []string{"A", "B", "C", "D"}
