@@ -216,7 +216,11 @@ func (l *Lang) Date(t time.Time, withYear, withTime bool) string {
 }
 
 func (l *Lang) format(f string, args []any) string {
+	if strings.IndexByte(f, '%') < 0 {
+		return f // most interface text has no arguments
+	}
 	var b strings.Builder
+	b.Grow(len(f) + 32)
 	next := 0
 	for i := 0; i < len(f); i++ {
 		c := f[i]
@@ -275,7 +279,15 @@ func (l *Lang) arg(a any, verb byte, plus bool) string {
 		}
 		return l.Num(n)
 	}
-	s := fmt.Sprint(a)
+	var s string
+	switch v := a.(type) {
+	case string:
+		s = v
+	case fmt.Stringer:
+		s = v.String()
+	default:
+		s = fmt.Sprint(a)
+	}
 	if l.Dir == "rtl" && s != "" {
 		// A name or a cell in Latin script inside right-to-left text keeps
 		// its own direction (first-strong isolate ... pop isolate).

@@ -101,3 +101,11 @@ func TestContext(t *testing.T) {
 		t.Error("the language does not travel on the context")
 	}
 }
+
+func BenchmarkT(b *testing.B) {
+	for range b.N {
+		_ = En.T("Your hand")
+		_ = En.T("%s placed %s at %s", "ana", "1111", "(0, 1)")
+		_ = Fa.T("Game %d", 12)
+	}
+}
