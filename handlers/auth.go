@@ -10,6 +10,7 @@ import (
 
 	"cacao/models"
 	"cacao/views"
+	"cacao/views/i18n"
 )
 
 func (s *Server) signupForm(c echo.Context) error {
@@ -69,6 +70,13 @@ func (s *Server) startSession(c echo.Context, u *models.User) error {
 		return err
 	}
 	s.sessions.Put(ctx, "user_id", int(u.ID))
+	// A language chosen before signing in becomes the account's, so that
+	// mail (which has no browser to ask) is in it too.
+	if ck, err := c.Cookie(langCookie); err == nil && u.Lang == "" {
+		if l, ok := i18n.Get(ck.Value); ok {
+			return s.store.SetLang(u.ID, l.Code)
+		}
+	}
 	return nil
 }
 
@@ -82,7 +90,10 @@ func (s *Server) logout(c echo.Context) error {
 
 // safeNext keeps redirects after log-in on this site.
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.Contains(next, "\\") {
+	// Browsers drop tabs and newlines from URLs ("/\t/host" becomes
+	// "//host"), so any control character refuses the address.
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.Contains(next, "\\") ||
+		strings.IndexFunc(next, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
 		return "/"
 	}
 	return next

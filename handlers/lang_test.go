@@ -64,6 +64,12 @@ func TestLanguageSetting(t *testing.T) {
 	if _, body := c.getLang("/login", "en"); pageLang(body) != "fa rtl" {
 		t.Fatalf("the chosen language does not stick for a visitor: %q", pageLang(body))
 	}
+	// A language chosen before signing up becomes the account's.
+	c.get("/signup")
+	c.post("/signup", url.Values{"username": {"vera"}, "password": {"secret-vera"}})
+	if u, err := s.store.UserByID(s.mailUser("vera").ID); err != nil || u.Lang != "fa" {
+		t.Fatalf("the language chosen before signing up is not the account's: %+v", u)
+	}
 	ana := s.signup("ana")
 	if code, body := ana.post("/language", url.Values{"lang": {"klingon"}}); code != http.StatusUnprocessableEntity || pageLang(body) != "en ltr" {
 		t.Fatalf("unknown language: %d %q", code, pageLang(body))
@@ -220,5 +226,32 @@ func TestGameLogPage(t *testing.T) {
 	}
 	if code, _ := s.client("nobody").get(fmt.Sprintf("/games/%d/log", id)); code != http.StatusOK {
 		t.Fatalf("anonymous: %d (want the log-in page)", code)
+	}
+}
+
+// TestRedirectsStayOnTheSite: the address a form returns to ("next", from
+// the log-in form and the language form) never leads off the site, even
+// written with the control characters browsers drop from URLs.
+func TestRedirectsStayOnTheSite(t *testing.T) {
+	s := newSite(t)
+	c := s.client("visitor")
+	c.get("/")
+	c.http.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	for _, next := range []string{"/\t/evil.example", "/\n/evil.example", "/\r/evil.example", "//evil.example", "/\\evil.example", "https://evil.example", "/ok?x=1"} {
+		req, _ := http.NewRequest("POST", s.srv.URL+"/language", strings.NewReader(url.Values{"lang": {"fa"}, "next": {next}, "_csrf": {c.csrf}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		res, err := c.http.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		loc := res.Header.Get("Location")
+		want := "/"
+		if next == "/ok?x=1" {
+			want = next
+		}
+		if res.StatusCode != http.StatusSeeOther || loc != want {
+			t.Errorf("next %q: %d to %q, want %q", next, res.StatusCode, loc, want)
+		}
 	}
 }

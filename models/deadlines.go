@@ -77,6 +77,28 @@ func (s *Store) startWaiting(tx *gorm.DB, g *Game, seat *Seat, now time.Time, ki
 // a pending choice.
 const turnAndChoice = "turn+choice"
 
+// clearDeadline takes the clock off a seat that is still waited on.
+func clearDeadline(tx *gorm.DB, seat *Seat) error {
+	seat.Deadline, seat.RemindAt, seat.Reminded = nil, nil, false
+	return tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"deadline": nil, "remind_at": nil, "reminded": false}).Error
+}
+
+// clearStale takes a passed deadline off a seat of an active game that has
+// nothing left to play before it: no choice, and a turn without a clock.
+// Nothing else changes; a seat that was played meanwhile is left alone.
+func (s *Store) clearStale(seat Seat) error {
+	l, err := s.LoadGame(seat.GameID)
+	if err != nil || l.Play == nil || l.Game.Status != StatusActive {
+		return err
+	}
+	st := l.Play.State()
+	if len(st.Player(seat.Index).Queue()) > 0 || l.Game.TurnHours > 0 && !st.Over() && st.Current() == seat.Index {
+		return nil
+	}
+	return s.w.Model(&Seat{}).Where("id = ? AND deadline = ?", seat.ID, seat.Deadline).
+		Updates(map[string]any{"deadline": nil, "remind_at": nil, "reminded": false}).Error
+}
+
 func stopWaiting(tx *gorm.DB, seat *Seat) error {
 	seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded = nil, nil, nil, false
 	return tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"waiting_since": nil, "deadline": nil, "remind_at": nil, "reminded": false}).Error
@@ -164,6 +186,14 @@ func (s *Store) RunTimeouts() (int, error) {
 	n := 0
 	for _, seat := range due {
 		_, err := s.TimeOut(seat.GameID, seat.Index)
+		if errors.Is(err, errNotDue) {
+			// Nothing to play: a deadline left over with nothing behind it
+			// would be picked up at every run.
+			if err := s.clearStale(seat); err != nil {
+				return n, err
+			}
+			continue
+		}
 		if errors.Is(err, ErrForbidden) || errors.Is(err, ErrNotActive) || errors.Is(err, ErrConflict) {
 			continue // played by someone else meanwhile, or moved on
 		}

@@ -816,6 +816,10 @@ func (s *Store) afterChange(tx *gorm.DB, l *Loaded, acted, prevCur int, now time
 		switch waiting := choosing || myTurn; {
 		case waiting && seat.WaitingSince == nil:
 			err = s.startWaiting(tx, &l.Game, seat, now, kind, choosing)
+		case waiting && !choosing && seat.Deadline != nil && waitLimit(&l.Game, false) == 0:
+			// Only the turn is left (its choices were made, perhaps in
+			// someone else's commit), and here a turn has no clock.
+			err = clearDeadline(tx, seat)
 		case waiting && i == acted:
 			err = s.startWaiting(tx, &l.Game, seat, now, "", choosing) // a fresh clock for what is left, no news
 		case waiting && myTurn && prevCur != i && seat.Deadline != nil && !seat.Deadline.After(now):

@@ -542,3 +542,55 @@ func TestAutoDecideCatchesUp(t *testing.T) {
 		})
 	}
 }
+
+// TestNoLimitTurnLosesChoiceDeadline: the player to move in a game without
+// a turn limit has a choice waiting, with its deadline; when that choice is
+// made in someone else's commit (their "always decide for me" policy,
+// stored while SetAutoDecide was still working through their other games),
+// only the turn is left, which has no clock: the deadline goes. A passed
+// deadline with nothing left to play is cleared by the timeout run rather
+// than left to be picked up forever.
+func TestNoLimitTurnLosesChoiceDeadline(t *testing.T) {
+	s, clock := openClocked(t)
+	users := []*User{mustUser(t, s, "ana"), mustUser(t, s, "bob"), mustUser(t, s, "carl")}
+	l := playUntil(t, s, clock, users, 0, func(l *Loaded) int {
+		st := l.Play.State()
+		if l.Game.Status != StatusActive || st.Over() || len(st.Player(st.Current()).Queue()) == 0 {
+			return -1
+		}
+		return waitingHolder(l)
+	})
+	cur, other := l.Play.State().Current(), waitingHolder(l)
+	if l.Seats[cur].Deadline == nil {
+		t.Fatal("the player to move has a choice waiting but no deadline")
+	}
+	user := *l.Seats[cur].UserID
+	if err := s.w.Model(&User{}).Where("id = ?", user).Update("auto_decide", true).Error; err != nil {
+		t.Fatal(err)
+	}
+	s.users.drop(user)
+	if _, err := s.CommitResolve(l.Game.ID, l.Game.Version, Actor{UserID: *l.Seats[other].UserID}, nil); err != nil {
+		t.Fatal(err)
+	}
+	after := mustLoad(t, s, l.Game.ID)
+	if n := len(after.Play.State().Player(cur).Queue()); n != 0 || after.Play.State().Current() != cur {
+		t.Fatalf("the setup is off: %d batches wait, seat %d to move", n, after.Play.State().Current())
+	}
+	if d := after.Seats[cur].Deadline; d != nil {
+		t.Errorf("seat %d only has its turn in a game without a turn limit, yet a deadline %v", cur, d)
+	}
+
+	// A stale deadline (as an older version could leave) is cleared by the
+	// timeout run, which plays nothing.
+	past := clock.Now().Add(-time.Hour)
+	if err := s.w.Model(&Seat{}).Where("id = ?", after.Seats[cur].ID).Updates(map[string]any{"deadline": past, "remind_at": past}).Error; err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.RunTimeouts(); err != nil || n != 0 {
+		t.Fatalf("RunTimeouts: %d, %v; want nothing played", n, err)
+	}
+	again := mustLoad(t, s, l.Game.ID)
+	if d := again.Seats[cur].Deadline; d != nil || len(again.Log) != len(after.Log) {
+		t.Errorf("after the timeout run: deadline %v, %d log entries (was %d)", d, len(again.Log), len(after.Log))
+	}
+}

@@ -516,3 +516,48 @@ func TestBrowserKeyboardTurn(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserLiveRefreshKeepsFocus: when the other player moves, the page
+// fetches the game area again (SSE); a keyboard user's focus stays on the
+// control they were on, and the move is put in the page's live region.
+func TestBrowserLiveRefreshKeepsFocus(t *testing.T) {
+	base, logs := startSite(t)
+	b := newBrowser(t, true, logs)
+	a, bb, game := startTwoPlayerGame(b, base, true)
+	for _, tb := range []*tab{a, bb} {
+		tb.must(tb.navigate(game))
+		tb.must(tb.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
+	}
+	// Whoever waits puts focus on their first hand tile with the keyboard.
+	waiter, mover := a, bb
+	if st, err := a.state(); err == nil && strings.Contains(st.PlayText, "Choose a tile from your hand.") {
+		waiter, mover = bb, a
+	}
+	kp := newKBPlayer(waiter)
+	kp.tabUntil("a hand tile", false, 30, func(f focusInfo) bool { return f.Tile }, nil)
+	before, err := eval[string](waiter, `document.activeElement.id`)
+	waiter.must(err)
+	if before == "" {
+		b.fatalf("the focused hand tile has no id")
+	}
+	version, err := eval[string](waiter, `document.querySelector('#game-main').innerHTML.length + ''`)
+	waiter.must(err)
+	// The mover plays a whole turn by clicking.
+	turns := mover.turns
+	for deadline := time.Now().Add(30 * time.Second); mover.turns == turns; {
+		if time.Now().After(deadline) {
+			b.fatalf("%s could not play a turn", mover.name)
+		}
+		if _, err := mover.step(game); err != nil {
+			b.fatalf("%s: %v", mover.name, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	waiter.must(waiter.waitFor(fmt.Sprintf(`document.querySelector('#game-main').innerHTML.length + '' !== %q && document.querySelector('#announce').textContent.includes(%q)`, version, mover.name),
+		15*time.Second, "the live refresh with the move announced"))
+	after, err := eval[string](waiter, `document.activeElement.id`)
+	waiter.must(err)
+	if after != before {
+		b.fatalf("after the live refresh focus is on %q, want %q", after, before)
+	}
+}

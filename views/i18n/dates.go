@@ -62,9 +62,11 @@ func persianDate(l *Lang, t time.Time, withYear, withTime bool) string {
 // by the arithmetic of the 33-year cycles (exact for 1800–2200).
 func Jalali(gy, gm, gd int) (jy, jm, jd int) {
 	gDaysBefore := [12]int{0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334}
+	// Leap days counted up to this date: this year's 29 February only
+	// once it has passed.
 	gy2 := gy
-	if gm <= 2 {
-		gy2 = gy - 1
+	if gm > 2 {
+		gy2 = gy + 1
 	}
 	days := 355666 + 365*gy + (gy2+3)/4 - (gy2+99)/100 + (gy2+399)/400 + gd + gDaysBefore[gm-1]
 	jy = -1595 + 33*(days/12053)

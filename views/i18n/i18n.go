@@ -83,9 +83,12 @@ func Match(header string) *Lang {
 	for i, part := range strings.Split(header, ",") {
 		tag, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		q := 1.0
-		if v, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
-				q = f
+		for _, p := range strings.Split(params, ";") {
+			k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+			if strings.EqualFold(k, "q") {
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					q = f
+				}
 			}
 		}
 		if tag != "" && q > 0 {
@@ -288,9 +291,12 @@ func (l *Lang) arg(a any, verb byte, plus bool) string {
 	default:
 		s = fmt.Sprint(a)
 	}
-	if l.Dir == "rtl" && s != "" {
+	if l.Dir == "rtl" && s != "" && !strings.ContainsRune(s, '\u2068') {
 		// A name or a cell in Latin script inside right-to-left text keeps
-		// its own direction (first-strong isolate ... pop isolate).
+		// its own direction (first-strong isolate ... pop isolate). Text
+		// already translated (it isolates its own arguments) is not wrapped
+		// again: the outer isolate would find no strong letter outside the
+		// inner ones and lay it out left to right.
 		return "\u2068" + s + "\u2069"
 	}
 	return s
@@ -315,7 +321,8 @@ func asInt(a any) (int, bool) {
 }
 
 // Verbs lists the argument references of a format, such as ["1d", "2s"]
-// for "%d at %s", sorted: a translation must use the same ones.
+// for "%d at %s" ("1+d" for a signed number), sorted: a translation must
+// use the same ones.
 func Verbs(f string) []string {
 	var out []string
 	next := 0
@@ -330,7 +337,9 @@ func Verbs(f string) []string {
 		if f[i] == '%' {
 			continue
 		}
+		sign := ""
 		if f[i] == '+' {
+			sign = "+"
 			i++
 		}
 		idx := next
@@ -350,7 +359,7 @@ func Verbs(f string) []string {
 		if v == 'v' {
 			v = 's'
 		}
-		out = append(out, strconv.Itoa(idx+1)+string(v))
+		out = append(out, strconv.Itoa(idx+1)+sign+string(v))
 		next = idx + 1
 	}
 	sort.Strings(out)

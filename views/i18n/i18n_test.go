@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 )
@@ -23,6 +24,8 @@ func TestMatch(t *testing.T) {
 		"EN-us":                         En,
 		"zh_TW":                         ZhHant,
 		"garbage;;q=x,,fa;q=notanumber": Fa,
+		"fa;Q=0,zh-TW":                  ZhHant,
+		"fa;level=1;q=0,zh-CN":          ZhHans,
 	}
 	for header, want := range cases {
 		if got := Match(header); got != want {
@@ -44,6 +47,9 @@ func TestFormat(t *testing.T) {
 	if got := Fa.T("%s: %s", "ana", "x"); got != "\u2068ana\u2069: \u2068x\u2069" {
 		t.Errorf("Persian text isolates its arguments: %q", got)
 	}
+	if got := Fa.T("%s: %s", "bob", Fa.T("%+d gold", 2)); strings.Count(got, "\u2068") != 2 {
+		t.Errorf("translated text is isolated again: %q", got)
+	}
 	if got := En.format("%d %s", []any{1}); got != "1 %!s(MISSING)" {
 		t.Errorf("missing argument: %q", got)
 	}
@@ -60,7 +66,7 @@ func TestVerbs(t *testing.T) {
 	if len(a) != 3 || len(b) != 3 || a[0] != b[0] || a[1] != b[1] || a[2] != b[2] {
 		t.Errorf("Verbs: %v vs %v", a, b)
 	}
-	if v := Verbs("%+d gold"); len(v) != 1 || v[0] != "1d" {
+	if v := Verbs("%+d gold"); len(v) != 1 || v[0] != "1+d" {
 		t.Errorf("signed: %v", v)
 	}
 }
@@ -72,6 +78,20 @@ func TestJalali(t *testing.T) {
 		{[3]int{2025, 3, 20}, [3]int{1403, 12, 30}}, // last day of the leap year 1403
 		{[3]int{2000, 1, 1}, [3]int{1378, 10, 11}},
 		{[3]int{2024, 2, 29}, [3]int{1402, 12, 10}},
+		{[3]int{2024, 3, 1}, [3]int{1402, 12, 11}}, // after 29 February of a leap year
+		{[3]int{2024, 3, 20}, [3]int{1403, 1, 1}},  // Nowruz 1403
+		{[3]int{2028, 3, 20}, [3]int{1407, 1, 1}},
+		{[3]int{2025, 2, 28}, [3]int{1403, 12, 10}},
+	}
+	// Day by day, the Jalali date moves one day at a time for 40 years.
+	prevY, prevM, prevD := Jalali(2000, 1, 1)
+	for day := time.Date(2000, 1, 2, 0, 0, 0, 0, time.UTC); day.Year() < 2040; day = day.AddDate(0, 0, 1) {
+		y, m, d := Jalali(day.Year(), int(day.Month()), day.Day())
+		next := d == prevD+1 && m == prevM && y == prevY || d == 1 && (m == prevM+1 && y == prevY || m == 1 && prevM == 12 && y == prevY+1)
+		if !next || d > 31 || m > 6 && d > 30 {
+			t.Fatalf("%s is %d/%d/%d after %d/%d/%d", day.Format("2006-01-02"), y, m, d, prevY, prevM, prevD)
+		}
+		prevY, prevM, prevD = y, m, d
 	}
 	for _, c := range cases {
 		y, m, d := Jalali(c.g[0], c.g[1], c.g[2])
