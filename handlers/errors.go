@@ -33,7 +33,7 @@ func status(l *i18n.Lang, err error) (int, string) {
 		if ie.Format == "" {
 			return http.StatusUnprocessableEntity, ie.Reason
 		}
-		return http.StatusUnprocessableEntity, l.T(ie.Format, ie.Args...)
+		return http.StatusUnprocessableEntity, l.T(ie.Format, playerArgs(l, ie.Args)...)
 	case errors.Is(err, models.ErrNotFound):
 		return http.StatusNotFound, l.T("not found")
 	case errors.Is(err, models.ErrForbidden):
@@ -45,6 +45,25 @@ func status(l *i18n.Lang, err error) (int, string) {
 	default:
 		return http.StatusInternalServerError, l.T("something went wrong on our side")
 	}
+}
+
+// playerArgs writes the engine's cells, sides and jungle tiles in a
+// refusal as the pages do.
+func playerArgs(l *i18n.Lang, args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case engine.Cell:
+			out[i] = views.CellLabel(l, v)
+		case engine.Side:
+			out[i] = sideName(l, v)
+		case engine.Jungle:
+			out[i] = views.JungleName(l, v)
+		default:
+			out[i] = a
+		}
+	}
+	return out
 }
 
 // httpStatusText names the statuses the site answers with.

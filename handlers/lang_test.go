@@ -255,3 +255,30 @@ func TestRedirectsStayOnTheSite(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalsSpeakLikeThePages: an engine refusal names cells as the
+// pages do, in the reader's language, not in the engine's notation.
+func TestRefusalsSpeakLikeThePages(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	id := ana.createGame("open", "none", "none")
+	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
+	mover := ana
+	if seat, l := s.seatOf(id, "bob"); l.Play.State().Current() == seat {
+		mover = bob
+	}
+	_, l := s.seatOf(id, mover.name)
+	// A cell already taken: a start tile.
+	st := l.Play.State()
+	taken := st.View(st.Current()).Tiles[0].At
+	hand := st.Player(st.Current()).HandTiles()[0]
+	mover.post("/language", url.Values{"lang": {"fa"}})
+	code, body := mover.post(fmt.Sprintf("/games/%d/turn", id), url.Values{"version": {fmt.Sprint(l.Game.Version)}, "tile": {hand.String()}, "rot": {"0"},
+		"at": {fmt.Sprintf("%d,%d", taken.X, taken.Y)}})
+	if code != http.StatusUnprocessableEntity {
+		t.Fatalf("a taken cell: %d", code)
+	}
+	if want := i18n.Fa.T("(%d, %d)", taken.X, taken.Y); !strings.Contains(body, want) || strings.Contains(body, fmt.Sprintf("[%d,%d]", taken.X, taken.Y)) {
+		t.Fatalf("the refusal does not name the cell as the pages do (%q):\n%s", want, body[strings.Index(body, "<main"):strings.Index(body, "<main")+600])
+	}
+}
