@@ -122,6 +122,8 @@ func TestScreenshots(t *testing.T) {
 	a.shoot(dir, "01-landing")
 	a.must(a.navigate(base + "/signup"))
 	a.shoot(dir, "02-signup")
+	a.must(a.navigate(base + "/rules"))
+	a.shoot(dir, "02-rules")
 	a.signUp(base, "alice")
 
 	a.createGame(base, "open")
