@@ -204,8 +204,14 @@ func TestMailInUsersLanguage(t *testing.T) {
 // as in the whole log, with a link to the whole log.
 func TestGameLogPage(t *testing.T) {
 	s := newSite(t)
-	id, ana, _ := s.midGame()
+	id, ana, bob := s.midGame()
+	r := engine.NewRand(11)
 	_, l := s.seatOf(id, "ana")
+	for step := 0; len(l.Events) <= views.LogShown+2 && step < 40; step++ {
+		ana.act(id, r)
+		bob.act(id, r)
+		_, l = s.seatOf(id, "ana")
+	}
 	n := len(l.Events)
 	if n <= views.LogShown {
 		t.Fatalf("the game has only %d entries: the test needs more than %d", n, views.LogShown)
