@@ -2,12 +2,12 @@ package handlers
 
 import (
 	"bytes"
-	"compress/gzip"
 	"net/http"
 	"strings"
 	"sync"
 
 	"github.com/a-h/templ"
+	"github.com/klauspost/compress/gzip"
 	"github.com/labstack/echo/v4"
 
 	"cacao/models"
