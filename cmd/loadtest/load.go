@@ -184,16 +184,8 @@ func (l *Load) Play(ctx context.Context, d time.Duration) Stats {
 }
 
 var (
-	csrfRE    = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
-	inviteRE  = regexp.MustCompile(`/join/([0-9a-f]{32})`)
-	handRE    = regexp.MustCompile(`hx-get="([^"]+)"[^>]*data-tile="\d{4}"`)
-	cellRE    = regexp.MustCompile(`hx-get="([^"]+)"[^>]*class="cell"`)
-	rotateRE  = regexp.MustCompile(`hx-get="([^"]+)"[^>]*id="rotate"`)
-	formRE    = regexp.MustCompile(`(?s)<form method="post" action="(/games/\d+/(?:turn|resolve))".*?</form>`)
-	hiddenRE  = regexp.MustCompile(`<input type="hidden" name="([a-z_]+)" value="([^"]*)"`)
-	selectRE  = regexp.MustCompile(`(?s)<select[^>]*name="(use)"[^>]*>\s*<option value="([^"]*)"`)
-	orderRE   = regexp.MustCompile(`name="order" type="number"[^>]*value="([^"]*)"`)
-	versionRE = regexp.MustCompile(`Number\(detail\.lastEventId\) &gt; (\d+)`)
+	csrfRE   = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
+	inviteRE = regexp.MustCompile(`/join/([0-9a-f]{32})`)
 )
 
 // errStop ends a user's loop when the measured time is over.
@@ -385,17 +377,6 @@ func (u *vuser) playGame(ctx context.Context) error {
 	return errStop
 }
 
-// shownVersion is the game version a page shows (from its live-update
-// trigger), or -1.
-func shownVersion(body string) int {
-	m := versionRE.FindStringSubmatch(body)
-	if m == nil {
-		return -1
-	}
-	v, _ := strconv.Atoi(m[1])
-	return v
-}
-
 // listen follows the game's event stream and passes on each event's id (the
 // game's new version).
 func (u *vuser) listen(ctx context.Context) <-chan int {
@@ -433,7 +414,7 @@ func (u *vuser) listen(ctx context.Context) <-chan int {
 // turn chooses a tile, then a legal cell (rotating when the tile fits
 // nowhere as it is), then confirms the move form, as a player clicks.
 func (u *vuser) turn(ctx context.Context, body string) (string, error) {
-	hand := links(handRE, body)
+	hand := links(body, `data-tile="`)
 	u.r.Shuffle(len(hand), func(i, j int) { hand[i], hand[j] = hand[j], hand[i] })
 	for _, tile := range hand {
 		link := tile
@@ -442,14 +423,14 @@ func (u *vuser) turn(ctx context.Context, body string) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			if cells := links(cellRE, sel); len(cells) > 0 {
+			if cells := links(sel, `class="cell"`); len(cells) > 0 {
 				_, chosen, err := u.do(ctx, "select", "GET", cells[u.r.IntN(len(cells))], nil, true)
 				if err != nil {
 					return "", err
 				}
 				return u.submit(ctx, "turn", chosen)
 			}
-			rl := links(rotateRE, sel)
+			rl := links(sel, `id="rotate"`)
 			if len(rl) == 0 {
 				break
 			}
@@ -464,28 +445,12 @@ func (u *vuser) turn(ctx context.Context, body string) (string, error) {
 // (hidden fields, the first option of each select, the order fields), and
 // returns the page it gets back.
 func (u *vuser) submit(ctx context.Context, kind, body string) (string, error) {
-	var action, form string
-	for _, m := range formRE.FindAllStringSubmatch(body, -1) {
-		if strings.HasSuffix(m[1], "/"+kind) {
-			action, form = m[1], m[0]
-			break
-		}
-	}
-	if action == "" {
+	action, vals, ok := postForm(body, "/"+kind)
+	if !ok {
 		u.fail(fmt.Errorf("game %d: no %s form on the page", u.game, kind))
 		return "", errors.New("no form")
 	}
-	vals := url.Values{}
-	for _, m := range hiddenRE.FindAllStringSubmatch(form, -1) {
-		vals.Add(m[1], html.UnescapeString(m[2]))
-	}
-	for _, m := range selectRE.FindAllStringSubmatch(form, -1) {
-		vals.Add(m[1], m[2])
-	}
-	for _, m := range orderRE.FindAllStringSubmatch(form, -1) {
-		vals.Add("order", m[1])
-	}
-	_, res, err := u.do(ctx, kind, "POST", action, vals, true)
+	_, res, err := u.do(ctx, kind, "POST", action, url.Values(vals), true)
 	if err != nil {
 		return "", err
 	}
@@ -504,14 +469,6 @@ func (u *vuser) submit(ctx context.Context, kind, body string) (string, error) {
 	}
 	u.st.Committed = append(u.st.Committed, c)
 	return res, nil
-}
-
-func links(re *regexp.Regexp, body string) []string {
-	var out []string
-	for _, m := range re.FindAllStringSubmatch(body, -1) {
-		out = append(out, html.UnescapeString(m[1]))
-	}
-	return out
 }
 
 // readBody reads a response, gunzipping it when the server compressed it.
