@@ -588,7 +588,8 @@ func (s *Server) formGame(c echo.Context) (*models.Loaded, int, error) {
 // afterCommit runs a commit, lets bots answer, and shows the fresh game; a
 // refused or conflicting commit shows the game as it is with the reason.
 func (s *Server) afterCommit(c echo.Context, l *models.Loaded, commit func() (*models.Loaded, error)) error {
-	if _, err := commit(); err != nil {
+	done, err := commit()
+	if err != nil {
 		code, msg := status(lang(c), err)
 		if code == http.StatusUnprocessableEntity || code == http.StatusConflict {
 			fresh, lerr := s.store.LoadGame(l.Game.ID)
@@ -599,14 +600,13 @@ func (s *Server) afterCommit(c echo.Context, l *models.Loaded, commit func() (*m
 		}
 		return err
 	}
-	if err := s.store.DriveBots(l.Game.ID); err != nil {
+	// The game as committed (and as the bots then left it) is current:
+	// the answer shows it without reading it again.
+	fresh, err := s.store.DriveBotsFrom(l.Game.ID, done)
+	if err != nil {
 		return err
 	}
 	if isHTMX(c) {
-		fresh, err := s.store.LoadGame(l.Game.ID)
-		if err != nil {
-			return err
-		}
 		// The choice in progress is spent: the address is the game's again.
 		c.Response().Header().Set("HX-Replace-Url", fmt.Sprintf("/games/%d", l.Game.ID))
 		vm := s.gameVM(c, fresh, views.Selection{})

@@ -66,6 +66,7 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	}
 	sm := scs.New()
 	sm.Store = store.Sessions()
+	sm.Codec = newSessionCodec()
 	sm.Lifetime = 30 * 24 * time.Hour
 	sm.Cookie.Name = "cacao_session"
 	sm.Cookie.HttpOnly = true

@@ -866,14 +866,24 @@ func (s *Store) afterChange(tx *gorm.DB, l *Loaded, acted, prevCur int, now time
 // DriveBots lets the bots of game id play until a person must act or the
 // game ends. Each bot action is its own commit, like a person's.
 func (s *Store) DriveBots(id uint) error {
+	_, err := s.DriveBotsFrom(id, nil)
+	return err
+}
+
+// DriveBotsFrom is DriveBots starting from the game as just committed (l,
+// or nil to load it), and returns the game as the bots left it, so that a
+// move's answer need not read the game again.
+func (s *Store) DriveBotsFrom(id uint, l *Loaded) (*Loaded, error) {
 	r := engine.NewRand(randomUint64())
 	for step := 0; step < 1000; step++ {
-		l, err := s.LoadGame(id)
-		if err != nil {
-			return err
+		if l == nil || step > 0 {
+			var err error
+			if l, err = s.LoadGame(id); err != nil {
+				return nil, err
+			}
 		}
 		if l.Game.Status != StatusActive {
-			return nil
+			return l, nil
 		}
 		st := l.Play.State()
 		// A choice left waiting for a player who wants it decided for them
@@ -881,11 +891,11 @@ func (s *Store) DriveBots(id uint) error {
 		// prepared) is decided now.
 		auto, users, err := s.autoDeciders(l)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(auto) > 0 {
 			if err := s.decideNow(id, users[0]); err != nil {
-				return err
+				return nil, err
 			}
 			continue
 		}
@@ -896,7 +906,7 @@ func (s *Store) DriveBots(id uint) error {
 			}
 			b, _ := bot.ByName(seat.Bot)
 			if _, err := s.CommitResolve(id, l.Game.Version, Actor{Bot: true, Seat: i}, b.Resolve(st, i, r)); err != nil {
-				return err
+				return nil, err
 			}
 			acted = true
 			break
@@ -906,19 +916,19 @@ func (s *Store) DriveBots(id uint) error {
 		}
 		cur := st.Current()
 		if st.Over() || l.Seats[cur].Bot == "" {
-			return nil
+			return l, nil
 		}
 		b, _ := bot.ByName(l.Seats[cur].Bot)
 		m, err := b.Move(st, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		m.Fills = append([]engine.Fill(nil), m.Fills...)
 		if _, err := s.CommitTurn(id, l.Game.Version, Actor{Bot: true, Seat: cur}, m); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return errors.New("models: bots did not stop")
+	return nil, errors.New("models: bots did not stop")
 }
 
 // GameSummary is a line of a games list.
