@@ -38,7 +38,7 @@ func (s *Server) showGame(c echo.Context) error {
 		// is, and the moves since the page's last look are read out.
 		vm.Focus = ""
 		from, _ := strconv.Atoi(c.QueryParam("from"))
-		vm.Announce = announce(lang(c), l, from, vm.Me, vm.Seats)
+		vm.Announce = s.announce(lang(c), l, from, vm.Me, vm.Seats)
 	}
 	// The player has now seen the game as it is: no "your turn" mail for it.
 	if err := s.store.MarkSeen(l, vm.Me); err != nil {
@@ -63,7 +63,7 @@ func (s *Server) showLog(c echo.Context) error {
 		for i, seat := range l.Seats {
 			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: seat.Name, Letter: views.Letters[i]})
 		}
-		vm.Log = logLines(lg, l.Events, vm.Seats)
+		vm.Log = s.logLines(lg, id, l.Events, vm.Seats)
 	}
 	return render(c, http.StatusOK, views.LogPage(vm))
 }
@@ -177,10 +177,10 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	// The page shows the log's last entries (the since panel tells a
 	// returning player the rest of what is new); /games/ID/log has it all.
 	from := max(0, len(l.Events)-views.LogShown)
-	vm.Log, vm.LogFrom = logLines(lg, l.Events[from:], vm.Seats), from
+	vm.Log, vm.LogFrom = s.logLines(lg, l.Game.ID, l.Events[from:], vm.Seats), from
 	vm.LogLen = len(l.Events)
 	if vm.Me >= 0 {
-		vm.Since = since(lg, l, vm.Me, vm.Seats)
+		vm.Since = s.since(lg, l, vm.Me, vm.Seats)
 	}
 	for _, t := range v.Result.Temples {
 		vm.Temples = append(vm.Temples, templeLine(lg, t, vm.Seats))
@@ -241,13 +241,24 @@ func (s *Server) selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 	}
 	want := w.Edges(sel.Rot)
 	vm.Play.Cells = map[engine.Cell]bool{}
+	var legal []engine.Placement
 	for _, pl := range vm.View.Legal {
 		if pl.Tile == w && pl.Tile.Edges(pl.Rot) == want && !vm.Play.Cells[pl.At] {
 			vm.Play.Cells[pl.At] = true
-			vm.Play.Places = append(vm.Play.Places, s.place(l, st, vm, engine.Placement{Tile: w, Rot: sel.Rot, At: pl.At, Overbuild: pl.Overbuild}))
+			legal = append(legal, engine.Placement{Tile: w, Rot: sel.Rot, At: pl.At, Overbuild: pl.Overbuild})
 		}
 	}
-	sort.Slice(vm.Play.Places, func(a, b int) bool { return vm.Play.Places[a].At.Less(vm.Play.Places[b].At) })
+	// Choosing the tile and then its cell show the same places: they are
+	// worked out (a preview each) once per position, viewer and rotation.
+	key := fmt.Sprintf("%d/%d/%d/%s/%d/%s", vm.ID, vm.Version, vm.Me, sel.Tile, sel.Rot, l.Code)
+	vm.Play.Places = s.places.get(key, func() []views.Place {
+		places := make([]views.Place, 0, len(legal))
+		for _, pl := range legal {
+			places = append(places, s.place(l, st, vm, pl))
+		}
+		sort.Slice(places, func(a, b int) bool { return places[a].At.Less(places[b].At) })
+		return places
+	})
 	if sel.At == nil {
 		vm.Focus = "rotate"
 		return
@@ -420,7 +431,7 @@ func (s *Server) clocks(lg *i18n.Lang, l *models.Loaded) []string {
 // since tells what the other players did after the viewer's own last move
 // (or since the start): their moves, what the viewer gained meanwhile, the
 // cells that changed, and which of it is new since the viewer last looked.
-func since(lg *i18n.Lang, l *models.Loaded, me int, seats []views.Seat) *views.SinceVM {
+func (s *Server) since(lg *i18n.Lang, l *models.Loaded, me int, seats []views.Seat) *views.SinceVM {
 	from := 0
 	for _, ev := range l.Events {
 		if ev.Seat == me && !ev.Timeout && !ev.Auto {
@@ -444,7 +455,7 @@ func since(lg *i18n.Lang, l *models.Loaded, me int, seats []views.Seat) *views.S
 	sv := &views.SinceVM{Mine: views.GainText(lg, mine)}
 	changed := map[engine.Cell]bool{}
 	seen := l.Seats[me].SeenSeq
-	for i, text := range logLines(lg, evs, seats) {
+	for i, text := range s.logLines(lg, l.Game.ID, evs, seats) {
 		ev := evs[i]
 		sv.Lines = append(sv.Lines, views.SinceLine{Text: text, New: ev.Seq >= seen})
 		if ev.Kind == models.KindTurn {
@@ -463,14 +474,14 @@ func since(lg *i18n.Lang, l *models.Loaded, me int, seats []views.Seat) *views.S
 
 // announce tells the log entries from the from-th on that are not the
 // viewer's own doing, for the page's live region.
-func announce(lg *i18n.Lang, l *models.Loaded, from, me int, seats []views.Seat) []string {
+func (s *Server) announce(lg *i18n.Lang, l *models.Loaded, from, me int, seats []views.Seat) []string {
 	if from < 0 || from >= len(l.Events) {
 		return nil
 	}
 	var out []string
 	for _, ev := range l.Events[from:] {
 		if ev.Seat != me || ev.Timeout || ev.Auto {
-			out = append(out, logLine(lg, ev, seats))
+			out = append(out, s.logLine(lg, l.Game.ID, ev, seats))
 		}
 	}
 	if len(out) > 5 {
@@ -480,12 +491,18 @@ func announce(lg *i18n.Lang, l *models.Loaded, from, me int, seats []views.Seat)
 }
 
 // logLines tells the game in plain words, one line per log entry.
-func logLines(l *i18n.Lang, events []models.Event, seats []views.Seat) []string {
-	var out []string
+func (s *Server) logLines(l *i18n.Lang, game uint, events []models.Event, seats []views.Seat) []string {
+	out := make([]string, 0, len(events))
 	for _, ev := range events {
-		out = append(out, logLine(l, ev, seats))
+		out = append(out, s.logLine(l, game, ev, seats))
 	}
 	return out
+}
+
+// logLine tells one committed log entry of game in plain words (told once
+// per language: an entry and the seats' names never change).
+func (s *Server) logLine(l *i18n.Lang, game uint, ev models.Event, seats []views.Seat) string {
+	return s.lines.get(fmt.Sprintf("%d/%d/%s", game, ev.Seq, l.Code), func() string { return logLine(l, ev, seats) })
 }
 
 // logLine tells one log entry in plain words.
@@ -611,7 +628,7 @@ func (s *Server) afterCommit(c echo.Context, l *models.Loaded, commit func() (*m
 		c.Response().Header().Set("HX-Replace-Url", fmt.Sprintf("/games/%d", l.Game.ID))
 		vm := s.gameVM(c, fresh, views.Selection{})
 		// What the others (bots) did after this move is read out.
-		vm.Announce = announce(lang(c), fresh, len(l.Events), vm.Me, vm.Seats)
+		vm.Announce = s.announce(lang(c), fresh, len(l.Events), vm.Me, vm.Seats)
 		vm.Fragment = true
 		// Keyboard focus goes on to what the player does next.
 		vm.Focus = "hand"

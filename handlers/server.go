@@ -18,6 +18,7 @@ import (
 	"cacao/handlers/live"
 	"cacao/handlers/mail"
 	"cacao/models"
+	"cacao/views"
 )
 
 // Config is what the web layer needs to know about its deployment.
@@ -48,6 +49,8 @@ type Server struct {
 	sessions *scs.SessionManager
 	cfg      Config
 	log      *slog.Logger
+	lines    *memo[string]        // log lines by game, entry and language
+	places   *memo[[]views.Place] // where a tile may go, by position and viewer
 }
 
 // LinkSigner returns the signer of the store's one-click links.
@@ -93,7 +96,8 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 		}
 		hub.Touch(topics...)
 	}
-	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), sessions: sm, cfg: cfg, log: cfg.Logger}
+	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), sessions: sm, cfg: cfg, log: cfg.Logger,
+		lines: newMemo[string](50_000), places: newMemo[[]views.Place](2_000)}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
