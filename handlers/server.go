@@ -97,7 +97,7 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 		hub.Touch(topics...)
 	}
 	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), sessions: sm, cfg: cfg, log: cfg.Logger,
-		lines: newMemo[string](50_000), places: newMemo[[]views.Place](2_000)}
+		lines: newMemo[string](50_000), places: newMemo[[]views.Place](1_000)}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
