@@ -107,3 +107,45 @@ func (c *users) drop(id uint) {
 	c.gen++
 	delete(c.m, id)
 }
+
+// gameRows keeps the last rows read of each game (its row and its seats)
+// with the rev they were read at. Only rows read through the reading pool
+// are kept, so only committed data: a rev, which only grows, names one
+// committed state of the rows.
+type gameRows struct {
+	mu sync.Mutex
+	m  map[uint]gameRowsEntry
+}
+
+type gameRowsEntry struct {
+	game  Game
+	seats []Seat
+}
+
+// maxGameRows bounds the memory: past it the cache starts afresh.
+const maxGameRows = 5000
+
+func newGameRows() *gameRows { return &gameRows{m: map[uint]gameRowsEntry{}} }
+
+// get returns a copy of the rows of game id as read at rev, if kept.
+func (c *gameRows) get(id uint, rev int) (Game, []Seat, bool) {
+	c.mu.Lock()
+	e, ok := c.m[id]
+	c.mu.Unlock()
+	if !ok || e.game.Rev != rev {
+		return Game{}, nil, false
+	}
+	return e.game, append([]Seat(nil), e.seats...), true
+}
+
+func (c *gameRows) put(g Game, seats []Seat) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[g.ID]; ok && e.game.Rev > g.Rev {
+		return
+	}
+	if len(c.m) >= maxGameRows {
+		clear(c.m)
+	}
+	c.m[g.ID] = gameRowsEntry{game: g, seats: append([]Seat(nil), seats...)}
+}

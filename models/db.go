@@ -5,6 +5,7 @@
 package models
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"maps"
@@ -32,6 +33,8 @@ type Store struct {
 	db       *gorm.DB // reads
 	w        *gorm.DB // writes: one connection
 	replays  *replays
+	rows     *gameRows
+	revStmt  *sql.Stmt // a game's rev, on the reading pool (plain database/sql: it runs on every load)
 	users    users
 	seen     seenMarks
 	sess     *SessionStore
@@ -143,9 +146,14 @@ func Open(path string) (*Store, error) {
 	if err := w.AutoMigrate(tables...); err != nil {
 		return nil, fmt.Errorf("models: migrate: %w", err)
 	}
+	for _, trig := range revTriggers {
+		if err := w.Exec(trig).Error; err != nil {
+			return nil, fmt.Errorf("models: migrate: %w", err)
+		}
+	}
 	if memory {
 		// An in-memory database lives as long as its one connection.
-		return &Store{db: w, w: w, replays: newReplays(replayCacheSize)}, nil
+		return newStore(w, w)
 	}
 	r, err := open(dsn("deferred"), 4)
 	if err != nil {
@@ -159,7 +167,35 @@ func Open(path string) (*Store, error) {
 			return nil, err
 		}
 	}
-	return &Store{db: r, w: w, replays: newReplays(replayCacheSize)}, nil
+	return newStore(r, w)
+}
+
+func newStore(r, w *gorm.DB) (*Store, error) {
+	sqlDB, err := r.DB()
+	if err != nil {
+		return nil, err
+	}
+	rev, err := sqlDB.Prepare(`SELECT rev FROM games WHERE id = ?`)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{db: r, w: w, replays: newReplays(replayCacheSize), rows: newGameRows(), revStmt: rev}, nil
+}
+
+// revTriggers keep games.rev counting every change to a game's row or its
+// seats, whichever statement makes it: the database, not each write in the
+// code, says when rows read before are out of date. An update that moves
+// rev up itself (the seats' triggers) is not counted twice; one that writes
+// an older rev back (a whole row saved from an old read) still moves it up.
+var revTriggers = []string{
+	`CREATE TRIGGER IF NOT EXISTS games_rev AFTER UPDATE ON games WHEN NEW.rev <= OLD.rev
+	BEGIN UPDATE games SET rev = OLD.rev + 1 WHERE id = NEW.id; END`,
+	`CREATE TRIGGER IF NOT EXISTS seats_rev_insert AFTER INSERT ON seats
+	BEGIN UPDATE games SET rev = rev + 1 WHERE id = NEW.game_id; END`,
+	`CREATE TRIGGER IF NOT EXISTS seats_rev_update AFTER UPDATE ON seats
+	BEGIN UPDATE games SET rev = rev + 1 WHERE id = NEW.game_id OR id = OLD.game_id; END`,
+	`CREATE TRIGGER IF NOT EXISTS seats_rev_delete AFTER DELETE ON seats
+	BEGIN UPDATE games SET rev = rev + 1 WHERE id = OLD.game_id; END`,
 }
 
 // Close closes the database.

@@ -354,7 +354,7 @@ func (s *Store) read(id uint) (*Loaded, error) { return s.load(s.db, id) }
 func (s *Store) load(db *gorm.DB, id uint) (*Loaded, error) {
 	l := &Loaded{}
 	var err error
-	if l.Seats, err = readGame(db, id, &l.Game); err != nil {
+	if l.Seats, err = s.readRows(db, id, &l.Game); err != nil {
 		return nil, err
 	}
 	if l.Game.Status == StatusOpen {
@@ -392,6 +392,30 @@ func (s *Store) load(db *gorm.DB, id uint) (*Loaded, error) {
 	return l, nil
 }
 
+// readRows reads a game and its seats, or takes them from the rows kept
+// when the game's rev says they are still current (one small query instead
+// of two, with the seats' times to parse).
+func (s *Store) readRows(db *gorm.DB, id uint, g *Game) ([]Seat, error) {
+	var rev int
+	err := s.revStmt.QueryRow(id).Scan(&rev)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if kept, seats, ok := s.rows.get(id, rev); ok {
+		*g = kept
+		return seats, nil
+	}
+	seats, err := readGame(db, id, g)
+	if err != nil {
+		return nil, err
+	}
+	s.rows.put(*g, seats)
+	return seats, nil
+}
+
 // readGame reads a game and its seats with plain SQL: it runs for every
 // page, and GORM's reflection would cost more than the queries.
 // TestReadGameMatchesGORM keeps it in step with the structs.
@@ -399,9 +423,9 @@ func readGame(db *gorm.DB, id uint, g *Game) ([]Seat, error) {
 	var setup sql.NullString
 	var first sql.NullInt64
 	var started, finished sql.NullTime
-	err := db.Raw(`SELECT id, status, num_players, creator_id, invite_token, setup, first, version, turn_hours,
+	err := db.Raw(`SELECT id, status, num_players, creator_id, invite_token, setup, first, version, rev, turn_hours,
 		created_at, updated_at, started_at, finished_at FROM games WHERE id = ?`, id).Row().
-		Scan(&g.ID, &g.Status, &g.NumPlayers, &g.CreatorID, &g.InviteToken, &setup, &first, &g.Version, &g.TurnHours,
+		Scan(&g.ID, &g.Status, &g.NumPlayers, &g.CreatorID, &g.InviteToken, &setup, &first, &g.Version, &g.Rev, &g.TurnHours,
 			&g.CreatedAt, &g.UpdatedAt, &started, &finished)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNotFound

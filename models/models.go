@@ -61,6 +61,10 @@ type Game struct {
 	Setup   string
 	First   int
 	Version int `gorm:"not null;default:0"`
+	// Rev counts every committed change to the game's row or its seats,
+	// kept by the database's triggers (see revTriggers): a load that finds
+	// the rev it read last uses the rows it read then.
+	Rev int `gorm:"not null;default:0"`
 	// TurnHours is the time each seat has for a turn or a choice; 0 means
 	// no limit. Chosen at creation: 0, 24, 72 or 168.
 	TurnHours  int `gorm:"not null;default:0"`

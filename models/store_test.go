@@ -390,3 +390,63 @@ func TestReadGameMatchesGORM(t *testing.T) {
 		t.Fatalf("a missing game: %v", err)
 	}
 }
+
+// TestLoadSeesEveryWrite: a game's rows are kept between loads, yet a load
+// after any write to the game's row or a seat, by whatever statement, sees
+// it; and rev only grows, even when an old rev is written back.
+func TestLoadSeesEveryWrite(t *testing.T) {
+	s := MustOpen(t)
+	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
+	g, err := s.CreateGame(ana, GameSpec{Seats: []string{SeatOpen}, TurnHours: 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Join(g.ID, "", bob); err != nil {
+		t.Fatal(err)
+	}
+	l, err := s.LoadGame(g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev := l.Game.Rev
+	if again, _ := s.LoadGame(g.ID); again.Game.Rev != rev || again.Seats[0].Name != l.Seats[0].Name {
+		t.Fatal("a load without a write in between differs")
+	}
+	steps := []struct {
+		sql   string
+		check func(l *Loaded) bool
+	}{
+		{"UPDATE seats SET name = 'renamed' WHERE game_id = ? AND slot = 0", func(l *Loaded) bool {
+			for _, st := range l.Seats {
+				if st.Name == "renamed" {
+					return true
+				}
+			}
+			return false
+		}},
+		{"UPDATE games SET turn_hours = 168 WHERE id = ?", func(l *Loaded) bool { return l.Game.TurnHours == 168 }},
+		{"UPDATE games SET rev = 0, turn_hours = 72 WHERE id = ?", func(l *Loaded) bool { return l.Game.TurnHours == 72 }},
+	}
+	for _, st := range steps {
+		if err := s.w.Exec(st.sql, g.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+		l, err := s.LoadGame(g.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !st.check(l) {
+			t.Fatalf("after %q the load shows the rows from before", st.sql)
+		}
+		if l.Game.Rev <= rev {
+			t.Fatalf("after %q rev is %d, was %d", st.sql, l.Game.Rev, rev)
+		}
+		rev = l.Game.Rev
+	}
+	// The copy a load hands out is its own.
+	l, _ = s.LoadGame(g.ID)
+	l.Seats[0].Name = "scribbled"
+	if again, _ := s.LoadGame(g.ID); again.Seats[0].Name == "scribbled" {
+		t.Fatal("a change to a loaded seat reached the kept rows")
+	}
+}
