@@ -94,8 +94,15 @@ func TestConfigFromFlagsAndEnvironment(t *testing.T) {
 		t.Fatalf("flags over the environment: %+v %v", cfg, err)
 	}
 	cfg, _ = parseConfig(nil, func(string) string { return "" }, io.Discard)
-	if cfg.Addr != ":8080" || cfg.DB != "cacao.db" || cfg.SecureCookies {
+	if cfg.Addr != ":8080" || cfg.DB != "cacao.db" || cfg.SecureCookies || cfg.MemoryLimitMB != 100 {
 		t.Fatalf("defaults: %+v", cfg)
+	}
+	cfg, _ = parseConfig(nil, func(k string) string { return map[string]string{"CACAO_MEMORY_LIMIT_MB": "0"}[k] }, io.Discard)
+	if cfg.MemoryLimitMB != 0 {
+		t.Fatalf("no memory limit from the environment: %+v", cfg)
+	}
+	if cfg, _ = parseConfig([]string{"-memory-limit-mb", "300"}, func(string) string { return "" }, io.Discard); cfg.MemoryLimitMB != 300 {
+		t.Fatalf("a memory limit by flag: %+v", cfg)
 	}
 	if _, err := parseConfig([]string{"-nope"}, func(string) string { return "" }, io.Discard); err == nil {
 		t.Fatal("an unknown flag was accepted")
