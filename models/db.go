@@ -30,15 +30,18 @@ var (
 
 // Store is the database behind the site.
 type Store struct {
-	db       *gorm.DB // reads
-	w        *gorm.DB // writes: one connection
-	replays  *replays
-	rows     *gameRows
-	revStmt  *sql.Stmt // a game's rev, on the reading pool (plain database/sql: it runs on every load)
-	users    users
-	seen     seenMarks
-	sess     *SessionStore
-	sessOnce sync.Once
+	db      *gorm.DB // reads
+	w       *gorm.DB // writes: one connection
+	replays *replays
+	rows    *gameRows
+	// Statements run on every request, prepared once on the reading pool
+	// (plain database/sql: GORM's reflection would cost more than the query).
+	revStmt    *sql.Stmt // a game's rev, on every load
+	unreadStmt *sql.Stmt // a user's unread count, on every page
+	users      users
+	seen       seenMarks
+	sess       *SessionStore
+	sessOnce   sync.Once
 	// Dealer deals new games; nil means RandomDeal. Tests set a fixed one.
 	Dealer Deal
 	// OnChange, when set, is told after every committed change of a game
@@ -175,11 +178,19 @@ func newStore(r, w *gorm.DB) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	rev, err := sqlDB.Prepare(`SELECT rev FROM games WHERE id = ?`)
-	if err != nil {
-		return nil, err
+	s := &Store{db: r, w: w, replays: newReplays(replayCacheSize), rows: newGameRows()}
+	for _, p := range []struct {
+		stmt  **sql.Stmt
+		query string
+	}{
+		{&s.revStmt, `SELECT rev FROM games WHERE id = ?`},
+		{&s.unreadStmt, `SELECT count(*) FROM notifications WHERE user_id = ? AND read = false`},
+	} {
+		if *p.stmt, err = sqlDB.Prepare(p.query); err != nil {
+			return nil, err
+		}
 	}
-	return &Store{db: r, w: w, replays: newReplays(replayCacheSize), rows: newGameRows(), revStmt: rev}, nil
+	return s, nil
 }
 
 // revTriggers keep games.rev counting every change to a game's row or its

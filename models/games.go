@@ -1089,7 +1089,7 @@ func (s *Store) Notifications(userID uint, limit int) ([]Notification, int64, er
 // Unread counts a user's unread notifications.
 func (s *Store) Unread(userID uint) (int64, error) {
 	var unread int64
-	err := s.db.Model(&Notification{}).Where("user_id = ? AND read = ?", userID, false).Count(&unread).Error
+	err := s.unreadStmt.QueryRow(userID).Scan(&unread)
 	return unread, err
 }
 
