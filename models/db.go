@@ -126,23 +126,30 @@ func Open(path string) (*Store, error) {
 		q.Set("_journal_mode", "WAL")
 		return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path) + "?" + q.Encode()
 	}
-	open := func(dsn string, conns int) (*gorm.DB, error) {
-		db, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{Logger: logger.Discard, TranslateError: true, SkipDefaultTransaction: true, PrepareStmt: true})
+	// The readers use GORM's prepared statements; the writer, whose
+	// statements run in transactions, a pool of its own (see writePool).
+	open := func(dsn string, conns int, writer bool) (*gorm.DB, error) {
+		sqlDB, err := sql.Open(sqlite.DriverName, dsn)
 		if err != nil {
 			return nil, fmt.Errorf("models: open %s: %w", path, err)
-		}
-		sqlDB, err := db.DB()
-		if err != nil {
-			return nil, err
 		}
 		sqlDB.SetMaxOpenConns(conns)
 		sqlDB.SetMaxIdleConns(conns)
 		sqlDB.SetConnMaxLifetime(0)
 		sqlDB.SetConnMaxIdleTime(0)
+		d := &sqlite.Dialector{DSN: dsn, Conn: sqlDB}
+		if writer {
+			d.Conn = newWritePool(sqlDB)
+		}
+		db, err := gorm.Open(d, &gorm.Config{Logger: logger.Discard, TranslateError: true, SkipDefaultTransaction: true, PrepareStmt: !writer})
+		if err != nil {
+			sqlDB.Close()
+			return nil, fmt.Errorf("models: open %s: %w", path, err)
+		}
 		return db, nil
 	}
 	tables := []any{&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}}
-	w, err := open(dsn("immediate"), 1)
+	w, err := open(dsn("immediate"), 1, true)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +165,7 @@ func Open(path string) (*Store, error) {
 		// An in-memory database lives as long as its one connection.
 		return newStore(w, w)
 	}
-	r, err := open(dsn("deferred"), 4)
+	r, err := open(dsn("deferred"), 4, false)
 	if err != nil {
 		return nil, err
 	}

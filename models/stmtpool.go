@@ -1,0 +1,170 @@
+package models
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+
+	"gorm.io/gorm"
+)
+
+// writePool is the writing connection as GORM sees it, with the statements
+// it runs prepared once and kept. GORM's own PrepareStmt prepares a
+// statement first met in a transaction on that transaction, and
+// database/sql cannot reuse such a statement in the next transaction: it
+// prepares it again, every time (4% of the server's time under load). Here
+// every statement is prepared on the pool, outside any transaction, so a
+// transaction (on the pool's one connection) finds it prepared there.
+//
+// A statement first met inside a transaction cannot be prepared then: the
+// transaction holds the only connection. It runs unprepared and is
+// prepared once the transaction has ended.
+type writePool struct {
+	db *sql.DB
+	mu sync.Mutex
+	// stmts holds the prepared statements by query; pending the queries met
+	// in a transaction, to prepare when it ends.
+	stmts   map[string]*sql.Stmt
+	pending map[string]bool
+}
+
+// maxPoolStmts bounds the statements kept (GORM writes a new query for
+// each length of an IN list, say): past it, queries run unprepared.
+const maxPoolStmts = 500
+
+func newWritePool(db *sql.DB) *writePool {
+	return &writePool{db: db, stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}}
+}
+
+var (
+	_ gorm.ConnPool         = (*writePool)(nil)
+	_ gorm.ConnPoolBeginner = (*writePool)(nil)
+	_ gorm.GetDBConnector   = (*writePool)(nil)
+	_ gorm.Tx               = (*writeTx)(nil)
+)
+
+// GetDBConn gives GORM's DB() the pool.
+func (p *writePool) GetDBConn() (*sql.DB, error) { return p.db, nil }
+
+// stmt returns the prepared statement of query, preparing it when the
+// connection is free (outside a transaction) and there is room.
+func (p *writePool) stmt(ctx context.Context, query string) *sql.Stmt {
+	p.mu.Lock()
+	st, ok := p.stmts[query]
+	full := len(p.stmts) >= maxPoolStmts
+	p.mu.Unlock()
+	if ok || full {
+		return st
+	}
+	st, err := p.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil // run unprepared: the error, if it is one, shows there
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if kept, ok := p.stmts[query]; ok {
+		st.Close()
+		return kept
+	}
+	p.stmts[query] = st
+	return st
+}
+
+// kept returns the prepared statement of query if there is one, and
+// otherwise notes the query to prepare after the transaction.
+func (p *writePool) kept(query string) *sql.Stmt {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st, ok := p.stmts[query]
+	if !ok && len(p.stmts)+len(p.pending) < maxPoolStmts {
+		p.pending[query] = true
+	}
+	return st
+}
+
+// preparePending prepares the queries met in transactions.
+func (p *writePool) preparePending() {
+	p.mu.Lock()
+	var qs []string
+	for q := range p.pending {
+		qs = append(qs, q)
+	}
+	clear(p.pending)
+	p.mu.Unlock()
+	for _, q := range qs {
+		p.stmt(context.Background(), q)
+	}
+}
+
+func (p *writePool) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
+	return p.db.PrepareContext(ctx, query)
+}
+
+func (p *writePool) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := p.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return p.db.ExecContext(ctx, query, args...)
+}
+
+func (p *writePool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := p.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return p.db.QueryContext(ctx, query, args...)
+}
+
+func (p *writePool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := p.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return p.db.QueryRowContext(ctx, query, args...)
+}
+
+func (p *writePool) BeginTx(ctx context.Context, opts *sql.TxOptions) (gorm.ConnPool, error) {
+	tx, err := p.db.BeginTx(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &writeTx{Tx: tx, p: p}, nil
+}
+
+// writeTx is a transaction on the pool: it runs the pool's prepared
+// statements on its connection (database/sql finds them prepared there).
+type writeTx struct {
+	*sql.Tx
+	p *writePool
+}
+
+func (t *writeTx) Commit() error {
+	err := t.Tx.Commit()
+	t.p.preparePending()
+	return err
+}
+
+func (t *writeTx) Rollback() error {
+	err := t.Tx.Rollback()
+	t.p.preparePending()
+	return err
+}
+
+func (t *writeTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := t.p.kept(query); st != nil {
+		return t.Tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	}
+	return t.Tx.ExecContext(ctx, query, args...)
+}
+
+func (t *writeTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := t.p.kept(query); st != nil {
+		return t.Tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
+	return t.Tx.QueryContext(ctx, query, args...)
+}
+
+func (t *writeTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := t.p.kept(query); st != nil {
+		return t.Tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
+	return t.Tx.QueryRowContext(ctx, query, args...)
+}
