@@ -108,16 +108,27 @@ func (c *users) drop(id uint) {
 	delete(c.m, id)
 }
 
-// gameRows keeps the last rows read of each game (its row and its seats)
-// with the rev they were read at. Only rows read through the reading pool
-// are kept, so only committed data: a rev, which only grows, names one
-// committed state of the rows.
+// gameRows keeps the last rows read of each game (its row and its seats),
+// with the game's generation when the read began. The writing connection
+// tells of every change to a games row (its update hook; the rev triggers
+// turn every change to a seat into one), and once the change is committed
+// the game's generation moves on (see writePool). So rows kept at the
+// current generation are the committed rows: a read that began before a
+// commit was kept at the generation before it, which the commit ended.
+//
+// Only this process writes the database (one server per database file).
 type gameRows struct {
-	mu sync.Mutex
-	m  map[uint]gameRowsEntry
+	mu   sync.Mutex
+	m    map[uint]gameRowsEntry
+	gens map[uint]uint64
+	// epoch moves on when gens is cleared (bounded memory): every kept row
+	// is then out of date.
+	epoch uint64
 }
 
 type gameRowsEntry struct {
+	gen   uint64
+	epoch uint64
 	game  Game
 	seats []Seat
 }
@@ -125,27 +136,56 @@ type gameRowsEntry struct {
 // maxGameRows bounds the memory: past it the cache starts afresh.
 const maxGameRows = 5000
 
-func newGameRows() *gameRows { return &gameRows{m: map[uint]gameRowsEntry{}} }
+func newGameRows() *gameRows {
+	return &gameRows{m: map[uint]gameRowsEntry{}, gens: map[uint]uint64{}}
+}
 
-// get returns a copy of the rows of game id as read at rev, if kept.
-func (c *gameRows) get(id uint, rev int) (Game, []Seat, bool) {
+// rowsGen is a game's generation: epoch and count of committed changes.
+type rowsGen struct{ epoch, gen uint64 }
+
+// gen returns game id's generation now; a read that begins after it keeps
+// its rows at it.
+func (c *gameRows) gen(id uint) rowsGen {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return rowsGen{c.epoch, c.gens[id]}
+}
+
+// changed ends the generation of each game whose rows a commit changed.
+func (c *gameRows) changed(ids map[uint]bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.gens) >= 4*maxGameRows {
+		clear(c.gens)
+		clear(c.m)
+		c.epoch++
+	}
+	for id := range ids {
+		c.gens[id]++
+		delete(c.m, id)
+	}
+}
+
+// get returns a copy of the rows of game id kept at generation g, if any.
+func (c *gameRows) get(id uint, g rowsGen) (Game, []Seat, bool) {
 	c.mu.Lock()
 	e, ok := c.m[id]
 	c.mu.Unlock()
-	if !ok || e.game.Rev != rev {
+	if !ok || e.gen != g.gen || e.epoch != g.epoch {
 		return Game{}, nil, false
 	}
 	return e.game, append([]Seat(nil), e.seats...), true
 }
 
-func (c *gameRows) put(g Game, seats []Seat) {
+// put keeps rows read from generation g on, unless it has ended.
+func (c *gameRows) put(g rowsGen, game Game, seats []Seat) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.m[g.ID]; ok && e.game.Rev > g.Rev {
+	if c.epoch != g.epoch || c.gens[game.ID] != g.gen {
 		return
 	}
 	if len(c.m) >= maxGameRows {
 		clear(c.m)
 	}
-	c.m[g.ID] = gameRowsEntry{game: g, seats: append([]Seat(nil), seats...)}
+	c.m[game.ID] = gameRowsEntry{gen: g.gen, epoch: g.epoch, game: game, seats: append([]Seat(nil), seats...)}
 }

@@ -5,7 +5,9 @@
 package models
 
 import (
+	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"maps"
@@ -15,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mattn/go-sqlite3"
 	"gorm.io/driver/sqlite"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -36,7 +39,6 @@ type Store struct {
 	rows    *gameRows
 	// Statements run on every request, prepared once on the reading pool
 	// (plain database/sql: GORM's reflection would cost more than the query).
-	revStmt    *sql.Stmt // a game's rev, on every load
 	unreadStmt *sql.Stmt // a user's unread count, on every page
 	users      users
 	seen       seenMarks
@@ -128,10 +130,23 @@ func Open(path string) (*Store, error) {
 	}
 	// The readers use GORM's prepared statements; the writer, whose
 	// statements run in transactions, a pool of its own (see writePool).
+	// The writer's connection tells rows of every change to a game.
+	rows := newGameRows()
 	open := func(dsn string, conns int, writer bool) (*gorm.DB, error) {
-		sqlDB, err := sql.Open(sqlite.DriverName, dsn)
-		if err != nil {
-			return nil, fmt.Errorf("models: open %s: %w", path, err)
+		var sqlDB *sql.DB
+		var pool *writePool
+		if writer {
+			pool = newWritePool(rows)
+			sqlDB = sql.OpenDB(hookConnector{dsn: dsn, driver: &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+				c.RegisterUpdateHook(pool.hook)
+				return nil
+			}}})
+			pool.db = sqlDB
+		} else {
+			var err error
+			if sqlDB, err = sql.Open(sqlite.DriverName, dsn); err != nil {
+				return nil, fmt.Errorf("models: open %s: %w", path, err)
+			}
 		}
 		sqlDB.SetMaxOpenConns(conns)
 		sqlDB.SetMaxIdleConns(conns)
@@ -139,9 +154,12 @@ func Open(path string) (*Store, error) {
 		sqlDB.SetConnMaxIdleTime(0)
 		d := &sqlite.Dialector{DSN: dsn, Conn: sqlDB}
 		if writer {
-			d.Conn = newWritePool(sqlDB)
+			d.Conn = pool
 		}
-		db, err := gorm.Open(d, &gorm.Config{Logger: logger.Discard, TranslateError: true, SkipDefaultTransaction: true, PrepareStmt: !writer})
+		// On the writer, a create, update or delete outside a transaction
+		// gets one of its own (GORM's default), so that its end is known:
+		// an INSERT ... RETURNING has run only once its rows are read.
+		db, err := gorm.Open(d, &gorm.Config{Logger: logger.Discard, TranslateError: true, SkipDefaultTransaction: !writer, PrepareStmt: !writer})
 		if err != nil {
 			sqlDB.Close()
 			return nil, fmt.Errorf("models: open %s: %w", path, err)
@@ -163,7 +181,7 @@ func Open(path string) (*Store, error) {
 	}
 	if memory {
 		// An in-memory database lives as long as its one connection.
-		return newStore(w, w)
+		return newStore(w, w, rows)
 	}
 	r, err := open(dsn("deferred"), 4, false)
 	if err != nil {
@@ -177,28 +195,30 @@ func Open(path string) (*Store, error) {
 			return nil, err
 		}
 	}
-	return newStore(r, w)
+	return newStore(r, w, rows)
 }
 
-func newStore(r, w *gorm.DB) (*Store, error) {
+func newStore(r, w *gorm.DB, rows *gameRows) (*Store, error) {
 	sqlDB, err := r.DB()
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{db: r, w: w, replays: newReplays(replayCacheSize), rows: newGameRows()}
-	for _, p := range []struct {
-		stmt  **sql.Stmt
-		query string
-	}{
-		{&s.revStmt, `SELECT rev FROM games WHERE id = ?`},
-		{&s.unreadStmt, `SELECT count(*) FROM notifications WHERE user_id = ? AND read = false`},
-	} {
-		if *p.stmt, err = sqlDB.Prepare(p.query); err != nil {
-			return nil, err
-		}
+	s := &Store{db: r, w: w, replays: newReplays(replayCacheSize), rows: rows}
+	if s.unreadStmt, err = sqlDB.Prepare(`SELECT count(*) FROM notifications WHERE user_id = ? AND read = false`); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
+
+// hookConnector opens connections with a driver of their own (its connect
+// hook belongs to one Store).
+type hookConnector struct {
+	dsn    string
+	driver *sqlite3.SQLiteDriver
+}
+
+func (c hookConnector) Connect(context.Context) (driver.Conn, error) { return c.driver.Open(c.dsn) }
+func (c hookConnector) Driver() driver.Driver                        { return c.driver }
 
 // revTriggers keep games.rev counting every change to a game's row or its
 // seats, whichever statement makes it: the database, not each write in the

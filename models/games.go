@@ -393,18 +393,10 @@ func (s *Store) load(db *gorm.DB, id uint) (*Loaded, error) {
 }
 
 // readRows reads a game and its seats, or takes them from the rows kept
-// when the game's rev says they are still current (one small query instead
-// of two, with the seats' times to parse).
+// when no commit has changed them since (see gameRows).
 func (s *Store) readRows(db *gorm.DB, id uint, g *Game) ([]Seat, error) {
-	var rev int
-	err := s.revStmt.QueryRow(id).Scan(&rev)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, err
-	}
-	if kept, seats, ok := s.rows.get(id, rev); ok {
+	gen := s.rows.gen(id)
+	if kept, seats, ok := s.rows.get(id, gen); ok {
 		*g = kept
 		return seats, nil
 	}
@@ -412,7 +404,7 @@ func (s *Store) readRows(db *gorm.DB, id uint, g *Game) ([]Seat, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.rows.put(*g, seats)
+	s.rows.put(gen, *g, seats)
 	return seats, nil
 }
 

@@ -19,6 +19,11 @@ import (
 // A statement first met inside a transaction cannot be prepared then: the
 // transaction holds the only connection. It runs unprepared and is
 // prepared once the transaction has ended.
+//
+// The pool also passes on which games its statements changed (see
+// gameRows): the connection's update hook notes each games row changed, and
+// when the statement or transaction is over (committed, or rolled back),
+// rows hears of them.
 type writePool struct {
 	db *sql.DB
 	mu sync.Mutex
@@ -26,14 +31,43 @@ type writePool struct {
 	// in a transaction, to prepare when it ends.
 	stmts   map[string]*sql.Stmt
 	pending map[string]bool
+	rows    *gameRows
+	// games changed by the statement or transaction under way (the one
+	// connection runs one at a time).
+	gamesMu sync.Mutex
+	games   map[uint]bool
+}
+
+// hook is the connection's update hook: SQLite calls it for every row
+// inserted, updated or deleted, triggers' changes included.
+func (p *writePool) hook(op int, db, table string, rowid int64) {
+	if table != "games" {
+		return
+	}
+	p.gamesMu.Lock()
+	p.games[uint(rowid)] = true
+	p.gamesMu.Unlock()
+}
+
+// done tells rows of the games changed, once the change is over.
+func (p *writePool) done() {
+	p.gamesMu.Lock()
+	if len(p.games) == 0 {
+		p.gamesMu.Unlock()
+		return
+	}
+	ids := p.games
+	p.games = map[uint]bool{}
+	p.gamesMu.Unlock()
+	p.rows.changed(ids)
 }
 
 // maxPoolStmts bounds the statements kept (GORM writes a new query for
 // each length of an IN list, say): past it, queries run unprepared.
 const maxPoolStmts = 500
 
-func newWritePool(db *sql.DB) *writePool {
-	return &writePool{db: db, stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}}
+func newWritePool(rows *gameRows) *writePool {
+	return &writePool{stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}, rows: rows, games: map[uint]bool{}}
 }
 
 var (
@@ -101,13 +135,19 @@ func (p *writePool) PrepareContext(ctx context.Context, query string) (*sql.Stmt
 }
 
 func (p *writePool) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	defer p.done()
 	if st := p.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
 	return p.db.ExecContext(ctx, query, args...)
 }
 
+// QueryContext and QueryRowContext outside a transaction: a query that
+// writes (INSERT ... RETURNING) has committed once its rows are read, which
+// done, after the call, does not wait for; the next statement's done tells
+// of it, before that statement's changes can be read (one connection).
 func (p *writePool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	defer p.done()
 	if st := p.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
@@ -115,6 +155,7 @@ func (p *writePool) QueryContext(ctx context.Context, query string, args ...any)
 }
 
 func (p *writePool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	defer p.done()
 	if st := p.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
@@ -138,12 +179,14 @@ type writeTx struct {
 
 func (t *writeTx) Commit() error {
 	err := t.Tx.Commit()
+	t.p.done()
 	t.p.preparePending()
 	return err
 }
 
 func (t *writeTx) Rollback() error {
 	err := t.Tx.Rollback()
+	t.p.done()
 	t.p.preparePending()
 	return err
 }

@@ -450,3 +450,29 @@ func TestLoadSeesEveryWrite(t *testing.T) {
 		t.Fatal("a change to a loaded seat reached the kept rows")
 	}
 }
+
+// TestRowsReadBeforeACommitNotKept: rows whose read began before a commit
+// changed the game are not kept (they may be from before it), and a commit
+// ends what was kept.
+func TestRowsReadBeforeACommitNotKept(t *testing.T) {
+	c := newGameRows()
+	before := c.gen(7)
+	c.changed(map[uint]bool{7: true})
+	c.put(before, Game{ID: 7, Status: "old"}, nil)
+	if _, _, ok := c.get(7, c.gen(7)); ok {
+		t.Fatal("rows read before a commit were kept")
+	}
+	now := c.gen(7)
+	c.put(now, Game{ID: 7, Status: "new"}, []Seat{{ID: 1}})
+	if g, seats, ok := c.get(7, c.gen(7)); !ok || g.Status != "new" || len(seats) != 1 {
+		t.Fatal("rows read after the commit were not kept")
+	}
+	c.changed(map[uint]bool{8: true})
+	if _, _, ok := c.get(7, c.gen(7)); !ok {
+		t.Fatal("a commit to another game ended these rows")
+	}
+	c.changed(map[uint]bool{7: true})
+	if _, _, ok := c.get(7, c.gen(7)); ok {
+		t.Fatal("rows outlived a commit that changed them")
+	}
+}
