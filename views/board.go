@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"cacao/engine"
@@ -146,4 +147,35 @@ func TileLabel(l *i18n.Lang, t engine.TileView, names []string) string {
 func WorkerLabel(l *i18n.Lang, w engine.Worker, rot int) string {
 	e := w.Edges(rot)
 	return l.T("Worker tile %s: workers north %d, east %d, south %d, west %d", w.String(), int(e[0]), int(e[1]), int(e[2]), int(e[3]))
+}
+
+// Seats lists the seats whose tiles are on the board, in order.
+func (b Board) Seats() []int {
+	var seen [4]bool
+	for _, t := range b.Tiles {
+		if t.Jungle == engine.NoJungle {
+			seen[t.Owner&3] = true
+		}
+	}
+	var out []int
+	for i, ok := range seen {
+		if ok {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Jungles lists the jungle tiles on the board, each once, in order.
+func (b Board) Jungles() []engine.Jungle {
+	seen := map[engine.Jungle]bool{}
+	var out []engine.Jungle
+	for _, t := range b.Tiles {
+		if t.Jungle != engine.NoJungle && !seen[t.Jungle] {
+			seen[t.Jungle] = true
+			out = append(out, t.Jungle)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

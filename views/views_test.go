@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -67,9 +68,16 @@ func golden(t *testing.T, name string, c templ.Component) string {
 func TestBoardGolden(t *testing.T) {
 	vm := fixedGame(t)
 	html := golden(t, "board", BoardSVG(vm, vm.boardFor()))
-	// What a player would notice: every tile on the board is drawn.
-	if n := strings.Count(html, "<rect"); n < len(vm.View.Tiles) {
-		t.Fatalf("%d rects for %d tiles", n, len(vm.View.Tiles))
+	// What a player would notice: every tile on the board is drawn, each
+	// from a face that is defined.
+	uses := regexp.MustCompile(`<use href="#([sj]\d+)"`).FindAllStringSubmatch(html, -1)
+	if len(uses) != len(vm.View.Tiles) {
+		t.Fatalf("%d tiles placed for %d tiles", len(uses), len(vm.View.Tiles))
+	}
+	for _, u := range uses {
+		if !strings.Contains(html, `<g id="`+u[1]+`">`) {
+			t.Fatalf("tile face %s is placed but not defined", u[1])
+		}
 	}
 }
 
