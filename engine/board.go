@@ -1,5 +1,7 @@
 package engine
 
+import "sync"
+
 // piece is a tile on the board. Worker tiles carry their rotated edge counts
 // and which edges have fired; an overbuilt worker tile keeps the covered one
 // in under so the stack can be shown, but only the top tile counts.
@@ -28,9 +30,20 @@ const (
 
 // board maps cells to pieces: each entry is 1 + the index of the top piece
 // in State.pieces, or 0 for an empty cell.
+//
+// Clones share their board until one of them lays a tile (copy on write):
+// a clone that only looks (a page shown, a position kept in a cache) costs
+// no copy of the grid, which is most of a State's bytes.
 type board struct {
 	cells [gridW * gridW]uint8
+	// shared is set, atomically, once a clone shares the board; from then
+	// on nobody writes it: whoever lays a tile next takes a copy.
+	shared int32
 }
+
+// boards recycles the grids of positions played out and dropped at once
+// (previews).
+var boards = sync.Pool{New: func() any { return new(board) }}
 
 // stepIdx is the grid index offset of the neighbour on each side.
 var stepIdx = [4]int{-gridW, 1, gridW, -1}

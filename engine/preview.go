@@ -35,6 +35,7 @@ func (s *State) Preview(seat int, m Move) (Preview, error) {
 		return Preview{}, err
 	}
 	c := s.Clone()
+	defer c.drop() // nothing returned refers to c
 	var fills []Fill
 	if !m.Overbuild {
 		var err error

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"sync/atomic"
 )
 
 // Setup fixes everything chance decides in a game: the jungle pile (top first,
@@ -229,6 +230,7 @@ func (s *State) Reset(su Setup, first int) error {
 	if s.board == nil {
 		s.board = new(board)
 	}
+	s.ownBoard()
 	for _, p := range s.pieces {
 		s.board.cells[index(p.at)] = 0
 	}
@@ -267,6 +269,7 @@ func (s *State) Reset(su Setup, first int) error {
 func (s *State) put(p piece) int {
 	s.pieces = append(s.pieces, p)
 	i := len(s.pieces) - 1
+	s.ownBoard()
 	s.board.set(p.at, uint8(i+1))
 	if p.isWorker() {
 		for k, c := range s.front {
@@ -323,8 +326,7 @@ func (s *State) refill() {
 // Clone returns an independent copy of s.
 func (s *State) Clone() *State {
 	c := *s
-	b := *s.board
-	c.board = &b
+	atomic.StoreInt32(&s.board.shared, 1)
 	c.pieces = append(make([]piece, 0, cap(s.pieces)), s.pieces...)
 	c.front = append([]Cell(nil), s.front...)
 	c.players = append([]Player(nil), s.players...)
@@ -336,6 +338,26 @@ func (s *State) Clone() *State {
 	}
 	c.scratch = scratch{}
 	return &c
+}
+
+// ownBoard makes s's board its own before s writes it: a board a clone
+// shares is copied first.
+func (s *State) ownBoard() {
+	if atomic.LoadInt32(&s.board.shared) == 0 {
+		return
+	}
+	b := boards.Get().(*board)
+	b.cells, b.shared = s.board.cells, 0
+	s.board = b
+}
+
+// drop gives s's board back for reuse when no other state shares it; s
+// must not be used again.
+func (s *State) drop() {
+	if s.board != nil && atomic.LoadInt32(&s.board.shared) == 0 {
+		boards.Put(s.board)
+	}
+	s.board = nil
 }
 
 // Players is the number of seats.
