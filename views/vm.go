@@ -5,7 +5,6 @@ package views
 
 import (
 	"fmt"
-	"github.com/a-h/templ"
 	"net/url"
 	"strconv"
 	"strings"
@@ -235,21 +234,13 @@ func (vm GameVM) LiveLink() string {
 	return fmt.Sprintf("/games/%d?%s", vm.ID, q.Encode())
 }
 
-// focus adds autofocus to a control's attributes when the page's next step
-// starts there (htmx focuses it after a swap, browsers on load).
-func (vm GameVM) focus(name string, attrs templ.Attributes) templ.Attributes {
-	if vm.Focus == name {
-		attrs["autofocus"] = true
-	}
-	return attrs
-}
-
-// focusIf is focus for the first of a list of controls.
-func (vm GameVM) focusIf(first bool, name string, attrs templ.Attributes) templ.Attributes {
-	if first {
-		return vm.focus(name, attrs)
-	}
-	return attrs
+// LinkAttrs are a StepLink's attributes besides its address (typed rather
+// than a map: a board draws dozens of links on every request).
+type LinkAttrs struct {
+	ID, Class, Label string
+	Cell, Tile       string // data-cell, data-tile
+	Current          string // aria-current, "true" or "false"; "" for none
+	Autofocus        bool   // the control a keyboard player goes on with
 }
 
 func placeLabel(l *i18n.Lang, p Place) string {
