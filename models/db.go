@@ -174,10 +174,15 @@ func Open(path string) (*Store, error) {
 	if err := w.AutoMigrate(tables...); err != nil {
 		return nil, fmt.Errorf("models: migrate: %w", err)
 	}
-	for _, trig := range revTriggers {
+	for _, trig := range append(revTriggers, unreadTriggers...) {
 		if err := w.Exec(trig).Error; err != nil {
 			return nil, fmt.Errorf("models: migrate: %w", err)
 		}
+	}
+	// Counted afresh at each start: a database from before the column, or
+	// one changed by hand, is right again.
+	if err := w.Exec(`UPDATE users SET unread = (SELECT count(*) FROM notifications n WHERE n.user_id = users.id AND n.read = false)`).Error; err != nil {
+		return nil, fmt.Errorf("models: migrate: %w", err)
 	}
 	if memory {
 		// An in-memory database lives as long as its one connection.
@@ -199,14 +204,8 @@ func Open(path string) (*Store, error) {
 }
 
 func newStore(r, w *gorm.DB, rows *gameRows) (*Store, error) {
-	sqlDB, err := r.DB()
-	if err != nil {
-		return nil, err
-	}
 	s := &Store{db: r, w: w, replays: newReplays(replayCacheSize), rows: rows}
-	if s.unreadStmt, err = sqlDB.Prepare(`SELECT count(*) FROM notifications WHERE user_id = ? AND read = false`); err != nil {
-		return nil, err
-	}
+	w.ConnPool.(*writePool).users = &s.users
 	return s, nil
 }
 
@@ -234,6 +233,20 @@ var revTriggers = []string{
 	BEGIN UPDATE games SET rev = rev + 1 WHERE id = NEW.game_id OR id = OLD.game_id; END`,
 	`CREATE TRIGGER IF NOT EXISTS seats_rev_delete AFTER DELETE ON seats
 	BEGIN UPDATE games SET rev = rev + 1 WHERE id = OLD.game_id; END`,
+}
+
+// unreadTriggers keep users.unread the count of the user's unread
+// notifications: each page shows it, and the user's row is in memory.
+var unreadTriggers = []string{
+	`CREATE TRIGGER IF NOT EXISTS notifications_unread_insert AFTER INSERT ON notifications WHEN NEW.read = false
+	BEGIN UPDATE users SET unread = unread + 1 WHERE id = NEW.user_id; END`,
+	`CREATE TRIGGER IF NOT EXISTS notifications_unread_update AFTER UPDATE OF read, user_id ON notifications
+	BEGIN
+		UPDATE users SET unread = unread - 1 WHERE id = OLD.user_id AND OLD.read = false;
+		UPDATE users SET unread = unread + 1 WHERE id = NEW.user_id AND NEW.read = false;
+	END`,
+	`CREATE TRIGGER IF NOT EXISTS notifications_unread_delete AFTER DELETE ON notifications WHEN OLD.read = false
+	BEGIN UPDATE users SET unread = unread - 1 WHERE id = OLD.user_id; END`,
 }
 
 // Close closes the database.

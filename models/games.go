@@ -1080,9 +1080,11 @@ func (s *Store) Notifications(userID uint, limit int) ([]Notification, int64, er
 
 // Unread counts a user's unread notifications.
 func (s *Store) Unread(userID uint) (int64, error) {
-	var unread int64
-	err := s.unreadStmt.QueryRow(userID).Scan(&unread)
-	return unread, err
+	u, err := s.UserByID(userID)
+	if err != nil {
+		return 0, err
+	}
+	return int64(u.Unread), nil
 }
 
 // MarkRead marks all of a user's notifications read.

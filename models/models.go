@@ -26,6 +26,9 @@ type User struct {
 	// section 7): a batch of the user's that needs a decision is resolved at
 	// once with the best-value choice, the most gold, then the most fruit.
 	AutoDecide bool `gorm:"not null;default:false"`
+	// Unread counts the user's unread notifications, kept by the database's
+	// triggers (see unreadTriggers); never written by the code.
+	Unread int `gorm:"not null;default:0"`
 }
 
 // Email modes.

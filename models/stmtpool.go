@@ -32,34 +32,53 @@ type writePool struct {
 	stmts   map[string]*sql.Stmt
 	pending map[string]bool
 	rows    *gameRows
-	// games changed by the statement or transaction under way (the one
-	// connection runs one at a time).
-	gamesMu sync.Mutex
-	games   map[uint]bool
+	users   *users // set by the Store
+	// serial is held from the start of a statement or transaction until
+	// done has told of its changes: the next one's changes (hook) are not
+	// told early, before they are committed. The pool has one connection,
+	// so this waits no more than the connection would.
+	serial sync.Mutex
+	// games and users changed by the statement or transaction under way
+	// (the one connection runs one at a time).
+	changeMu sync.Mutex
+	games    map[uint]bool
+	userIDs  map[uint]bool
 }
 
 // hook is the connection's update hook: SQLite calls it for every row
 // inserted, updated or deleted, triggers' changes included.
 func (p *writePool) hook(op int, db, table string, rowid int64) {
-	if table != "games" {
+	if table != "games" && table != "users" {
 		return
 	}
-	p.gamesMu.Lock()
-	p.games[uint(rowid)] = true
-	p.gamesMu.Unlock()
+	p.changeMu.Lock()
+	defer p.changeMu.Unlock()
+	if table == "games" {
+		p.games[uint(rowid)] = true
+	} else {
+		p.userIDs[uint(rowid)] = true
+	}
 }
 
-// done tells rows of the games changed, once the change is over.
+// done tells the caches of the games and users changed, once the change
+// is over.
 func (p *writePool) done() {
-	p.gamesMu.Lock()
-	if len(p.games) == 0 {
-		p.gamesMu.Unlock()
+	p.changeMu.Lock()
+	if len(p.games) == 0 && len(p.userIDs) == 0 {
+		p.changeMu.Unlock()
 		return
 	}
-	ids := p.games
-	p.games = map[uint]bool{}
-	p.gamesMu.Unlock()
-	p.rows.changed(ids)
+	games, users := p.games, p.userIDs
+	p.games, p.userIDs = map[uint]bool{}, map[uint]bool{}
+	p.changeMu.Unlock()
+	if len(games) > 0 {
+		p.rows.changed(games)
+	}
+	for id := range users {
+		if p.users != nil {
+			p.users.drop(id)
+		}
+	}
 }
 
 // maxPoolStmts bounds the statements kept (GORM writes a new query for
@@ -67,7 +86,7 @@ func (p *writePool) done() {
 const maxPoolStmts = 500
 
 func newWritePool(rows *gameRows) *writePool {
-	return &writePool{stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}, rows: rows, games: map[uint]bool{}}
+	return &writePool{stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}, rows: rows, games: map[uint]bool{}, userIDs: map[uint]bool{}}
 }
 
 var (
@@ -135,6 +154,8 @@ func (p *writePool) PrepareContext(ctx context.Context, query string) (*sql.Stmt
 }
 
 func (p *writePool) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	p.serial.Lock()
+	defer p.serial.Unlock()
 	defer p.done()
 	if st := p.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
@@ -147,6 +168,8 @@ func (p *writePool) ExecContext(ctx context.Context, query string, args ...any) 
 // done, after the call, does not wait for; the next statement's done tells
 // of it, before that statement's changes can be read (one connection).
 func (p *writePool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	p.serial.Lock()
+	defer p.serial.Unlock()
 	defer p.done()
 	if st := p.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
@@ -155,6 +178,8 @@ func (p *writePool) QueryContext(ctx context.Context, query string, args ...any)
 }
 
 func (p *writePool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	p.serial.Lock()
+	defer p.serial.Unlock()
 	defer p.done()
 	if st := p.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
@@ -163,8 +188,10 @@ func (p *writePool) QueryRowContext(ctx context.Context, query string, args ...a
 }
 
 func (p *writePool) BeginTx(ctx context.Context, opts *sql.TxOptions) (gorm.ConnPool, error) {
+	p.serial.Lock()
 	tx, err := p.db.BeginTx(ctx, opts)
 	if err != nil {
+		p.serial.Unlock()
 		return nil, err
 	}
 	return &writeTx{Tx: tx, p: p}, nil
@@ -174,20 +201,25 @@ func (p *writePool) BeginTx(ctx context.Context, opts *sql.TxOptions) (gorm.Conn
 // statements on its connection (database/sql finds them prepared there).
 type writeTx struct {
 	*sql.Tx
-	p *writePool
+	p    *writePool
+	over bool
 }
 
-func (t *writeTx) Commit() error {
-	err := t.Tx.Commit()
-	t.p.done()
-	t.p.preparePending()
-	return err
-}
+func (t *writeTx) Commit() error { return t.end(t.Tx.Commit) }
 
-func (t *writeTx) Rollback() error {
-	err := t.Tx.Rollback()
+func (t *writeTx) Rollback() error { return t.end(t.Tx.Rollback) }
+
+// end commits or rolls back, tells of the changes, prepares the queries
+// first met in the transaction, and lets the next statement start.
+func (t *writeTx) end(f func() error) error {
+	err := f()
+	if t.over {
+		return err
+	}
+	t.over = true
 	t.p.done()
 	t.p.preparePending()
+	t.p.serial.Unlock()
 	return err
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -474,5 +475,62 @@ func TestRowsReadBeforeACommitNotKept(t *testing.T) {
 	c.changed(map[uint]bool{7: true})
 	if _, _, ok := c.get(7, c.gen(7)); ok {
 		t.Fatal("rows outlived a commit that changed them")
+	}
+}
+
+// TestUnreadCountKept: the unread count a page shows follows every change
+// to the notifications, by whatever statement, and is counted afresh when
+// the database is opened again.
+func TestUnreadCountKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "unread.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ana := mustUser(t, s, "ana")
+	count := func(s *Store) int64 {
+		t.Helper()
+		n, err := s.Unread(ana.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if count(s) != 0 {
+		t.Fatal("a new user has unread notifications")
+	}
+	for i := 0; i < 3; i++ {
+		if err := s.w.Exec("INSERT INTO notifications (user_id, game_id, kind, text, created_at) VALUES (?, 0, 'turn', 'x', ?)", ana.ID, time.Now()).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := count(s); got != 3 {
+		t.Fatalf("%d unread after three notifications", got)
+	}
+	if err := s.w.Exec("UPDATE notifications SET read = true WHERE id = (SELECT min(id) FROM notifications)").Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := s.w.Exec("DELETE FROM notifications WHERE id = (SELECT max(id) FROM notifications)").Error; err != nil {
+		t.Fatal(err)
+	}
+	if got := count(s); got != 1 {
+		t.Fatalf("%d unread after one was read and one deleted, want 1", got)
+	}
+	if err := s.w.Exec("UPDATE users SET unread = 99").Error; err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err = Open(path); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := count(s); got != 1 {
+		t.Fatalf("%d unread after opening again, want 1", got)
+	}
+	if err := s.MarkRead(ana.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got := count(s); got != 0 {
+		t.Fatalf("%d unread after marking all read", got)
 	}
 }
