@@ -471,17 +471,30 @@ func (u *vuser) submit(ctx context.Context, kind, body string) (string, error) {
 	return res, nil
 }
 
+// gunzips keeps decompressors for reuse: each holds a 32 KB window.
+var gunzips sync.Pool
+
 // readBody reads a response, gunzipping it when the server compressed it.
 func readBody(res *http.Response) (string, error) {
 	var r io.Reader = res.Body
 	if res.Header.Get("Content-Encoding") == "gzip" {
-		zr, err := gzip.NewReader(res.Body)
+		zr, _ := gunzips.Get().(*gzip.Reader)
+		var err error
+		if zr == nil {
+			zr, err = gzip.NewReader(res.Body)
+		} else {
+			err = zr.Reset(res.Body)
+		}
 		if err != nil {
 			return "", err
 		}
-		defer zr.Close()
+		defer gunzips.Put(zr)
 		r = zr
 	}
-	b, err := io.ReadAll(r)
-	return string(b), err
+	var b strings.Builder
+	if n := res.ContentLength; n > 0 && n < 1<<20 {
+		b.Grow(int(n) * 4) // compressed pages grow about fourfold
+	}
+	_, err := io.Copy(&b, r)
+	return b.String(), err
 }
