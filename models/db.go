@@ -99,9 +99,10 @@ func (s *Store) changed(g *Game, seats []Seat, lobby bool) {
 
 var memSeq atomic.Int64
 
-// replayCacheSize is how many games' replays are kept in memory (a few tens
-// of kilobytes each).
-const replayCacheSize = 500
+// replayCacheSize is how many games' replays are kept in memory (20 to 40
+// KB each, most of it the board grid); a game not kept is replayed from its
+// log when next loaded.
+const replayCacheSize = 256
 
 // Open opens (creating and migrating when needed) the SQLite database at path,
 // in WAL mode with a busy timeout and foreign keys on. Writes go through one
