@@ -355,11 +355,35 @@ func ColourName(l *i18n.Lang, seat int) string {
 
 // Link is the game page URL with selection s.
 func (vm GameVM) Link(s Selection) string {
-	u := fmt.Sprintf("/games/%d", vm.ID)
-	if q := s.Query().Encode(); q != "" {
-		u += "?" + q
+	// Written out rather than through url.Values (a map, sorted and encoded
+	// for each of the dozens of links on a board); the same address, keys
+	// in Encode's order.
+	var b strings.Builder
+	b.Grow(64)
+	b.WriteString("/games/")
+	b.WriteString(strconv.FormatUint(uint64(vm.ID), 10))
+	sep := byte('?')
+	add := func(k, v string) {
+		b.WriteByte(sep)
+		sep = '&'
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(url.QueryEscape(v))
 	}
-	return u
+	if s.At != nil {
+		add("at", strconv.Itoa(s.At.X)+","+strconv.Itoa(s.At.Y))
+		if s.Fill > 0 {
+			add("fill", strconv.Itoa(s.Fill))
+		}
+		if s.Overbuild {
+			add("overbuild", "1")
+		}
+	}
+	if s.Tile != "" {
+		add("rot", strconv.Itoa(s.Rot))
+		add("tile", s.Tile)
+	}
+	return b.String()
 }
 
 // WithTile selects a hand tile, keeping the cell when there is one.
