@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"sync"
+	"sync/atomic"
 
 	"gorm.io/gorm"
 )
@@ -43,6 +44,11 @@ type writePool struct {
 	changeMu sync.Mutex
 	games    map[uint]bool
 	userIDs  map[uint]bool
+	// owned says a statement or transaction holds serial; stray counts
+	// changes made when none did (a write read as a query's rows, after
+	// the call): they are told late. Tests check it stays 0.
+	owned bool
+	stray atomic.Int64
 }
 
 // hook is the connection's update hook: SQLite calls it for every row
@@ -53,11 +59,29 @@ func (p *writePool) hook(op int, db, table string, rowid int64) {
 	}
 	p.changeMu.Lock()
 	defer p.changeMu.Unlock()
+	if !p.owned {
+		p.stray.Add(1)
+	}
 	if table == "games" {
 		p.games[uint(rowid)] = true
 	} else {
 		p.userIDs[uint(rowid)] = true
 	}
+}
+
+// begin takes serial for a statement or transaction; end gives it back.
+func (p *writePool) begin() {
+	p.serial.Lock()
+	p.changeMu.Lock()
+	p.owned = true
+	p.changeMu.Unlock()
+}
+
+func (p *writePool) end() {
+	p.changeMu.Lock()
+	p.owned = false
+	p.changeMu.Unlock()
+	p.serial.Unlock()
 }
 
 // done tells the caches of the games and users changed, once the change
@@ -154,8 +178,8 @@ func (p *writePool) PrepareContext(ctx context.Context, query string) (*sql.Stmt
 }
 
 func (p *writePool) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	p.serial.Lock()
-	defer p.serial.Unlock()
+	p.begin()
+	defer p.end()
 	defer p.done()
 	if st := p.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
@@ -163,13 +187,15 @@ func (p *writePool) ExecContext(ctx context.Context, query string, args ...any) 
 	return p.db.ExecContext(ctx, query, args...)
 }
 
-// QueryContext and QueryRowContext outside a transaction: a query that
-// writes (INSERT ... RETURNING) has committed once its rows are read, which
-// done, after the call, does not wait for; the next statement's done tells
-// of it, before that statement's changes can be read (one connection).
+// QueryContext and QueryRowContext outside a transaction are for reads. A
+// query that writes (INSERT ... RETURNING) runs as its rows are read, after
+// done has run: its change would be told only with the next statement's.
+// So writes go through Exec or a transaction (GORM's creates, updates and
+// deletes get one of their own on the writer); TestWritesOutsideTransactions
+// and MustOpen check that the store makes none.
 func (p *writePool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	p.serial.Lock()
-	defer p.serial.Unlock()
+	p.begin()
+	defer p.end()
 	defer p.done()
 	if st := p.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
@@ -178,8 +204,8 @@ func (p *writePool) QueryContext(ctx context.Context, query string, args ...any)
 }
 
 func (p *writePool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	p.serial.Lock()
-	defer p.serial.Unlock()
+	p.begin()
+	defer p.end()
 	defer p.done()
 	if st := p.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
@@ -188,10 +214,10 @@ func (p *writePool) QueryRowContext(ctx context.Context, query string, args ...a
 }
 
 func (p *writePool) BeginTx(ctx context.Context, opts *sql.TxOptions) (gorm.ConnPool, error) {
-	p.serial.Lock()
+	p.begin()
 	tx, err := p.db.BeginTx(ctx, opts)
 	if err != nil {
-		p.serial.Unlock()
+		p.end()
 		return nil, err
 	}
 	return &writeTx{Tx: tx, p: p}, nil
@@ -219,7 +245,7 @@ func (t *writeTx) end(f func() error) error {
 	t.over = true
 	t.p.done()
 	t.p.preparePending()
-	t.p.serial.Unlock()
+	t.p.end()
 	return err
 }
 

@@ -21,15 +21,44 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// MustOpen returns a fresh in-memory store.
+// MustOpen returns a fresh in-memory store. When the test ends it checks
+// that the store made no write the caches could miss (see writePool.stray):
+// every test of the package is a TestWritesOutsideTransactions.
 func MustOpen(t testing.TB) *Store {
 	t.Helper()
 	s, err := Open(":memory:")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
+	t.Cleanup(func() {
+		if n := s.w.ConnPool.(*writePool).stray.Load(); n > 0 {
+			t.Errorf("%d rows of games or users were changed outside Exec or a transaction: the caches missed them", n)
+		}
+		s.Close()
+	})
 	return s
+}
+
+// TestWritesOutsideTransactions: a write whose change would be told late
+// (a query read after the call) is counted, so MustOpen's check can fail.
+func TestWritesOutsideTransactions(t *testing.T) {
+	s, err := Open(":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	mustUser(t, s, "ana")
+	p := s.w.ConnPool.(*writePool)
+	if n := p.stray.Load(); n != 0 {
+		t.Fatalf("%d stray changes from creating a user", n)
+	}
+	var lang string
+	if err := s.w.Raw("UPDATE users SET lang = 'fa' RETURNING lang").Scan(&lang).Error; err != nil || lang != "fa" {
+		t.Fatalf("update returning: %q %v", lang, err)
+	}
+	if p.stray.Load() == 0 {
+		t.Fatal("a write through a query outside a transaction was not counted")
+	}
 }
 
 func mustUser(t testing.TB, s *Store, name string) *User {
