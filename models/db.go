@@ -33,17 +33,14 @@ var (
 
 // Store is the database behind the site.
 type Store struct {
-	db      *gorm.DB // reads
-	w       *gorm.DB // writes: one connection
-	replays *replays
-	rows    *gameRows
-	// Statements run on every request, prepared once on the reading pool
-	// (plain database/sql: GORM's reflection would cost more than the query).
-	unreadStmt *sql.Stmt // a user's unread count, on every page
-	users      users
-	seen       seenMarks
-	sess       *SessionStore
-	sessOnce   sync.Once
+	db       *gorm.DB // reads
+	w        *gorm.DB // writes: one connection
+	replays  *replays
+	rows     *gameRows
+	users    users
+	seen     seenMarks
+	sess     *SessionStore
+	sessOnce sync.Once
 	// Dealer deals new games; nil means RandomDeal. Tests set a fixed one.
 	Dealer Deal
 	// OnChange, when set, is told after every committed change of a game

@@ -801,6 +801,11 @@ func (s *Store) tryCommit(id uint, version int, actor Actor, change func(l *Load
 			}
 			return err
 		}
+		// The game as committed is shown without reading it again: its log
+		// carries the new entries' ids as a load would.
+		for i, e := range entries {
+			l.Log[len(l.Log)-len(entries)+i].ID = e.ID
+		}
 		if err := bumpVersion(tx, &l.Game); err != nil {
 			return errMoved
 		}
@@ -888,7 +893,8 @@ func (s *Store) DriveBots(id uint) error {
 
 // DriveBotsFrom is DriveBots starting from the game as just committed (l,
 // or nil to load it), and returns the game as the bots left it, so that a
-// move's answer need not read the game again.
+// move's answer need not read the game again. A game as committed is a
+// load's equal but for the columns the database keeps (Rev, UpdatedAt).
 func (s *Store) DriveBotsFrom(id uint, l *Loaded) (*Loaded, error) {
 	r := engine.NewRand(randomUint64())
 	for step := 0; step < 1000; step++ {
