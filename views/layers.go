@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"hash/fnv"
+	"crypto/sha256"
 	"io"
 	"strconv"
 	"sync"
@@ -26,15 +26,17 @@ import (
 // list in words per language), of 5 to 30 KB.
 var layers = struct {
 	sync.Mutex
-	m    map[uint64][]byte
+	m    map[[32]byte][]byte
 	size int
-}{m: map[uint64][]byte{}}
+}{m: map[[32]byte][]byte{}}
 
 const maxLayerBytes = 8 << 20
 
-// tilesKey digests what a layer of kind shows of the tiles ts.
-func tilesKey(ctx context.Context, kind string, ts []engine.TileView, names []string) uint64 {
-	h := fnv.New64a()
+// tilesKey digests what a layer of kind shows of the tiles ts. SHA-256, not
+// a fast hash: names are chosen by users, and two boards must never share
+// a key (a few microseconds against the drawing's tens).
+func tilesKey(ctx context.Context, kind string, ts []engine.TileView, names []string) [32]byte {
+	h := sha256.New()
 	io.WriteString(h, kind)
 	io.WriteString(h, lang(ctx).Code)
 	for _, n := range names {
@@ -64,11 +66,13 @@ func tilesKey(ctx context.Context, kind string, ts []engine.TileView, names []st
 		put(-1)
 		h.Write(b[:n])
 	}
-	return h.Sum64()
+	var key [32]byte
+	h.Sum(key[:0])
+	return key
 }
 
 // cached writes c, rendered once for key and kept.
-func cached(key uint64, c templ.Component) templ.Component {
+func cached(key [32]byte, c templ.Component) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
 		layers.Lock()
 		b, ok := layers.m[key]
