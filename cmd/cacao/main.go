@@ -116,7 +116,13 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	fs.BoolVar(&cfg.SecureCookies, "secure-cookies", def("CACAO_SECURE_COOKIES", "") == "1" || def("CACAO_SECURE_COOKIES", "") == "true", "mark cookies Secure (behind TLS)")
 	fs.BoolVar(&cfg.TrustProxy, "trust-proxy", def("CACAO_TRUST_PROXY", "") == "1" || def("CACAO_TRUST_PROXY", "") == "true", "take client addresses from X-Forwarded-For (only behind a proxy that sets it)")
 	fs.StringVar(&cfg.Pprof, "pprof", def("CACAO_PPROF", ""), "serve Go profiles on this address (e.g. 127.0.0.1:6060; off by default)")
-	fs.IntVar(&cfg.MemoryLimitMB, "memory-limit-mb", defInt("CACAO_MEMORY_LIMIT_MB", 100), "soft memory limit of the Go runtime in MB (0: GOMEMLIMIT or none)")
+	// A GOMEMLIMIT the operator set is left alone unless the flag or
+	// CACAO_MEMORY_LIMIT_MB says otherwise.
+	memDefault := 100
+	if getenv("GOMEMLIMIT") != "" {
+		memDefault = 0
+	}
+	fs.IntVar(&cfg.MemoryLimitMB, "memory-limit-mb", defInt("CACAO_MEMORY_LIMIT_MB", memDefault), "soft memory limit of the Go runtime in MB (0: none, or GOMEMLIMIT's; default 100 unless GOMEMLIMIT is set)")
 	fs.DurationVar(&cfg.WorkEvery, "work-every", 15*time.Second, "how often deadlines, reminders, digests and mail are processed")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err

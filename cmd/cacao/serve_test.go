@@ -104,6 +104,13 @@ func TestConfigFromFlagsAndEnvironment(t *testing.T) {
 	if cfg, _ = parseConfig([]string{"-memory-limit-mb", "300"}, func(string) string { return "" }, io.Discard); cfg.MemoryLimitMB != 300 {
 		t.Fatalf("a memory limit by flag: %+v", cfg)
 	}
+	goLimit := func(k string) string { return map[string]string{"GOMEMLIMIT": "1GiB"}[k] }
+	if cfg, _ = parseConfig(nil, goLimit, io.Discard); cfg.MemoryLimitMB != 0 {
+		t.Fatalf("GOMEMLIMIT set, yet the site sets its own limit: %+v", cfg)
+	}
+	if cfg, _ = parseConfig([]string{"-memory-limit-mb", "200"}, goLimit, io.Discard); cfg.MemoryLimitMB != 200 {
+		t.Fatalf("the flag over GOMEMLIMIT: %+v", cfg)
+	}
 	if _, err := parseConfig([]string{"-nope"}, func(string) string { return "" }, io.Discard); err == nil {
 		t.Fatal("an unknown flag was accepted")
 	}
