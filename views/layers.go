@@ -3,8 +3,8 @@ package views
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"crypto/sha256"
+	"encoding/binary"
 	"io"
 	"strconv"
 	"sync"
