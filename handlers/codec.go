@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"maps"
-	"sync"
 	"time"
 
 	"github.com/alexedwards/scs/v2"
@@ -15,8 +14,7 @@ import (
 // and strings, so a shallow copy is a full one.
 type sessionCodec struct {
 	inner scs.Codec
-	mu    sync.Mutex
-	m     map[string]decodedSession
+	seen  *memo[decodedSession]
 }
 
 type decodedSession struct {
@@ -24,11 +22,11 @@ type decodedSession struct {
 	values   map[string]any
 }
 
-// maxDecodedSessions bounds the memory: past it the cache starts afresh.
+// maxDecodedSessions bounds the memory: past it the memo starts afresh.
 const maxDecodedSessions = 20_000
 
 func newSessionCodec() *sessionCodec {
-	return &sessionCodec{inner: scs.GobCodec{}, m: map[string]decodedSession{}}
+	return &sessionCodec{inner: scs.GobCodec{}, seen: newMemo[decodedSession](maxDecodedSessions)}
 }
 
 func (c *sessionCodec) Encode(deadline time.Time, values map[string]any) ([]byte, error) {
@@ -36,10 +34,7 @@ func (c *sessionCodec) Encode(deadline time.Time, values map[string]any) ([]byte
 }
 
 func (c *sessionCodec) Decode(b []byte) (time.Time, map[string]any, error) {
-	c.mu.Lock()
-	d, ok := c.m[string(b)]
-	c.mu.Unlock()
-	if ok {
+	if d, ok := c.seen.load(string(b)); ok {
 		return d.deadline, maps.Clone(d.values), nil
 	}
 	deadline, values, err := c.inner.Decode(b)
@@ -53,11 +48,6 @@ func (c *sessionCodec) Decode(b []byte) (time.Time, map[string]any, error) {
 			return deadline, values, nil // not safe to share: not remembered
 		}
 	}
-	c.mu.Lock()
-	if len(c.m) >= maxDecodedSessions {
-		clear(c.m)
-	}
-	c.m[string(b)] = decodedSession{deadline, maps.Clone(values)}
-	c.mu.Unlock()
+	c.seen.store(string(b), decodedSession{deadline, maps.Clone(values)})
 	return deadline, values, nil
 }

@@ -22,8 +22,8 @@ func TestSessionCodecCopies(t *testing.T) {
 		delete(v, "flash") // as PopString does
 		v["user_id"] = 8
 	}
-	if len(c.m) != 1 {
-		t.Fatalf("%d sessions remembered, want 1", len(c.m))
+	if len(c.seen.m) != 1 {
+		t.Fatalf("%d sessions remembered, want 1", len(c.seen.m))
 	}
 	if _, _, err := c.Decode([]byte("not gob")); err == nil {
 		t.Fatal("garbage decoded")

@@ -17,18 +17,28 @@ func newMemo[V any](max int) *memo[V] { return &memo[V]{max: max, m: map[string]
 // get returns the value for key, computing it with make when it is not
 // remembered. make runs outside the lock; two requests may both run it.
 func (m *memo[V]) get(key string, make func() V) V {
-	m.mu.Lock()
-	v, ok := m.m[key]
-	m.mu.Unlock()
-	if ok {
+	if v, ok := m.load(key); ok {
 		return v
 	}
-	v = make()
+	v := make()
+	m.store(key, v)
+	return v
+}
+
+// load returns the value remembered for key, if any.
+func (m *memo[V]) load(key string) (V, bool) {
 	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.m[key]
+	return v, ok
+}
+
+// store remembers v for key.
+func (m *memo[V]) store(key string, v V) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if len(m.m) >= m.max {
 		clear(m.m)
 	}
 	m.m[key] = v
-	m.mu.Unlock()
-	return v
 }

@@ -104,7 +104,6 @@ func cached(key [32]byte, c templ.Component) templ.Component {
 // Offset places it on b.
 func (b Board) tileFrame() Board {
 	f := b
-	f.MinX, f.MinY = b.MinX, b.MinY
 	first := true
 	for _, t := range b.Tiles {
 		if first || t.At.X-1 < f.MinX {
