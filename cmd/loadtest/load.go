@@ -27,6 +27,9 @@ type Stats struct {
 	Errors                    int
 	ErrorSamples              []string
 	Lat                       map[string][]time.Duration
+	// Bytes sums, per kind, the response bodies as sent (wire) and as
+	// read after un-gzipping (body).
+	Bytes map[string]Size
 	// Committed lists, for every turn or choice that got a success
 	// response, its game and the game's version after it.
 	Committed []Commit
@@ -39,6 +42,9 @@ type Commit struct {
 	Version  int
 	Finished bool
 }
+
+// Size is bytes as sent and as read.
+type Size struct{ Wire, Body int64 }
 
 // Requests counts the timed requests.
 func (s *Stats) Requests() int {
@@ -62,6 +68,14 @@ func (s *Stats) add(o *Stats) {
 	}
 	for k, ds := range o.Lat {
 		s.Lat[k] = append(s.Lat[k], ds...)
+	}
+	if s.Bytes == nil {
+		s.Bytes = map[string]Size{}
+	}
+	for k, b := range o.Bytes {
+		t := s.Bytes[k]
+		t.Wire, t.Body = t.Wire+b.Wire, t.Body+b.Body
+		s.Bytes[k] = t
 	}
 	s.Committed = append(s.Committed, o.Committed...)
 }
@@ -219,7 +233,7 @@ func (u *vuser) do(ctx context.Context, kind, method, path string, form url.Valu
 		u.fail(fmt.Errorf("%s %s: %w", method, path, err))
 		return nil, "", err
 	}
-	b, err := readBody(res)
+	b, wire, err := readBody(res)
 	res.Body.Close()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -230,6 +244,12 @@ func (u *vuser) do(ctx context.Context, kind, method, path string, form url.Valu
 	}
 	if u.timing {
 		u.st.Lat[kind] = append(u.st.Lat[kind], time.Since(start))
+		if u.st.Bytes == nil {
+			u.st.Bytes = map[string]Size{}
+		}
+		t := u.st.Bytes[kind]
+		t.Wire, t.Body = t.Wire+wire, t.Body+int64(len(b))
+		u.st.Bytes[kind] = t
 	}
 	if res.StatusCode >= 300 {
 		err := fmt.Errorf("%s %s: status %d: %.200s", method, path, res.StatusCode, b)
@@ -474,19 +494,21 @@ func (u *vuser) submit(ctx context.Context, kind, body string) (string, error) {
 // gunzips keeps decompressors for reuse: each holds a 32 KB window.
 var gunzips sync.Pool
 
-// readBody reads a response, gunzipping it when the server compressed it.
-func readBody(res *http.Response) (string, error) {
-	var r io.Reader = res.Body
+// readBody reads a response, gunzipping it when the server compressed it,
+// and says how many bytes came over the wire.
+func readBody(res *http.Response) (string, int64, error) {
+	wire := &countReader{r: res.Body}
+	var r io.Reader = wire
 	if res.Header.Get("Content-Encoding") == "gzip" {
 		zr, _ := gunzips.Get().(*gzip.Reader)
 		var err error
 		if zr == nil {
-			zr, err = gzip.NewReader(res.Body)
+			zr, err = gzip.NewReader(wire)
 		} else {
-			err = zr.Reset(res.Body)
+			err = zr.Reset(wire)
 		}
 		if err != nil {
-			return "", err
+			return "", wire.n, err
 		}
 		defer gunzips.Put(zr)
 		r = zr
@@ -496,5 +518,17 @@ func readBody(res *http.Response) (string, error) {
 		b.Grow(int(n) * 4) // compressed pages grow about fourfold
 	}
 	_, err := io.Copy(&b, r)
-	return b.String(), err
+	return b.String(), wire.n, err
+}
+
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -161,7 +161,7 @@ func (r *Report) TurnsPerS() float64 { return float64(r.Turns) / r.Elapsed.Secon
 func (r *Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "\n%d users, %s measured: %d turns committed (%.0f/s), %d resolutions, %d games finished, %d requests, %d errors\n",
 		r.Users, r.Elapsed.Round(time.Millisecond), r.Turns, r.TurnsPerS(), r.Resolves, r.Finished, r.Requests(), r.Errors)
-	fmt.Fprintf(w, "%-8s %8s %8s %8s %8s %8s\n", "kind", "count", "p50_ms", "p95_ms", "p99_ms", "max_ms")
+	fmt.Fprintf(w, "%-8s %8s %8s %8s %8s %8s %8s %8s\n", "kind", "count", "p50_ms", "p95_ms", "p99_ms", "max_ms", "wire_kb", "body_kb")
 	kinds := make([]string, 0, len(r.Lat))
 	for k := range r.Lat {
 		kinds = append(kinds, k)
@@ -171,7 +171,9 @@ func (r *Report) Print(w io.Writer) {
 	for _, k := range kinds {
 		ds := r.Lat[k]
 		all = append(all, ds...)
-		fmt.Fprintf(w, "%-8s %8d %8.2f %8.2f %8.2f %8.2f\n", k, len(ds), ms(pct(ds, 50)), ms(pct(ds, 95)), ms(pct(ds, 99)), ms(pct(ds, 100)))
+		b := r.Bytes[k]
+		fmt.Fprintf(w, "%-8s %8d %8.2f %8.2f %8.2f %8.2f %8.1f %8.1f\n", k, len(ds), ms(pct(ds, 50)), ms(pct(ds, 95)), ms(pct(ds, 99)), ms(pct(ds, 100)),
+			kb(b.Wire, len(ds)), kb(b.Body, len(ds)))
 	}
 	fmt.Fprintf(w, "%-8s %8d %8.2f %8.2f %8.2f %8.2f\n", "all", len(all), ms(pct(all, 50)), ms(pct(all, 95)), ms(pct(all, 99)), ms(pct(all, 100)))
 	for _, e := range r.ErrorSamples {
@@ -184,6 +186,14 @@ func (r *Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "server peak RSS %.1f MB; raw SQLite %.0f tx/s on the same disk; turns/s ÷ raw tx/s = %.3f\n", r.PeakRSSMB, r.RawTxPerS, ratio)
 	fmt.Fprintf(w, "RESULT turns_per_s=%.0f p99_ms=%.2f errors=%d peak_rss_mb=%.1f raw_sqlite_tx_per_s=%.0f\n",
 		r.TurnsPerS(), ms(pct(all, 99)), r.Errors, r.PeakRSSMB, r.RawTxPerS)
+}
+
+// kb is the mean of n responses totalling b bytes, in KB.
+func kb(b int64, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return float64(b) / float64(n) / 1024
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
