@@ -23,7 +23,9 @@ func (s *Server) loginForm(c echo.Context) error {
 
 func (s *Server) signup(c echo.Context) error {
 	name, pw := c.FormValue("username"), c.FormValue("password")
-	u, err := s.store.CreateUser(name, pw)
+	var u *models.User
+	var err error
+	unadmitted(c, func() { u, err = s.store.CreateUser(name, pw) })
 	if errors.Is(err, models.ErrInvalid) {
 		_, msg := status(lang(c), err)
 		return render(c, http.StatusUnprocessableEntity, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Sign up")), Signup: true, Username: name, Error: msg}))
@@ -47,7 +49,9 @@ func (s *Server) login(c echo.Context) error {
 		c.Response().Header().Set("Retry-After", fmt.Sprint(int(d.Seconds())+1))
 		return refuse(http.StatusTooManyRequests, lang(c).N("Too many failed log-ins. Try again in %d minute.", "Too many failed log-ins. Try again in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
 	}
-	u, err := s.store.Authenticate(name, c.FormValue("password"))
+	var u *models.User
+	var err error
+	unadmitted(c, func() { u, err = s.store.Authenticate(name, c.FormValue("password")) })
 	if errors.Is(err, models.ErrBadLogin) {
 		s.limiter.failed(keys...)
 		_, msg := status(lang(c), err)
