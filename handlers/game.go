@@ -174,16 +174,24 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: seat.Name, Letter: views.Letters[i], Bot: seat.Bot,
 			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && v.Current == i, Clock: clocks[i]})
 	}
-	// The page shows the log's last entries (the since panel tells a
-	// returning player the rest of what is new); /games/ID/log has it all.
-	from := max(0, len(l.Events)-views.LogShown)
-	vm.Log, vm.LogFrom = s.logLines(lg, l.Game.ID, l.Events[from:], vm.Seats), from
 	vm.LogLen = len(l.Events)
+	// A page that shows this very version asks only for what a step
+	// changes: the board's tiles, the players and the log stay as they are
+	// in it (views.GameVM.Keep).
+	if key := views.ShownKey(l.Game.ID, l.Game.Version, lg.Code); l.Game.Status == models.StatusActive && isHTMX(c) && c.Request().Header.Get(views.ShownHeader) == key {
+		vm.Keep = true
+		c.Response().Header().Set(views.KeptHeader, key)
+	} else {
+		// The page shows the log's last entries (the since panel tells a
+		// returning player the rest of what is new); /games/ID/log has it all.
+		from := max(0, len(l.Events)-views.LogShown)
+		vm.Log, vm.LogFrom = s.logLines(lg, l.Game.ID, l.Events[from:], vm.Seats), from
+		for _, t := range v.Result.Temples {
+			vm.Temples = append(vm.Temples, templeLine(lg, t, vm.Seats))
+		}
+	}
 	if vm.Me >= 0 {
 		vm.Since = s.since(lg, l, vm.Me, vm.Seats)
-	}
-	for _, t := range v.Result.Temples {
-		vm.Temples = append(vm.Temples, templeLine(lg, t, vm.Seats))
 	}
 	if vm.Finished {
 		win := map[int]bool{}

@@ -157,17 +157,34 @@ func (s *site) turnsBy(id uint, seat int) int {
 	return n
 }
 
-// midGame is a two-player game between two new people after 12 turns
-// each: the page a player sees most.
+// midGame is a two-player game between two new people half played (six
+// moves each), with ana to play: the page a player sees most.
 func (s *site) midGame() (id uint, ana, bob *client) {
 	s.t.Helper()
 	ana, bob = s.signup("ana"), s.signup("bob")
 	id = ana.createGame("open", "none", "none")
 	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
 	r := engine.NewRand(4)
-	for i := 0; i < 12; i++ {
+	for i := 0; i < 6; i++ {
 		ana.act(id, r)
 		bob.act(id, r)
+	}
+	// Then until ana may choose a tile: her turn, no choice waiting.
+	seat, l := s.seatOf(id, "ana")
+	ready := func() bool {
+		st := l.Play.State()
+		return st.Current() == seat && len(st.Player(seat).Queue()) == 0
+	}
+	for i := 0; i < 6 && !ready(); i++ {
+		if len(l.Play.State().Player(seat).Queue()) > 0 {
+			ana.act(id, r)
+		} else {
+			bob.act(id, r)
+		}
+		seat, l = s.seatOf(id, "ana")
+	}
+	if l.Game.Status != models.StatusActive || !ready() {
+		s.t.Fatalf("the mid game is %s, with seat %d to play; want it active with ana (%d) to choose a tile", l.Game.Status, l.Play.State().Current(), seat)
 	}
 	return id, ana, bob
 }

@@ -11,3 +11,22 @@ addEventListener("pagehide", function () {
 addEventListener("pageshow", function (e) {
   if (e.persisted) location.reload();
 });
+
+// A step asked from a game page that shows the game's current version comes
+// back without the parts a step cannot change (the board's tiles, the
+// players, the log): the page keeps its own (hx-preserve). Should the page
+// have moved to another version meanwhile (a live refetch answered first),
+// those would not fit the answer: ask again for the whole game area.
+document.addEventListener("htmx:beforeSwap", function (e) {
+  var kept = e.detail.xhr && e.detail.xhr.getResponseHeader("X-Cacao-Kept");
+  if (!kept) return;
+  var main = document.getElementById("game-main");
+  if (main && main.getAttribute("data-shown") === kept) return;
+  e.detail.shouldSwap = false;
+  if (!main) return;
+  var p = e.detail.pathInfo;
+  htmx.ajax("GET", p.finalRequestPath || p.requestPath, {
+    source: "#game-main", target: "#game-main", select: "#game-main", swap: "outerHTML",
+    headers: { "X-Cacao-Shown": "" },
+  });
+});

@@ -222,7 +222,31 @@ type GameVM struct {
 	Announce  []string // others' moves since the page's last look, read out by screen readers
 	LogLen    int      // log entries shown: a refetch announces what came after
 	Fragment  bool     // rendered for htmx: the game area alone, with the announcements after it
-	Focus     string   // the control the next step starts from ("rotate", "confirm"); none on live refetches
+	// Keep: the page asking shows this version (ShownHeader), so the parts
+	// a selection cannot change go as empty hx-preserve placeholders and
+	// htmx keeps the page's own: the board's tiles, the players, the log.
+	Keep  bool
+	Focus string // the control the next step starts from ("rotate", "confirm"); none on live refetches
+}
+
+// ShownHeader carries, on every htmx request of a game page, what the page
+// shows (ShownKey); KeptHeader answers it when the response left the kept
+// parts out, for app.js to check that the page still shows that.
+const (
+	ShownHeader = "X-Cacao-Shown"
+	KeptHeader  = "X-Cacao-Kept"
+)
+
+// ShownKey names what a game page shows: the game, its version, in a
+// language.
+func ShownKey(game uint, version int, lang string) string {
+	return strconv.FormatUint(uint64(game), 10) + "." + strconv.Itoa(version) + "." + lang
+}
+
+// shownHeaders is the game area's hx-headers: its ShownKey, sent by every
+// request from within it.
+func (vm GameVM) shownHeaders(lang string) string {
+	return `{"` + ShownHeader + `":"` + ShownKey(vm.ID, vm.Version, lang) + `"}`
 }
 
 // LiveLink is the address a live refetch takes: the same selection, no

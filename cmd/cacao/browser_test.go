@@ -691,11 +691,18 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 		b.fatalf("alice's hand is empty")
 	}
 	w := st.Tiles[0]
+	// A step leaves the board's tiles, the players and the log as they are
+	// (hx-preserve): the very same elements, still drawn.
+	_, err = eval[bool](a, `(() => { for (const id of `+keptIDs+`) document.getElementById(id).__kept = 1; return true; })()`)
+	a.must(err)
 	a.must(a.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
 	st, err = a.state()
 	a.must(err)
 	if !st.HasMarker {
 		b.fatalf("choosing a tile reloaded the page (the window marker is gone)")
+	}
+	if got, _ := eval[string](a, keptJS); got != "kept,kept,kept" {
+		b.fatalf("after choosing a tile the board's tiles, the players and the log are %s; want kept,kept,kept", got)
 	}
 	if st.Selected != w || !strings.Contains(st.URL, "tile="+w) {
 		b.fatalf("after choosing tile %s: selected %q, address %s", w, st.Selected, st.URL)
@@ -727,7 +734,30 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 	if n < 3 {
 		b.fatalf("history has %d entries after two swaps with hx-push-url", n)
 	}
+	if got, _ := eval[string](a, keptJS); got != "kept,kept,kept" {
+		b.fatalf("after Rotate the board's tiles, the players and the log are %s; want kept,kept,kept", got)
+	}
+	// Were the page to show another version when the answer comes (a live
+	// refetch answered first), app.js asks again for the whole area.
+	_, err = eval[bool](a, `(() => { document.getElementById('game-main').setAttribute('data-shown', 'elsewhere'); return true; })()`)
+	a.must(err)
+	a.must(a.click(rotateSel, "Rotate"))
+	a.must(a.waitFor(`document.getElementById('game-main').getAttribute('data-shown') !== 'elsewhere'`, 10*time.Second, "the whole game area asked again"))
+	if got := a.text(rotateSel); !strings.Contains(got, "(now 180°)") {
+		b.fatalf("after Rotate from a page of another version the link says %q, want (now 180°)", got)
+	}
+	if got, _ := eval[string](a, keptJS); got != "new,new,new" {
+		b.fatalf("after Rotate from a page of another version the board's tiles, the players and the log are %s; want new,new,new", got)
+	}
 }
+
+// keptIDs are the parts of the game area a step leaves as they are; keptJS
+// tells of each whether it is the element marked before (kept), another
+// one (new), or missing or empty.
+const (
+	keptIDs = `['tiles', 'villages', 'game-log']`
+	keptJS  = `(() => ` + keptIDs + `.map(id => { const e = document.getElementById(id); return !e || e.childElementCount === 0 ? 'empty' : e.__kept === 1 ? 'kept' : 'new'; }).join())()`
+)
 
 // TestBrowserReloadAfterConfirm: after a move confirmed with htmx, reloading
 // the page (or opening the address bar's link again) shows the game as it is,

@@ -97,6 +97,7 @@ type vuser struct {
 	creator bool
 	invites chan string // from the creator of each new game to the partner
 	game    uint
+	shown   string // what the game area shown says it shows (its requests send it)
 	st      Stats
 	timing  bool
 	// finishOnly: play the current game to its end, then stop.
@@ -222,6 +223,9 @@ func (u *vuser) do(ctx context.Context, kind, method, path string, form url.Valu
 	if htmx {
 		req.Header.Set("HX-Request", "true")
 		req.Header.Set("X-CSRF-Token", u.csrf)
+		if u.shown != "" {
+			req.Header.Set("X-Cacao-Shown", u.shown)
+		}
 	}
 	req.Header.Set("Accept-Encoding", "gzip")
 	start := time.Now()
@@ -250,6 +254,9 @@ func (u *vuser) do(ctx context.Context, kind, method, path string, form url.Valu
 		t := u.st.Bytes[kind]
 		t.Wire, t.Body = t.Wire+wire, t.Body+int64(len(b))
 		u.st.Bytes[kind] = t
+	}
+	if shown, ok := shownIn(b); ok && htmx {
+		u.shown = shown
 	}
 	if res.StatusCode >= 300 {
 		err := fmt.Errorf("%s %s: status %d: %.200s", method, path, res.StatusCode, b)
@@ -356,6 +363,7 @@ func (u *vuser) playGame(ctx context.Context) error {
 	defer cancel()
 	events := u.listen(gctx)
 	page := fmt.Sprintf("/games/%d", u.game)
+	u.shown = "" // the game's page is opened afresh
 	_, body, err := u.do(ctx, "page", "GET", page, nil, true)
 	if err != nil {
 		return err

@@ -45,6 +45,18 @@ func attr(tag, name string) (string, bool) {
 	}
 }
 
+// shownIn returns what the game area in body says it shows (data-shown,
+// which its requests send back as htmx's hx-headers would), and whether
+// body has a game area.
+func shownIn(body string) (string, bool) {
+	i := strings.Index(body, `id="game-main"`)
+	if i < 0 {
+		return "", false
+	}
+	v, _ := attr(tagAround(body, i), "data-shown")
+	return v, true
+}
+
 // links returns the hx-get address of every tag that carries marker (an
 // attribute with its value, such as `class="cell"`), in page order.
 func links(body, marker string) []string {

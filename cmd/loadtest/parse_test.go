@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-const page = `<div id="game-main"><span hidden hx-trigger="sse:game[Number(detail.lastEventId) &gt; 17 &amp;&amp; x]" hx-get="/games/3?live=1"></span>
+const page = `<div id="game-main" data-shown="3.17.en" hx-headers="{&#34;X-Cacao-Shown&#34;:&#34;3.17.en&#34;}"><span hidden hx-trigger="sse:game[Number(detail.lastEventId) &gt; 17 &amp;&amp; x]" hx-get="/games/3?live=1"></span>
 <a data-hx-get="/wrong" hx-get="/games/3?tile=1111&amp;rot=0" class="tile" data-tile="1111" id="tile-0">a</a>
 <a class="tile" data-tile="2101" hx-get="/games/3?tile=2101">b</a>
 <button id="rotate" hx-get="/games/3?tile=1111&amp;rot=1">rotate</button>
@@ -21,6 +21,15 @@ const page = `<div id="game-main"><span hidden hx-trigger="sse:game[Number(detai
 func TestParsePage(t *testing.T) {
 	if got := shownVersion(page); got != 17 {
 		t.Errorf("version %d, want 17", got)
+	}
+	if got, ok := shownIn(page); !ok || got != "3.17.en" {
+		t.Errorf("shown %q %v, want 3.17.en", got, ok)
+	}
+	if got, ok := shownIn(`<div id="game-main"><h1>`); !ok || got != "" {
+		t.Errorf("shown by a game area without it: %q %v", got, ok)
+	}
+	if _, ok := shownIn("<p>"); ok {
+		t.Error("a page without a game area shows one")
 	}
 	if got := shownVersion("<p>"); got != -1 {
 		t.Errorf("version of a page without one: %d", got)

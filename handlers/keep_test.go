@@ -1,0 +1,129 @@
+package handlers_test
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"cacao/engine"
+	"cacao/views"
+)
+
+var shownRE = regexp.MustCompile(`data-shown="([^"]+)"`)
+
+// shown fetches path as htmx would from a page showing key ("" for none).
+func (c *client) shown(t *testing.T, path, key string) (string, http.Header) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", c.s.srv.URL+path, nil)
+	req.Header.Set("HX-Request", "true")
+	if key != "" {
+		req.Header.Set(views.ShownHeader, key)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("%s: status %d", path, res.StatusCode)
+	}
+	return string(b), res.Header
+}
+
+// TestSelectionKeepsWhatItCannotChange: a step asked from a page that shows
+// the game's current version leaves out the board's tiles, the players and
+// the log (the page keeps its own, hx-preserve); any other request, and one
+// from a page showing an older version, a language of its own or no version,
+// gets them all.
+func TestSelectionKeepsWhatItCannotChange(t *testing.T) {
+	s := newSite(t)
+	id, ana, _ := s.midGame()
+	page := fmt.Sprintf("/games/%d", id)
+	full, _ := ana.shown(t, page, "")
+	m := shownRE.FindStringSubmatch(full)
+	if m == nil {
+		t.Fatal("the game area does not say what it shows")
+	}
+	key := m[1]
+	if !strings.Contains(full, html.EscapeString(`{"`+views.ShownHeader+`":"`+key+`"}`)) {
+		t.Fatal("the game area's requests do not send what it shows (hx-headers)")
+	}
+	tile := regexp.MustCompile(`hx-get="([^"]+)"[^>]*data-tile=`).FindStringSubmatch(full)
+	if tile == nil {
+		t.Fatal("no tile in ana's hand")
+	}
+	step := html.UnescapeString(tile[1])
+	kept := []string{`<g id="tiles" hx-preserve="true"></g>`, `<section class="card" id="villages" hx-preserve="true"></section>`, `<section class="card" id="game-log" hx-preserve="true"></section>`}
+	whole := []string{`<g id="tiles"><defs>`, `id="villages-h"`, `<ol class="log"`}
+	has := func(body string, parts []string) bool {
+		for _, p := range parts {
+			if !strings.Contains(body, p) {
+				return false
+			}
+		}
+		return true
+	}
+
+	body, h := ana.shown(t, step, key)
+	if !has(body, kept) || h.Get(views.KeptHeader) != key {
+		t.Fatalf("a step from the page of the current version: kept header %q, body:\n%s", h.Get(views.KeptHeader), body)
+	}
+	for _, p := range whole {
+		if strings.Contains(body, p) {
+			t.Errorf("a step from the page of the current version sends %q again", p)
+		}
+	}
+	if !strings.Contains(body, `class="cell"`) || !strings.Contains(body, `aria-current="true"`) {
+		t.Fatalf("the step's answer lacks what it changes: the cells for the tile, the tile chosen:\n%s", body)
+	}
+
+	if key != views.ShownKey(id, version(t, s, id), "en") {
+		t.Fatalf("the game area shows %q", key)
+	}
+	v := version(t, s, id)
+	for name, other := range map[string]string{
+		"no version":      "",
+		"an older one":    views.ShownKey(id, v-1, "en"),
+		"other language":  views.ShownKey(id, v, "fa"),
+		"another game":    views.ShownKey(id+1, v, "en"),
+		"a made-up value": "<b>",
+	} {
+		body, h := ana.shown(t, step, other)
+		if !has(body, whole) || h.Get(views.KeptHeader) != "" {
+			t.Errorf("%s: the answer is not whole (kept header %q)", name, h.Get(views.KeptHeader))
+		}
+	}
+	// Without htmx the whole page comes, whatever the headers say.
+	req, _ := http.NewRequest("GET", s.srv.URL+step, nil)
+	req.Header.Set(views.ShownHeader, key)
+	res, err := ana.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !has(string(b), whole) || res.Header.Get(views.KeptHeader) != "" {
+		t.Fatal("a plain request got an answer with parts left out")
+	}
+	// Once the game moves on, the page's version is old: all comes again.
+	if !ana.act(id, engine.NewRand(9)) {
+		t.Fatal("ana could not move")
+	}
+	if body, h := ana.shown(t, page, key); !has(body, whole) || h.Get(views.KeptHeader) != "" {
+		t.Fatal("after a move, a request from the page of the version before got parts left out")
+	}
+}
+
+func version(t *testing.T, s *site, id uint) int {
+	t.Helper()
+	l, err := s.store.LoadGame(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Game.Version
+}
