@@ -56,8 +56,16 @@ func TestAdmission(t *testing.T) {
 		}
 	}
 
+	entered := func(what string) {
+		t.Helper()
+		select {
+		case <-inside:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s did not start", what)
+		}
+	}
 	first := get("/work")
-	<-inside
+	entered("the first request")
 	quick := get("/quick")
 	within(get("/games/1/events"), "an event stream while the place is taken")
 	select {
@@ -70,7 +78,7 @@ func TestAdmission(t *testing.T) {
 	within(quick, "the waiting request")
 
 	hash := get("/hash")
-	<-inside
+	entered("the hashing request")
 	within(get("/quick"), "a request while another hashes a password")
 	release <- struct{}{}
 	within(hash, "the hashing request")

@@ -85,6 +85,9 @@ func (s *Server) gameEvents(c echo.Context) error {
 func (s *Server) renderGame(c echo.Context, code int, vm views.GameVM) error {
 	if isHTMX(c) {
 		vm.Fragment = true
+		if vm.Keep {
+			c.Response().Header().Set(views.KeptHeader, vm.Shown)
+		}
 		return render(c, code, views.GameMain(vm))
 	}
 	return render(c, code, views.GamePage(vm))
@@ -178,9 +181,13 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	// A page that shows this very version asks only for what a step
 	// changes: the board's tiles, the players and the log stay as they are
 	// in it (views.GameVM.Keep).
-	if key := views.ShownKey(l.Game.ID, l.Game.Version, lg.Code); l.Game.Status == models.StatusActive && isHTMX(c) && c.Request().Header.Get(views.ShownHeader) == key {
+	if l.Game.Status == models.StatusActive {
+		vm.Shown = views.ShownKey(l.Game.ID, l.Game.Version, lg.Code, vm.Me, clocks)
+	}
+	// Only a step (GET): a refused move's answer must not depend on the
+	// page being unchanged when it arrives.
+	if vm.Shown != "" && c.Request().Method == http.MethodGet && isHTMX(c) && c.Request().Header.Get(views.ShownHeader) == vm.Shown {
 		vm.Keep = true
-		c.Response().Header().Set(views.KeptHeader, key)
 	} else {
 		// The page shows the log's last entries (the since panel tells a
 		// returning player the rest of what is new); /games/ID/log has it all.

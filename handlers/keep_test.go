@@ -82,15 +82,23 @@ func TestSelectionKeepsWhatItCannotChange(t *testing.T) {
 		t.Fatalf("the step's answer lacks what it changes: the cells for the tile, the tile chosen:\n%s", body)
 	}
 
-	if key != views.ShownKey(id, version(t, s, id), "en") {
+	// id.version.lang.seat.clocks
+	parts := strings.Split(key, ".")
+	if len(parts) != 5 || parts[0] != fmt.Sprint(id) || parts[1] != fmt.Sprint(version(t, s, id)) || parts[2] != "en" {
 		t.Fatalf("the game area shows %q", key)
 	}
-	v := version(t, s, id)
+	with := func(i int, v string) string {
+		p := append([]string(nil), parts...)
+		p[i] = v
+		return strings.Join(p, ".")
+	}
 	for name, other := range map[string]string{
 		"no version":      "",
-		"an older one":    views.ShownKey(id, v-1, "en"),
-		"other language":  views.ShownKey(id, v, "fa"),
-		"another game":    views.ShownKey(id+1, v, "en"),
+		"an older one":    with(1, fmt.Sprint(version(t, s, id)-1)),
+		"other language":  with(2, "fa"),
+		"another game":    with(0, fmt.Sprint(id+1)),
+		"another viewer":  with(3, "9"),
+		"other clocks":    with(4, "00000000"),
 		"a made-up value": "<b>",
 	} {
 		body, h := ana.shown(t, step, other)
@@ -109,6 +117,20 @@ func TestSelectionKeepsWhatItCannotChange(t *testing.T) {
 	res.Body.Close()
 	if !has(string(b), whole) || res.Header.Get(views.KeptHeader) != "" {
 		t.Fatal("a plain request got an answer with parts left out")
+	}
+	// A refused move answers whole: the page may have moved on by then.
+	req, _ = http.NewRequest("POST", s.srv.URL+page+"/turn", strings.NewReader("tile=9999"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("HX-Request", "true")
+	req.Header.Set("X-CSRF-Token", ana.csrf)
+	req.Header.Set(views.ShownHeader, key)
+	if res, err = ana.http.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode < 400 || !has(string(b), whole) || res.Header.Get(views.KeptHeader) != "" {
+		t.Fatalf("a refused move with the header: status %d, kept %q", res.StatusCode, res.Header.Get(views.KeptHeader))
 	}
 	// Once the game moves on, the page's version is old: all comes again.
 	if !ana.act(id, engine.NewRand(9)) {

@@ -167,17 +167,22 @@ func admission(n int) echo.MiddlewareFunc {
 // slotsKey holds the admission queue a request was let in by.
 const slotsKey = "cacao.admission"
 
+// hashers limits the password hashes worked out at once, apart from the
+// admission queue: half the cores at most, so that a burst of sign-ups or
+// log-ins cannot take the machine from the games.
+var hashers = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
+
 // unadmitted runs f with the request's place in the admission queue given
 // back, and waits for a place again after it: f is slow on purpose (bcrypt
 // takes tens of milliseconds) and must not hold up the requests behind it.
+// It waits for one of the hashers' places instead.
 func unadmitted(c echo.Context, f func()) {
-	slots, _ := c.Get(slotsKey).(chan struct{})
-	if slots == nil {
-		f()
-		return
+	if slots, _ := c.Get(slotsKey).(chan struct{}); slots != nil {
+		<-slots
+		defer func() { slots <- struct{}{} }()
 	}
-	<-slots
-	defer func() { slots <- struct{}{} }()
+	hashers <- struct{}{}
+	defer func() { <-hashers }()
 	f()
 }
 

@@ -5,6 +5,7 @@ package views
 
 import (
 	"fmt"
+	"hash/fnv"
 	"net/url"
 	"strconv"
 	"strings"
@@ -226,6 +227,7 @@ type GameVM struct {
 	// a selection cannot change go as empty hx-preserve placeholders and
 	// htmx keeps the page's own: the board's tiles, the players, the log.
 	Keep  bool
+	Shown string // the ShownKey of an active game's page
 	Focus string // the control the next step starts from ("rotate", "confirm"); none on live refetches
 }
 
@@ -237,16 +239,22 @@ const (
 	KeptHeader  = "X-Cacao-Kept"
 )
 
-// ShownKey names what a game page shows: the game, its version, in a
-// language.
-func ShownKey(game uint, version int, lang string) string {
-	return strconv.FormatUint(uint64(game), 10) + "." + strconv.Itoa(version) + "." + lang
+// ShownKey names what a game page shows: the game, its version, the
+// language, the viewer's seat, and the players' clocks (their text moves
+// with time, not with the version).
+func ShownKey(game uint, version int, lang string, viewer int, clocks []string) string {
+	h := fnv.New32a()
+	for _, c := range clocks {
+		h.Write([]byte(c))
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf("%d.%d.%s.%d.%08x", game, version, lang, viewer, h.Sum32())
 }
 
 // shownHeaders is the game area's hx-headers: its ShownKey, sent by every
 // request from within it.
-func (vm GameVM) shownHeaders(lang string) string {
-	return `{"` + ShownHeader + `":"` + ShownKey(vm.ID, vm.Version, lang) + `"}`
+func (vm GameVM) shownHeaders() string {
+	return `{"` + ShownHeader + `":"` + vm.Shown + `"}`
 }
 
 // LiveLink is the address a live refetch takes: the same selection, no

@@ -746,6 +746,7 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 	if got := a.text(rotateSel); !strings.Contains(got, "(now 180°)") {
 		b.fatalf("after Rotate from a page of another version the link says %q, want (now 180°)", got)
 	}
+	a.must(a.waitFor(`location.search.includes('rot=2')`, 10*time.Second, "the address of the step asked again"))
 	if got, _ := eval[string](a, keptJS); got != "new,new,new" {
 		b.fatalf("after Rotate from a page of another version the board's tiles, the players and the log are %s; want new,new,new", got)
 	}
