@@ -24,9 +24,13 @@ document.addEventListener("htmx:beforeSwap", function (e) {
   if (main && main.getAttribute("data-shown") === kept) return;
   e.detail.shouldSwap = false;
   if (!main) return;
-  var p = e.detail.pathInfo;
-  htmx.ajax("GET", p.finalRequestPath || p.requestPath, {
+  var p = e.detail.pathInfo, url = p.finalRequestPath || p.requestPath;
+  var src = e.detail.requestConfig && e.detail.requestConfig.elt;
+  var push = !!src && src.getAttribute("hx-push-url") === "true";
+  htmx.ajax("GET", url, {
     source: "#game-main", target: "#game-main", select: "#game-main", swap: "outerHTML",
     headers: { "X-Cacao-Shown": "" },
+  }).then(function () {
+    if (push) history.pushState({ htmx: true }, "", url);
   });
 });
