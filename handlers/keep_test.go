@@ -15,13 +15,16 @@ import (
 
 var shownRE = regexp.MustCompile(`data-shown="([^"]+)"`)
 
-// shown fetches path as htmx would from a page showing key ("" for none).
-func (c *client) shown(t *testing.T, path, key string) (string, http.Header) {
+// ask sends a request with c's cookies and the given headers (a form body
+// when form is not ""), and returns the status, body and headers.
+func (c *client) ask(t *testing.T, method, path, form string, headers map[string]string) (int, string, http.Header) {
 	t.Helper()
-	req, _ := http.NewRequest("GET", c.s.srv.URL+path, nil)
-	req.Header.Set("HX-Request", "true")
-	if key != "" {
-		req.Header.Set(views.ShownHeader, key)
+	req, _ := http.NewRequest(method, c.s.srv.URL+path, strings.NewReader(form))
+	if form != "" {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
@@ -29,10 +32,21 @@ func (c *client) shown(t *testing.T, path, key string) (string, http.Header) {
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("%s: status %d", path, res.StatusCode)
+	return res.StatusCode, string(b), res.Header
+}
+
+// shown fetches path as htmx would from a page showing key ("" for none).
+func (c *client) shown(t *testing.T, path, key string) (string, http.Header) {
+	t.Helper()
+	h := map[string]string{"HX-Request": "true"}
+	if key != "" {
+		h[views.ShownHeader] = key
 	}
-	return string(b), res.Header
+	code, body, header := c.ask(t, "GET", path, "", h)
+	if code != http.StatusOK {
+		t.Fatalf("%s: status %d", path, code)
+	}
+	return body, header
 }
 
 // TestSelectionKeepsWhatItCannotChange: a step asked from a page that shows
@@ -84,7 +98,7 @@ func TestSelectionKeepsWhatItCannotChange(t *testing.T) {
 
 	// id.version.lang.seat.clocks
 	parts := strings.Split(key, ".")
-	if len(parts) != 5 || parts[0] != fmt.Sprint(id) || parts[1] != fmt.Sprint(version(t, s, id)) || parts[2] != "en" {
+	if len(parts) != 5 || parts[0] != fmt.Sprint(id) || parts[1] != fmt.Sprint(version(s, id)) || parts[2] != "en" {
 		t.Fatalf("the game area shows %q", key)
 	}
 	with := func(i int, v string) string {
@@ -94,7 +108,7 @@ func TestSelectionKeepsWhatItCannotChange(t *testing.T) {
 	}
 	for name, other := range map[string]string{
 		"no version":      "",
-		"an older one":    with(1, fmt.Sprint(version(t, s, id)-1)),
+		"an older one":    with(1, fmt.Sprint(version(s, id)-1)),
 		"other language":  with(2, "fa"),
 		"another game":    with(0, fmt.Sprint(id+1)),
 		"another viewer":  with(3, "9"),
@@ -107,30 +121,13 @@ func TestSelectionKeepsWhatItCannotChange(t *testing.T) {
 		}
 	}
 	// Without htmx the whole page comes, whatever the headers say.
-	req, _ := http.NewRequest("GET", s.srv.URL+step, nil)
-	req.Header.Set(views.ShownHeader, key)
-	res, err := ana.http.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if !has(string(b), whole) || res.Header.Get(views.KeptHeader) != "" {
+	if _, body, h := ana.ask(t, "GET", step, "", map[string]string{views.ShownHeader: key}); !has(body, whole) || h.Get(views.KeptHeader) != "" {
 		t.Fatal("a plain request got an answer with parts left out")
 	}
 	// A refused move answers whole: the page may have moved on by then.
-	req, _ = http.NewRequest("POST", s.srv.URL+page+"/turn", strings.NewReader("tile=9999"))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("HX-Request", "true")
-	req.Header.Set("X-CSRF-Token", ana.csrf)
-	req.Header.Set(views.ShownHeader, key)
-	if res, err = ana.http.Do(req); err != nil {
-		t.Fatal(err)
-	}
-	b, _ = io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode < 400 || !has(string(b), whole) || res.Header.Get(views.KeptHeader) != "" {
-		t.Fatalf("a refused move with the header: status %d, kept %q", res.StatusCode, res.Header.Get(views.KeptHeader))
+	code, body, h := ana.ask(t, "POST", page+"/turn", "tile=9999", map[string]string{"HX-Request": "true", "X-CSRF-Token": ana.csrf, views.ShownHeader: key})
+	if code < 400 || !has(body, whole) || h.Get(views.KeptHeader) != "" {
+		t.Fatalf("a refused move with the header: status %d, kept %q", code, h.Get(views.KeptHeader))
 	}
 	// Once the game moves on, the page's version is old: all comes again.
 	if !ana.act(id, engine.NewRand(9)) {
@@ -141,11 +138,8 @@ func TestSelectionKeepsWhatItCannotChange(t *testing.T) {
 	}
 }
 
-func version(t *testing.T, s *site, id uint) int {
-	t.Helper()
-	l, err := s.store.LoadGame(id)
-	if err != nil {
-		t.Fatal(err)
-	}
+// version is the game's version now.
+func version(s *site, id uint) int {
+	_, l := s.seatOf(id, "ana")
 	return l.Game.Version
 }
