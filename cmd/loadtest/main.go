@@ -26,6 +26,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"sort"
@@ -124,8 +125,10 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	if err := lt.Setup(ctx); err != nil {
 		return nil, err
 	}
+	srv0, gen0 := srv.CPUTime(), selfCPU()
 	stats := lt.Play(ctx, o.Duration)
-	rep := &Report{Stats: stats, Users: o.Users, Duration: o.Duration, RawTxPerS: raw, PeakRSSMB: srv.PeakRSSMB()}
+	rep := &Report{Stats: stats, Users: o.Users, Duration: o.Duration, RawTxPerS: raw, PeakRSSMB: srv.PeakRSSMB(),
+		ServerCPU: srv.CPUTime() - srv0, GenCPU: selfCPU() - gen0, Cores: runtime.NumCPU()}
 	return rep, nil
 }
 
@@ -152,6 +155,10 @@ type Report struct {
 	Duration  time.Duration
 	RawTxPerS float64
 	PeakRSSMB float64
+	// CPU time used over the measured time by the server and by the
+	// generator itself, and the cores they share.
+	ServerCPU, GenCPU time.Duration
+	Cores             int
 }
 
 // TurnsPerS is committed turns per second over the measured time.
@@ -178,6 +185,12 @@ func (r *Report) Print(w io.Writer) {
 	fmt.Fprintf(w, "%-8s %8d %8.2f %8.2f %8.2f %8.2f\n", "all", len(all), ms(pct(all, 50)), ms(pct(all, 95)), ms(pct(all, 99)), ms(pct(all, 100)))
 	for _, e := range r.ErrorSamples {
 		fmt.Fprintln(w, "error:", e)
+	}
+	if r.Turns > 0 && r.ServerCPU >= 0 && r.GenCPU >= 0 {
+		per := func(d time.Duration, n int) float64 { return float64(d.Microseconds()) / 1000 / float64(n) }
+		fmt.Fprintf(w, "CPU over the measured time: server %.1f s (%.2f ms per turn, %.3f ms per request), generator %.1f s (%.2f ms per turn); %.0f %% of %d cores\n",
+			r.ServerCPU.Seconds(), per(r.ServerCPU, r.Turns), per(r.ServerCPU, r.Requests()), r.GenCPU.Seconds(), per(r.GenCPU, r.Turns),
+			100*(r.ServerCPU+r.GenCPU).Seconds()/r.Elapsed.Seconds()/float64(r.Cores), r.Cores)
 	}
 	ratio := 0.0
 	if r.RawTxPerS > 0 {

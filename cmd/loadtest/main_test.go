@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLoadRunReports: a short run of the command as written plays games
@@ -32,7 +33,23 @@ func TestLoadRunReports(t *testing.T) {
 			t.Fatalf("no latency line for %q:\n%s", kind, out.String())
 		}
 	}
+	cpu := regexp.MustCompile(`(?m)^CPU over the measured time: server (\d+\.\d) s \((\d+\.\d+) ms per turn, \d+\.\d+ ms per request\), generator \d+\.\d s`).FindStringSubmatch(out.String())
+	if cpu == nil || cpu[2] == "0.00" {
+		t.Fatalf("no CPU line with the server's time per turn:\n%s", out.String())
+	}
 	if code := run([]string{"-users", "3"}, &out, &errOut); code != 2 {
 		t.Fatalf("an odd number of users: exit %d", code)
+	}
+}
+
+// TestStatCPU reads a process's user and system time from its stat line,
+// whose command name may hold spaces and parentheses.
+func TestStatCPU(t *testing.T) {
+	line := "4242 (my (odd) name) S 1 4242 4242 0 -1 4194560 5000 0 0 0 250 75 0 0 20 0 9 0 100 2000000 3000 18446744073709551615"
+	if got, want := statCPU(line), 3250*time.Millisecond; got != want {
+		t.Fatalf("statCPU = %v, want %v", got, want)
+	}
+	if got := statCPU("4242 (cut"); got != -1 {
+		t.Fatalf("a cut line gives %v, want -1", got)
 	}
 }

@@ -102,6 +102,45 @@ func (s *Server) PeakRSSMB() float64 {
 	return -1
 }
 
+// CPUTime is the CPU time the process has used so far (user and system),
+// or -1 when it cannot be read.
+func (s *Server) CPUTime() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.Cmd.Process.Pid))
+	if err != nil {
+		return -1
+	}
+	return statCPU(string(b))
+}
+
+// statCPU reads utime and stime (fields 14 and 15, in clock ticks of
+// 1/100 s) from a /proc/<pid>/stat line; the command name in parentheses
+// may hold spaces, so fields are counted after its closing parenthesis.
+func statCPU(stat string) time.Duration {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return -1
+	}
+	f := strings.Fields(stat[i+1:])
+	if len(f) < 13 {
+		return -1
+	}
+	u, err1 := strconv.ParseInt(f[11], 10, 64)
+	k, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return -1
+	}
+	return time.Duration(u+k) * 10 * time.Millisecond
+}
+
+// selfCPU is the CPU time this process (the generator) has used so far.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return -1
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // Stop asks the server to shut down and waits for it.
 func (s *Server) Stop() error {
 	s.Cmd.Process.Signal(syscall.SIGTERM)
