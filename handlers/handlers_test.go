@@ -531,6 +531,22 @@ func TestHTMXFragments(t *testing.T) {
 		}
 	}
 	_, body := ana.htmx("GET", steps[2], nil)
+	// The game area says once how its requests swap (htmx inherits it); the
+	// steps' links do not repeat it, and the forms and the live refetch do
+	// not take the address.
+	if !strings.Contains(body, `<div id="game-main" hx-target="#game-main" hx-select="#game-main" hx-swap="outerHTML" hx-push-url="true"`) {
+		t.Fatalf("the game area does not say how its requests swap:\n%.300s", body)
+	}
+	if strings.Count(body, `hx-target=`) != 1 || strings.Count(body, `hx-push-url="true"`) != 1 {
+		t.Fatal("parts of the game area repeat how they swap")
+	}
+	for _, re := range []string{`<form[^>]*hx-post=[^>]*>`, `<span hidden hx-trigger=[^>]*>`} {
+		for _, tag := range regexp.MustCompile(re).FindAllString(body, -1) {
+			if !strings.Contains(tag, `hx-push-url="false"`) {
+				t.Errorf("%s would take the address", tag)
+			}
+		}
+	}
 	if !strings.Contains(body, "Confirm move") || !strings.Contains(body, "If you confirm") {
 		t.Fatal("choosing a cell does not offer the preview and the confirm button")
 	}

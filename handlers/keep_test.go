@@ -72,8 +72,8 @@ func TestSelectionKeepsWhatItCannotChange(t *testing.T) {
 		t.Fatal("no tile in ana's hand")
 	}
 	step := html.UnescapeString(tile[1])
-	kept := []string{`<g id="tiles" hx-preserve="true"></g>`, `<section class="card" id="villages" hx-preserve="true"></section>`, `<section class="card" id="game-log" hx-preserve="true"></section>`}
-	whole := []string{`<g id="tiles"><defs>`, `id="villages-h"`, `<ol class="log"`}
+	kept := []string{`<g id="tiles" hx-preserve="true"></g>`, `<section class="card" id="villages" hx-preserve="true"></section>`, `<section class="card" id="game-log" hx-preserve="true"></section>`, `<ul id="cells" hx-preserve="true"></ul>`}
+	whole := []string{`<g id="tiles"><defs>`, `id="villages-h"`, `<ol class="log"`, `<ul id="cells"><li>`}
 	has := func(body string, parts []string) bool {
 		for _, p := range parts {
 			if !strings.Contains(body, p) {

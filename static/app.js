@@ -26,7 +26,8 @@ document.addEventListener("htmx:beforeSwap", function (e) {
   if (!main) return;
   var p = e.detail.pathInfo, url = p.finalRequestPath || p.requestPath;
   var src = e.detail.requestConfig && e.detail.requestConfig.elt;
-  var push = !!src && src.getAttribute("hx-push-url") === "true";
+  var from = src && src.closest("[hx-push-url]");
+  var push = !!from && from.getAttribute("hx-push-url") === "true";
   htmx.ajax("GET", url, {
     source: "#game-main", target: "#game-main", select: "#game-main", swap: "outerHTML",
     headers: { "X-Cacao-Shown": "" },

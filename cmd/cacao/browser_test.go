@@ -701,8 +701,8 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 	if !st.HasMarker {
 		b.fatalf("choosing a tile reloaded the page (the window marker is gone)")
 	}
-	if got, _ := eval[string](a, keptJS); got != "kept,kept,kept" {
-		b.fatalf("after choosing a tile the board's tiles, the players and the log are %s; want kept,kept,kept", got)
+	if got, _ := eval[string](a, keptJS); got != "kept,kept,kept,kept" {
+		b.fatalf("after choosing a tile the board's tiles, the players, the log and the cells in words are %s; want kept,kept,kept,kept", got)
 	}
 	if st.Selected != w || !strings.Contains(st.URL, "tile="+w) {
 		b.fatalf("after choosing tile %s: selected %q, address %s", w, st.Selected, st.URL)
@@ -734,8 +734,8 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 	if n < 3 {
 		b.fatalf("history has %d entries after two swaps with hx-push-url", n)
 	}
-	if got, _ := eval[string](a, keptJS); got != "kept,kept,kept" {
-		b.fatalf("after Rotate the board's tiles, the players and the log are %s; want kept,kept,kept", got)
+	if got, _ := eval[string](a, keptJS); got != "kept,kept,kept,kept" {
+		b.fatalf("after Rotate the board's tiles, the players, the log and the cells in words are %s; want kept,kept,kept,kept", got)
 	}
 	// Were the page to show another version when the answer comes (a live
 	// refetch answered first), app.js asks again for the whole area.
@@ -747,8 +747,8 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 		b.fatalf("after Rotate from a page of another version the link says %q, want (now 180°)", got)
 	}
 	a.must(a.waitFor(`location.search.includes('rot=2')`, 10*time.Second, "the address of the step asked again"))
-	if got, _ := eval[string](a, keptJS); got != "new,new,new" {
-		b.fatalf("after Rotate from a page of another version the board's tiles, the players and the log are %s; want new,new,new", got)
+	if got, _ := eval[string](a, keptJS); got != "new,new,new,new" {
+		b.fatalf("after Rotate from a page of another version the board's tiles, the players, the log and the cells in words are %s; want new,new,new,new", got)
 	}
 }
 
@@ -756,7 +756,7 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 // tells of each whether it is the element marked before (kept), another
 // one (new), or missing or empty.
 const (
-	keptIDs = `['tiles', 'villages', 'game-log']`
+	keptIDs = `['tiles', 'villages', 'game-log', 'cells']`
 	keptJS  = `(() => ` + keptIDs + `.map(id => { const e = document.getElementById(id); return !e || e.childElementCount === 0 ? 'empty' : e.__kept === 1 ? 'kept' : 'new'; }).join())()`
 )
 
@@ -773,6 +773,11 @@ func TestBrowserReloadAfterConfirm(t *testing.T) {
 	playToEnd(b, play{game: game, maxTurns: 1, limit: 30 * time.Second, stall: 10 * time.Second}, a)
 	a.must(a.waitFor(changedJS, 10*time.Second, "the move to show"))
 	loc := a.location()
+	// The confirm form posts without taking the address (the game area's
+	// steps push theirs; the form says not to).
+	if !strings.HasPrefix(loc, game) || strings.Contains(loc, "/turn") {
+		b.fatalf("after confirming a move the address bar is %s, want the game's page %s", loc, game)
+	}
 	// Reload the address shown once the bot has answered and alice may
 	// place a tile again (the bot plays within her request, which may still
 	// run; a choice its move left her comes first).
