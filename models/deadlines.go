@@ -48,7 +48,7 @@ func waitLimit(g *Game, choosing bool) time.Duration {
 func (s *Store) startWaiting(tx *gorm.DB, g *Game, seat *Seat, now time.Time, kind string, choosing bool) error {
 	seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded = &now, nil, nil, false
 	if limit := waitLimit(g, choosing); limit > 0 && seat.UserID != nil {
-		u, err := s.userIn(tx, *seat.UserID) // cached: vacations change in their own transactions
+		u, err := s.settingsIn(tx, *seat.UserID) // cached: vacations change in their own transactions
 		if err != nil {
 			return err
 		}
@@ -59,8 +59,7 @@ func (s *Store) startWaiting(tx *gorm.DB, g *Game, seat *Seat, now time.Time, ki
 		deadline, remind := start.Add(limit), start.Add(limit-reminderLead(limit))
 		seat.Deadline, seat.RemindAt = &deadline, &remind
 	}
-	err := tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"waiting_since": seat.WaitingSince, "deadline": seat.Deadline,
-		"remind_at": seat.RemindAt, "reminded": false}).Error
+	err := setClock(tx, seat)
 	if err != nil || kind == "" || seat.UserID == nil {
 		return err
 	}
@@ -80,7 +79,16 @@ const turnAndChoice = "turn+choice"
 // clearDeadline takes the clock off a seat that is still waited on.
 func clearDeadline(tx *gorm.DB, seat *Seat) error {
 	seat.Deadline, seat.RemindAt, seat.Reminded = nil, nil, false
-	return tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"deadline": nil, "remind_at": nil, "reminded": false}).Error
+	_, err := rawExec(tx, `UPDATE seats SET deadline = NULL, remind_at = NULL, reminded = ? WHERE id = ?`, false, seat.ID)
+	return err
+}
+
+// setClock writes seat's clock: since when it is waited on, its deadline
+// and reminder.
+func setClock(tx *gorm.DB, seat *Seat) error {
+	_, err := rawExec(tx, `UPDATE seats SET waiting_since = ?, deadline = ?, remind_at = ?, reminded = ? WHERE id = ?`,
+		seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded, seat.ID)
+	return err
 }
 
 // clearStale takes a passed deadline off a seat of an active game that has
@@ -101,7 +109,7 @@ func (s *Store) clearStale(seat Seat) error {
 
 func stopWaiting(tx *gorm.DB, seat *Seat) error {
 	seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded = nil, nil, nil, false
-	return tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"waiting_since": nil, "deadline": nil, "remind_at": nil, "reminded": false}).Error
+	return setClock(tx, seat)
 }
 
 // TimeOut plays for seat of game id, whose time ran out: the greedy bot

@@ -36,10 +36,11 @@ func (s *Store) notify(tx *gorm.DB, userID, gameID uint, kind, format string, ar
 	if err != nil {
 		return err
 	}
-	if err := tx.Create(&Notification{UserID: userID, GameID: gameID, Kind: kind, Text: text, Format: format, Args: string(argJSON), CreatedAt: s.now()}).Error; err != nil {
+	if _, err := rawExec(tx, `INSERT INTO notifications (user_id, game_id, kind, text, format, args, read, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		userID, gameID, kind, text, format, string(argJSON), false, s.now()); err != nil {
 		return err
 	}
-	u, err := s.userIn(tx, userID) // cached: mail settings change in their own transactions
+	u, err := s.settingsIn(tx, userID) // cached: mail settings change in their own transactions
 	if err != nil {
 		return err
 	}

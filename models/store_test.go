@@ -99,7 +99,7 @@ func TestAccounts(t *testing.T) {
 
 // playHuman makes one legal move for the seat of user (the first legal
 // placement, default fills), resolving pending choices first.
-func playHuman(t *testing.T, s *Store, l *Loaded, u *User) *Loaded {
+func playHuman(t testing.TB, s *Store, l *Loaded, u *User) *Loaded {
 	t.Helper()
 	seat := l.SeatOf(u.ID)
 	st := l.Play.State()

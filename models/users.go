@@ -1,6 +1,7 @@
 package models
 
 import (
+	"database/sql"
 	"errors"
 	"regexp"
 	"strings"
@@ -103,16 +104,26 @@ func (s *Store) UserByID(id uint) (*User, error) {
 	return &u, nil
 }
 
-// userIn returns a user from the cache, or else reads it in tx (whose
-// connection may be the only one: an in-memory database has one).
-func (s *Store) userIn(tx *gorm.DB, id uint) (*User, error) {
+// settingsIn returns what a commit needs of a user: their vacation (for
+// their clock) and mail settings (for a notice); the other fields are left
+// empty. It takes the user from the cache, or else reads those columns in
+// tx (whose connection may be the only one: an in-memory database has
+// one). The cache often misses here: the notice just written changed the
+// user's unread count.
+func (s *Store) settingsIn(tx *gorm.DB, id uint) (*User, error) {
 	if u, ok, _ := s.users.get(id); ok {
-		return &u, nil
+		return &User{ID: id, VacationUntil: u.VacationUntil, EmailMode: u.EmailMode, EmailVerified: u.EmailVerified}, nil
 	}
-	var u User
-	if err := tx.Take(&u, id).Error; err != nil {
+	u := User{ID: id}
+	var until sql.NullTime
+	err := rawRow(tx, `SELECT vacation_until, email_mode, email_verified FROM users WHERE id = ?`, id).Scan(&until, &u.EmailMode, &u.EmailVerified)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, gorm.ErrRecordNotFound
+	}
+	if err != nil {
 		return nil, err
 	}
+	u.VacationUntil = timePtr(until)
 	return &u, nil
 }
 

@@ -1,0 +1,52 @@
+package models
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkCommit commits the moves of two people playing, one move (a
+// turn or a pending choice) per iteration, through the store on a WAL file
+// as the server does, with a turn limit so that clocks and notices are
+// written too. Each finished game is followed by a new one, untimed.
+func BenchmarkCommit(b *testing.B) {
+	s, err := Open(filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	ana, bob := mustUser(b, s, "ana"), mustUser(b, s, "bob")
+	users := map[uint]*User{ana.ID: ana, bob.ID: bob}
+	newGame := func() *Loaded {
+		g, err := s.CreateGame(ana, GameSpec{Seats: []string{SeatOpen}, TurnHours: 24})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Join(g.ID, "", bob); err != nil {
+			b.Fatal(err)
+		}
+		l, err := s.LoadGame(g.ID)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return l
+	}
+	l := newGame()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if l.Game.Status != StatusActive {
+			b.StopTimer()
+			l = newGame()
+			b.StartTimer()
+		}
+		st := l.Play.State()
+		seat := st.Current()
+		for i := range l.Seats {
+			if len(st.Player(i).Queue()) > 0 {
+				seat = i
+			}
+		}
+		l = playHuman(b, s, l, users[*l.Seats[seat].UserID])
+	}
+}
