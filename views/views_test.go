@@ -93,3 +93,28 @@ func TestVillagesGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestHandMarksOneOfTwoAlike: with two alike tiles in the hand and that
+// tile chosen, one is marked chosen and drawn turned, not both.
+func TestHandMarksOneOfTwoAlike(t *testing.T) {
+	vm := fixedGame(t)
+	w, ok := engine.ParseWorker("3001") // told differently when turned
+	if !ok {
+		t.Fatal("no worker 3001")
+	}
+	vm.View.Hand = []engine.Worker{vm.View.Hand[1], w, w}
+	vm.Sel = Selection{Tile: w.String(), Rot: 1}
+	var buf bytes.Buffer
+	if err := HandPanel(vm).Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	current := regexp.MustCompile(`aria-current="true"[^>]*id="tile-(\d)"`).FindAllStringSubmatch(html, -1)
+	if len(current) != 1 || current[0][1] != "1" {
+		t.Fatalf("tiles marked chosen: %v, want tile-1 alone\n%s", current, html)
+	}
+	labels := regexp.MustCompile(`aria-label="([^"]+)"[^>]*data-tile="`+w.String()+`"`).FindAllStringSubmatch(html, -1)
+	if len(labels) != 2 || labels[0][1] == labels[1][1] {
+		t.Fatalf("the two alike tiles are told alike (%v): the chosen one should be turned", labels)
+	}
+}
