@@ -208,21 +208,47 @@ func (s *site) seatOf(id uint, name string) (int, *models.Loaded) {
 // option and explicit acts. It returns false when nothing waited on c.
 func (c *client) act(id uint, r *engine.Rand) bool {
 	c.t.Helper()
+	m, ok := c.plan(id, r, func(tile engine.Worker) {
+		// The page offers the overbuild, and the player takes it.
+		_, page := c.get(fmt.Sprintf("/games/%d?tile=%s&rot=0", id, tile))
+		if !strings.Contains(page, "to overbuild it for a sun token") || !strings.Contains(page, "overbuild=1") {
+			c.t.Fatalf("overbuild is legal but the page does not offer it")
+		}
+	})
+	if !ok {
+		return false
+	}
+	code, body := c.post(m.path, m.form)
+	if code != http.StatusOK {
+		c.t.Fatalf("%s %v: %d\n%s", m.path, m.form, code, body)
+	}
+	return true
+}
+
+// move is what a player does next: the form posted to path, and for a
+// turn the placement it places.
+type move struct {
+	path string
+	form url.Values
+	pl   *engine.Placement
+}
+
+// plan works out c's next move in game id (see act); sawOverbuild, when
+// not nil, is called with the tile when an overbuild is legal (the
+// player then takes one).
+func (c *client) plan(id uint, r *engine.Rand, sawOverbuild func(engine.Worker)) (move, bool) {
+	c.t.Helper()
 	seat, l := c.s.seatOf(id, c.name)
 	if l.Play == nil || l.Game.Status != models.StatusActive {
-		return false
+		return move{}, false
 	}
 	st := l.Play.State()
 	version := fmt.Sprint(l.Game.Version)
 	if len(st.Player(seat).Queue()) > 0 {
-		code, body := c.post(fmt.Sprintf("/games/%d/resolve", id), url.Values{"version": {version}})
-		if code != http.StatusOK {
-			c.t.Fatalf("resolve: %d\n%s", code, body)
-		}
-		return true
+		return move{path: fmt.Sprintf("/games/%d/resolve", id), form: url.Values{"version": {version}}}, true
 	}
 	if st.Over() || st.Current() != seat {
-		return false
+		return move{}, false
 	}
 	legal := st.LegalPlacements(nil)
 	pl := legal[r.Intn(len(legal))]
@@ -233,10 +259,8 @@ func (c *client) act(id uint, r *engine.Rand) bool {
 		}
 	}
 	if len(overbuilds) > 0 {
-		// The page offers the overbuild, and the player takes it.
-		_, page := c.get(fmt.Sprintf("/games/%d?tile=%s&rot=0", id, overbuilds[0].Tile))
-		if !strings.Contains(page, "to overbuild it for a sun token") || !strings.Contains(page, "overbuild=1") {
-			c.t.Fatalf("overbuild is legal but the page does not offer it")
+		if sawOverbuild != nil {
+			sawOverbuild(overbuilds[0].Tile)
 		}
 		pl = overbuilds[r.Intn(len(overbuilds))]
 	}
@@ -265,11 +289,7 @@ func (c *client) act(id uint, r *engine.Rand) bool {
 		form.Add("order", fmt.Sprint(order)) // reverse the default order
 		order--
 	}
-	code, body := c.post(fmt.Sprintf("/games/%d/turn", id), form)
-	if code != http.StatusOK {
-		c.t.Fatalf("turn %+v: %d\n%s", pl, code, body)
-	}
-	return true
+	return move{path: fmt.Sprintf("/games/%d/turn", id), form: form, pl: &pl}, true
 }
 
 // finish plays game id to the end with the given clients.
