@@ -488,7 +488,7 @@ func TestCSRFIsRequired(t *testing.T) {
 			t.Errorf("create game with token %q: %d; want 400 or 403", tok, code)
 		}
 	}
-	if games, _ := s.store.MyGames(1); len(games) != 0 {
+	if games, _, _ := s.store.MyGames(1, -1); len(games) != 0 {
 		t.Fatal("a forged request created a game")
 	}
 	// htmx requests carry the token in a header.
@@ -686,5 +686,29 @@ func TestNext(t *testing.T) {
 	}
 	if _, body := bob.get("/next"); !strings.Contains(body, "No game is waiting for you.") {
 		t.Fatal("/next sent bob into someone else's game")
+	}
+}
+
+// TestHomeListsLatestFinished: the home page lists the latest ten finished
+// games with a link to all of them; the page with all keeps them in its
+// live refetch.
+func TestHomeListsLatestFinished(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	for i := 0; i < 12; i++ {
+		finish(t, s, ana.createGame("greedy"), ana)
+	}
+	ana.createGame("greedy")
+	rows := regexp.MustCompile(`<tr><td><a href="/games/\d+">`)
+	_, home := ana.get("/")
+	if n := len(rows.FindAllString(home, -1)); n != 11 || strings.Count(home, ">Finished<") != 10 {
+		t.Fatalf("the home page lists %d games, %d finished; want 11, 10", n, strings.Count(home, ">Finished<"))
+	}
+	if !strings.Contains(home, `<a href="/?finished=all" id="all-finished">Show 2 more finished games</a>`) || !strings.Contains(home, `hx-get="/"`) {
+		t.Fatal("no link to the other finished games")
+	}
+	_, all := ana.get("/?finished=all")
+	if n := len(rows.FindAllString(all, -1)); n != 13 || strings.Contains(all, `id="all-finished"`) || !strings.Contains(all, `hx-get="/?finished=all"`) {
+		t.Fatalf("the page of all games lists %d, want 13, and refetches itself", n)
 	}
 }

@@ -28,17 +28,29 @@ func (s *Server) home(c echo.Context) error {
 	return render(c, http.StatusOK, views.HomePage(vm))
 }
 
+// recentFinished is how many of their finished games the home page lists
+// (the latest); a link shows them all.
+const recentFinished = 10
+
 func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 	vm := views.HomeVM{Page: s.page(c, tr(c, "My games")), BotNames: bot.Names(), TurnLimits: models.TurnLimits,
-		LiveVersion: s.live.Version(live.User(u.ID), live.Lobby)}
+		LiveVersion: s.live.Version(live.User(u.ID), live.Lobby), ListsURL: "/"}
 	now := s.store.Clock()
-	mine, err := s.store.MyGames(u.ID)
+	finished := recentFinished
+	if c.QueryParam("finished") == "all" {
+		finished, vm.ListsURL = -1, "/?finished=all"
+	}
+	mine, total, err := s.store.MyGames(u.ID, finished)
 	if err != nil {
 		return vm, err
 	}
 	for _, g := range mine {
 		vm.Mine = append(vm.Mine, gameLine(lang(c), g, now))
+		if g.Game.Status == models.StatusFinished {
+			total--
+		}
 	}
+	vm.MoreFinished = total
 	invited, err := s.store.Invitations(u.ID)
 	if err != nil {
 		return vm, err
@@ -257,7 +269,7 @@ func (s *Server) notifications(c echo.Context) error {
 
 // next sends the player to the game that has waited longest on them.
 func (s *Server) next(c echo.Context) error {
-	games, err := s.store.MyGames(currentUser(c).ID)
+	games, _, err := s.store.MyGames(currentUser(c).ID, 0)
 	if err != nil {
 		return err
 	}

@@ -192,7 +192,7 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 			return r, "the player opened the game since", nil
 		}
 	case KindDigest:
-		games, err := s.MyGames(m.UserID)
+		games, _, err := s.MyGames(m.UserID, 0)
 		if err != nil {
 			return r, "", err
 		}

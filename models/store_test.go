@@ -267,7 +267,7 @@ func TestOnlySeatedPlayersAct(t *testing.T) {
 	if len(l2.Log) != 0 || l2.Game.Version != l.Game.Version {
 		t.Fatal("a refused move changed the game")
 	}
-	games, _ := s.MyGames(ana.ID)
+	games, _, _ := s.MyGames(ana.ID, -1)
 	if len(games) != 1 || games[0].WaitingOnMe != (waiting != ana) {
 		t.Fatalf("my games: %+v", games)
 	}
@@ -561,5 +561,63 @@ func TestUnreadCountKept(t *testing.T) {
 	}
 	if got := count(s); got != 0 {
 		t.Fatalf("%d unread after marking all read", got)
+	}
+}
+
+// TestMyGamesListsLatestFinished: my games are all the unfinished ones and
+// the latest finished ones asked for, with the count of all finished.
+func TestMyGamesListsLatestFinished(t *testing.T) {
+	s := MustOpen(t)
+	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
+	var finished []uint
+	for i := 0; i < 15; i++ {
+		g, err := s.CreateGame(ana, GameSpec{Seats: []string{"greedy"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i < 13 {
+			// Finished one after another, the first made the longest ago.
+			at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour)
+			if err := s.w.Exec(`UPDATE games SET status = ?, updated_at = ?, finished_at = ? WHERE id = ?`, StatusFinished, at, at, g.ID).Error; err != nil {
+				t.Fatal(err)
+			}
+			finished = append(finished, g.ID)
+		}
+	}
+	if _, err := s.CreateGame(bob, GameSpec{Seats: []string{"greedy"}}); err != nil { // not ana's
+		t.Fatal(err)
+	}
+	count := func(games []GameSummary) (done, other int) {
+		for _, g := range games {
+			if g.Game.Status == StatusFinished {
+				done++
+			} else {
+				other++
+			}
+		}
+		return
+	}
+	for _, tc := range []struct{ ask, done int }{{10, 10}, {0, 0}, {-1, 13}, {20, 13}} {
+		games, total, err := s.MyGames(ana.ID, tc.ask)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done, other := count(games)
+		if total != 13 || done != tc.done || other != 2 {
+			t.Fatalf("MyGames(ana, %d): %d finished and %d others of %d finished; want %d, 2 and 13", tc.ask, done, other, total, tc.done)
+		}
+		for _, g := range games {
+			if seatOfUser(g.Seats, ana.ID) < 0 {
+				t.Fatalf("game %d is not ana's", g.Game.ID)
+			}
+		}
+		if tc.ask == 10 {
+			// The latest ten, latest first, after the unfinished ones.
+			for i, g := range games[2:] {
+				if want := finished[12-i]; g.Game.ID != want {
+					t.Fatalf("finished game %d listed is %d, want %d", i, g.Game.ID, want)
+				}
+			}
+		}
 	}
 }

@@ -73,6 +73,10 @@ type HomeVM struct {
 	BotNames    []string
 	TurnLimits  []int // hours; 0 is no limit
 	LiveVersion int   // of the lists, for live updates
+	// MoreFinished is how many finished games of the viewer are not
+	// listed; ListsURL is the address the lists are fetched again from.
+	MoreFinished int
+	ListsURL     string
 }
 
 // LimitName names a time limit per turn given in hours.
