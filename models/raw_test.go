@@ -155,10 +155,17 @@ func TestRawWritesMatchGORM(t *testing.T) {
 
 	// The version, and the time of the change as GORM keeps it.
 	before := l.Game.Version
+	var was Game
+	if err := s.db.Take(&was, g.ID).Error; err != nil {
+		t.Fatal(err)
+	}
 	in(func(tx *gorm.DB) error { return bumpVersion(tx, &l.Game) })
 	var got Game
 	if err := s.db.Take(&got, g.ID).Error; err != nil {
 		t.Fatal(err)
+	}
+	if got.Rev != was.Rev+1 {
+		t.Fatalf("a new version moved rev from %d to %d, want one change", was.Rev, got.Rev)
 	}
 	if got.Version != before+1 || l.Game.Version != before+1 || time.Since(got.UpdatedAt).Abs() > time.Minute {
 		t.Fatalf("after bumpVersion: stored version %d, in memory %d, updated %v; want %d, now", got.Version, l.Game.Version, got.UpdatedAt, before+1)
