@@ -35,3 +35,19 @@ document.addEventListener("htmx:beforeSwap", function (e) {
     if (push) history.pushState({ htmx: true }, "", url);
   });
 });
+
+// The board as a list (a details element) stays open across the game
+// area's swaps: a reader who opened it would otherwise find it closed after
+// every step.
+var openDetails = [];
+document.addEventListener("htmx:beforeSwap", function (e) {
+  if (!e.detail.shouldSwap || !e.detail.target || e.detail.target.id !== "game-main") return;
+  openDetails = Array.prototype.map.call(e.detail.target.querySelectorAll("details[open][id]"), function (d) { return d.id; });
+});
+document.addEventListener("htmx:afterSwap", function () {
+  openDetails.forEach(function (id) {
+    var d = document.getElementById(id);
+    if (d) d.open = true;
+  });
+  openDetails = [];
+});

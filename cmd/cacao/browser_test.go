@@ -695,11 +695,17 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 	// (hx-preserve): the very same elements, still drawn.
 	_, err = eval[bool](a, `(() => { for (const id of `+keptIDs+`) document.getElementById(id).__kept = 1; return true; })()`)
 	a.must(err)
+	// The board as a list, opened, stays open across the steps.
+	_, err = eval[bool](a, `(() => { document.getElementById('board-text').open = true; return true; })()`)
+	a.must(err)
 	a.must(a.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
 	st, err = a.state()
 	a.must(err)
 	if !st.HasMarker {
 		b.fatalf("choosing a tile reloaded the page (the window marker is gone)")
+	}
+	if open, _ := eval[bool](a, `document.getElementById('board-text').open`); !open {
+		b.fatalf("after choosing a tile the board as a list, which was open, is closed")
 	}
 	if got, _ := eval[string](a, keptJS); got != "kept,kept,kept,kept" {
 		b.fatalf("after choosing a tile the board's tiles, the players, the log and the cells in words are %s; want kept,kept,kept,kept", got)
@@ -733,6 +739,9 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 	a.must(err)
 	if n < 3 {
 		b.fatalf("history has %d entries after two swaps with hx-push-url", n)
+	}
+	if open, _ := eval[bool](a, `document.getElementById('board-text').open`); !open {
+		b.fatalf("after Rotate the board as a list, which was open, is closed")
 	}
 	if got, _ := eval[string](a, keptJS); got != "kept,kept,kept,kept" {
 		b.fatalf("after Rotate the board's tiles, the players, the log and the cells in words are %s; want kept,kept,kept,kept", got)
