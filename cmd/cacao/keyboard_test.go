@@ -542,6 +542,8 @@ func TestBrowserLiveRefreshKeepsFocus(t *testing.T) {
 	}
 	version, err := eval[string](waiter, `document.querySelector('#game-main').innerHTML.length + ''`)
 	waiter.must(err)
+	unreadBefore, err := eval[string](waiter, `document.getElementById('unread').textContent`)
+	waiter.must(err)
 	// The mover plays a whole turn by clicking.
 	turns := mover.turns
 	for deadline := time.Now().Add(30 * time.Second); mover.turns == turns; {
@@ -559,5 +561,15 @@ func TestBrowserLiveRefreshKeepsFocus(t *testing.T) {
 	waiter.must(err)
 	if after != before {
 		b.fatalf("after the live refresh focus is on %q, want %q", after, before)
+	}
+	// The header's unread count follows: the move told the waiter it is
+	// their turn. The page, loaded again, shows the same count.
+	live, err := eval[string](waiter, `document.getElementById('unread').textContent`)
+	waiter.must(err)
+	waiter.must(waiter.navigate(game))
+	loaded, err := eval[string](waiter, `document.getElementById('unread').textContent`)
+	waiter.must(err)
+	if live != loaded || live == unreadBefore {
+		b.fatalf("the header's unread count is %q after the live refresh, %q before it, %q once the page is loaded again", live, unreadBefore, loaded)
 	}
 }
