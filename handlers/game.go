@@ -61,7 +61,7 @@ func (s *Server) showLog(c echo.Context) error {
 	vm := views.GameVM{Page: s.page(c, lg.T("Game %d: the whole log", int(id))), ID: id, Status: l.Game.Status}
 	if l.Play != nil {
 		for i, seat := range l.Seats {
-			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: seat.Name, Letter: views.Letters[i]})
+			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), Letter: views.Letters[i]})
 		}
 		vm.Log = s.logLines(lg, id, l.Events, vm.Seats)
 	}
@@ -174,7 +174,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	vm.Finished = l.Game.Status == models.StatusFinished
 	clocks := s.clocks(lg, l)
 	for i, seat := range l.Seats {
-		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: seat.Name, Letter: views.Letters[i], Bot: seat.Bot,
+		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), Letter: views.Letters[i], Bot: seat.Bot,
 			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && v.Current == i, Clock: clocks[i]})
 	}
 	vm.LogLen = len(l.Events)
@@ -233,7 +233,7 @@ func seatName(l *i18n.Lang, seat models.Seat) string {
 	if seat.Open() {
 		return l.T("(open seat)")
 	}
-	return seat.Name
+	return views.SeatName(l, seat.Name, seat.Bot)
 }
 
 // selectMove fills the turn panel: the cells legal for the selected tile and

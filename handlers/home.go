@@ -105,7 +105,7 @@ func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time) views.GameLine 
 			gl.Open++
 			gl.Players = append(gl.Players, l.T("(open)"))
 		default:
-			gl.Players = append(gl.Players, seat.Name)
+			gl.Players = append(gl.Players, views.SeatName(l, seat.Name, seat.Bot))
 		}
 	}
 	return gl

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -286,5 +287,26 @@ func TestRefusalsSpeakLikeThePages(t *testing.T) {
 	}
 	if want := i18n.Fa.T("(%d, %d)", taken.X, taken.Y); !strings.Contains(body, want) || strings.Contains(body, fmt.Sprintf("[%d,%d]", taken.X, taken.Y)) {
 		t.Fatalf("the refusal does not name the cell as the pages do (%q):\n%s", want, body[strings.Index(body, "<main"):strings.Index(body, "<main")+600])
+	}
+}
+
+// TestBotNamedInPersian: a bot's seat is named in the page's language, at
+// the table, in the log and on the home page; records keep the stored name.
+func TestBotNamedInPersian(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	id := ana.createGame("greedy", "none", "none")
+	ana.act(id, engine.NewRand(1)) // the bot answers: the log names it
+	ana.post("/language", url.Values{"lang": {"fa"}})
+	name := i18n.Fa.T("%s %d", i18n.Fa.T("greedy bot"), 1)
+	_, page := ana.get(fmt.Sprintf("/games/%d", id))
+	_, home := ana.get("/")
+	for what, body := range map[string]string{"game page": page, "home page": home} {
+		if !strings.Contains(body, html.EscapeString(name)) || strings.Contains(body, "greedy bot 1") {
+			t.Errorf("the Persian %s does not name the bot %q", what, name)
+		}
+	}
+	if log := page[strings.Index(page, `<ol class="log"`):]; !strings.Contains(log, html.EscapeString(name)) {
+		t.Error("the Persian log does not name the bot in Persian")
 	}
 }

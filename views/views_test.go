@@ -13,6 +13,7 @@ import (
 	"github.com/a-h/templ"
 
 	"cacao/engine"
+	"cacao/views/i18n"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -116,5 +117,29 @@ func TestHandMarksOneOfTwoAlike(t *testing.T) {
 	labels := regexp.MustCompile(`aria-label="([^"]+)"[^>]*data-tile="`+w.String()+`"`).FindAllStringSubmatch(html, -1)
 	if len(labels) != 2 || labels[0][1] == labels[1][1] {
 		t.Fatalf("the two alike tiles are told alike (%v): the chosen one should be turned", labels)
+	}
+}
+
+// TestSeatName: a bot's seat is named in the page's language; a person's
+// name, even one that reads like a bot's, is left as written.
+func TestSeatName(t *testing.T) {
+	en, _ := i18n.Get("en")
+	fa, _ := i18n.Get("fa")
+	zh, _ := i18n.Get("zh-Hans")
+	for _, tc := range []struct {
+		l         *i18n.Lang
+		name, bot string
+		want      string
+	}{
+		{en, "greedy bot 2", "greedy", "greedy bot 2"},
+		{fa, "greedy bot 2", "greedy", "\u2068ربات حریص\u2069 ۲"}, // isolated, as every name in a right-to-left text
+		{zh, "random bot 4", "random", "随机机器人 4"},
+		{fa, "greedy bot 2", "", "greedy bot 2"},
+		{fa, "my bot", "greedy", "my bot"},
+		{fa, "greedy bot x", "greedy", "greedy bot x"},
+	} {
+		if got := SeatName(tc.l, tc.name, tc.bot); got != tc.want {
+			t.Errorf("SeatName(%s, %q, %q) = %q, want %q", tc.l.Code, tc.name, tc.bot, got, tc.want)
+		}
 	}
 }

@@ -36,6 +36,22 @@ func BotName(l *i18n.Lang, kind string) string {
 	return kind
 }
 
+// SeatName is the name a seat is shown by: a bot's is made of its kind
+// and its place at the table ("greedy bot 2", stored so in English, as
+// records carry it) and told in the page's language; a person's is as they
+// wrote it.
+func SeatName(l *i18n.Lang, name, bot string) string {
+	rest, ok := strings.CutPrefix(name, bot+" bot ")
+	if bot == "" || !ok {
+		return name
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil {
+		return name
+	}
+	return l.T("%s %d", BotName(l, bot), n)
+}
+
 // User is the signed-in person.
 type User struct {
 	ID   uint
