@@ -17,20 +17,7 @@ func BenchmarkCommit(b *testing.B) {
 	b.Cleanup(func() { s.Close() })
 	ana, bob := mustUser(b, s, "ana"), mustUser(b, s, "bob")
 	users := map[uint]*User{ana.ID: ana, bob.ID: bob}
-	newGame := func() *Loaded {
-		g, err := s.CreateGame(ana, GameSpec{Seats: []string{SeatOpen}, TurnHours: 24})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := s.Join(g.ID, "", bob); err != nil {
-			b.Fatal(err)
-		}
-		l, err := s.LoadGame(g.ID)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return l
-	}
+	newGame := func() *Loaded { return twoPlayerGame(b, s, ana, bob) }
 	l := newGame()
 	b.ReportAllocs()
 	b.ResetTimer()

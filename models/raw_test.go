@@ -34,17 +34,9 @@ func TestRawWritesMatchGORM(t *testing.T) {
 	at := time.Date(2026, 12, 3, 10, 4, 5, 123456789, time.UTC)
 	s.Now = func() time.Time { return at }
 	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
-	g, err := s.CreateGame(ana, GameSpec{Seats: []string{SeatOpen}, TurnHours: 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Join(g.ID, "", bob); err != nil {
-		t.Fatal(err)
-	}
-	l, err := s.LoadGame(g.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := twoPlayerGame(t, s, ana, bob)
+	g := &l.Game
+	var err error
 	in := func(f func(tx *gorm.DB) error) {
 		t.Helper()
 		if err := s.w.Transaction(f); err != nil {

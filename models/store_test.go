@@ -61,6 +61,24 @@ func TestWritesOutsideTransactions(t *testing.T) {
 	}
 }
 
+// twoPlayerGame is a started game of ana and bob (who joins its open
+// seat) with a day per turn, as loaded.
+func twoPlayerGame(t testing.TB, s *Store, ana, bob *User) *Loaded {
+	t.Helper()
+	g, err := s.CreateGame(ana, GameSpec{Seats: []string{SeatOpen}, TurnHours: 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Join(g.ID, "", bob); err != nil {
+		t.Fatal(err)
+	}
+	l, err := s.LoadGame(g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 func mustUser(t testing.TB, s *Store, name string) *User {
 	t.Helper()
 	u, err := s.CreateUser(name, "password-"+name)
@@ -427,17 +445,8 @@ func TestReadGameMatchesGORM(t *testing.T) {
 func TestLoadSeesEveryWrite(t *testing.T) {
 	s := MustOpen(t)
 	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
-	g, err := s.CreateGame(ana, GameSpec{Seats: []string{SeatOpen}, TurnHours: 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Join(g.ID, "", bob); err != nil {
-		t.Fatal(err)
-	}
-	l, err := s.LoadGame(g.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := twoPlayerGame(t, s, ana, bob)
+	g := &l.Game
 	rev := l.Game.Rev
 	if again, _ := s.LoadGame(g.ID); again.Game.Rev != rev || again.Seats[0].Name != l.Seats[0].Name {
 		t.Fatal("a load without a write in between differs")
