@@ -550,6 +550,11 @@ func TestHTMXFragments(t *testing.T) {
 			t.Fatalf("plain %s: %d, not a page", u, code)
 		}
 	}
+	// htmx restoring a page it no longer holds asks with HX-Request too,
+	// and puts the answer in place of the whole page.
+	if _, body, _ := ana.ask(t, "GET", steps[2], "", map[string]string{"HX-Request": "true", "HX-History-Restore-Request": "true"}); !strings.Contains(body, "<html") {
+		t.Fatal("a history restore got a fragment, not the page")
+	}
 	_, body := ana.htmx("GET", steps[2], nil)
 	// The game area says once how its requests swap (htmx inherits it); the
 	// steps' links do not repeat it, and the forms and the live refetch do

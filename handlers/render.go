@@ -74,8 +74,14 @@ func send(c echo.Context, status int, contentType string, body []byte) error {
 	return c.Blob(status, contentType, out.Bytes())
 }
 
-// isHTMX reports whether htmx made the request (it then swaps a fragment).
-func isHTMX(c echo.Context) bool { return c.Request().Header.Get("HX-Request") == "true" }
+// isHTMX reports whether htmx made the request to swap a fragment. When
+// htmx restores a page it no longer holds in its history cache (Back, after
+// many steps) it asks for the address with HX-Request too, but puts the
+// answer in place of the whole page: that answer is the whole page.
+func isHTMX(c echo.Context) bool {
+	h := c.Request().Header
+	return h.Get("HX-Request") == "true" && h.Get("HX-History-Restore-Request") != "true"
+}
 
 // redirect sends a browser to url: a 303 for plain forms, HX-Redirect for htmx.
 func redirect(c echo.Context, url string) error {

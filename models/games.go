@@ -1010,7 +1010,8 @@ type GameSummary struct {
 // MyGames lists the games user has a seat in: those waiting on them first,
 // oldest wait first, then the others, most recently changed first. Of the
 // finished games it takes the latest, at most finished of them (all when
-// finished < 0), and it says how many finished games the user has in all.
+// finished < 0), and it says how many finished games the user has in all
+// (0 when finished is 0: then it reads none of them).
 // It reads the games and their seats in a few statements whatever their
 // number (one per game made the home page of a seasoned player slow).
 func (s *Store) MyGames(userID uint, finished int) ([]GameSummary, int, error) {
@@ -1020,19 +1021,34 @@ func (s *Store) MyGames(userID uint, finished int) ([]GameSummary, int, error) {
 		return nil, 0, err
 	}
 	var total int64
-	if err := s.db.Model(&Game{}).Where("status = ? AND id IN (?)", StatusFinished, mine).Count(&total).Error; err != nil {
-		return nil, 0, err
+	if finished != 0 {
+		if err := s.db.Model(&Game{}).Where("status = ? AND id IN (?)", StatusFinished, mine).Count(&total).Error; err != nil {
+			return nil, 0, err
+		}
 	}
 	if finished != 0 && total > 0 {
 		var done []Game
-		q := s.db.Preload("Seats").Where("status = ? AND id IN (?)", StatusFinished, mine).Order("updated_at DESC, id DESC")
+		// finished_at is written from the store's clock in UTC: its text
+		// sorts as the time.
+		q := s.db.Preload("Seats").Where("status = ? AND id IN (?)", StatusFinished, mine).Order("finished_at DESC, id DESC")
 		if finished > 0 {
 			q = q.Limit(finished)
 		}
 		if err := q.Find(&done).Error; err != nil {
 			return nil, 0, err
 		}
-		games = append(games, done...)
+		// A game that finished between the reads is listed once, finished.
+		listed := make(map[uint]int, len(games))
+		for i, g := range games {
+			listed[g.ID] = i
+		}
+		for _, g := range done {
+			if i, ok := listed[g.ID]; ok {
+				games[i] = g
+				continue
+			}
+			games = append(games, g)
+		}
 	}
 	out := make([]GameSummary, 0, len(games))
 	for _, g := range games {

@@ -28,8 +28,11 @@ document.addEventListener("htmx:beforeSwap", function (e) {
   var src = e.detail.requestConfig && e.detail.requestConfig.elt;
   var from = src && src.closest("[hx-push-url]");
   var push = !!from && from.getAttribute("hx-push-url") === "true";
+  // Asked from the body, not the game area: the area's hx-push-url would
+  // have htmx push the address too (twice for a step; and a live refetch
+  // or a form, which take no address, would take one).
   htmx.ajax("GET", url, {
-    source: "#game-main", target: "#game-main", select: "#game-main", swap: "outerHTML",
+    source: "body", target: "#game-main", select: "#game-main", swap: "outerHTML",
     headers: { "X-Cacao-Shown": "" },
   }).then(function () {
     if (push) history.pushState({ htmx: true }, "", url);

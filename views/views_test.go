@@ -137,6 +137,7 @@ func TestSeatName(t *testing.T) {
 		{fa, "greedy bot 2", "", "greedy bot 2"},
 		{fa, "my bot", "greedy", "my bot"},
 		{fa, "greedy bot x", "greedy", "greedy bot x"},
+		{fa, "clever bot 2", "clever", "clever bot 2"}, // a kind with no name of its own
 	} {
 		if got := SeatName(tc.l, tc.name, tc.bot); got != tc.want {
 			t.Errorf("SeatName(%s, %q, %q) = %q, want %q", tc.l.Code, tc.name, tc.bot, got, tc.want)

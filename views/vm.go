@@ -42,8 +42,8 @@ func BotName(l *i18n.Lang, kind string) string {
 // wrote it.
 func SeatName(l *i18n.Lang, name, bot string) string {
 	rest, ok := strings.CutPrefix(name, bot+" bot ")
-	if bot == "" || !ok {
-		return name
+	if bot == "" || !ok || BotName(l, bot) == bot {
+		return name // a person, or a kind of bot with no name of its own
 	}
 	n, err := strconv.Atoi(rest)
 	if err != nil {

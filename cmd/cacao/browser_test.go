@@ -750,12 +750,18 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 	// refetch answered first), app.js asks again for the whole area.
 	_, err = eval[bool](a, `(() => { document.getElementById('game-main').setAttribute('data-shown', 'elsewhere'); return true; })()`)
 	a.must(err)
+	n, err = eval[int](a, `history.length`)
+	a.must(err)
 	a.must(a.click(rotateSel, "Rotate"))
 	a.must(a.waitFor(`document.getElementById('game-main').getAttribute('data-shown') !== 'elsewhere'`, 10*time.Second, "the whole game area asked again"))
 	if got := a.text(rotateSel); !strings.Contains(got, "(now 180°)") {
 		b.fatalf("after Rotate from a page of another version the link says %q, want (now 180°)", got)
 	}
 	a.must(a.waitFor(`location.search.includes('rot=2')`, 10*time.Second, "the address of the step asked again"))
+	time.Sleep(200 * time.Millisecond) // a second push, were there one, would come at once
+	if m, err := eval[int](a, `history.length`); err != nil || m != n+1 {
+		b.fatalf("the step asked again left %d history entries, want one (%d before it)", m-n, n)
+	}
 	if got, _ := eval[string](a, keptJS); got != "new,new,new,new" {
 		b.fatalf("after Rotate from a page of another version the board's tiles, the players, the log and the cells in words are %s; want new,new,new,new", got)
 	}

@@ -128,8 +128,16 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	srv0, gen0 := srv.CPUTime(), selfCPU()
 	stats := lt.Play(ctx, o.Duration)
 	rep := &Report{Stats: stats, Users: o.Users, Duration: o.Duration, RawTxPerS: raw, PeakRSSMB: srv.PeakRSSMB(),
-		ServerCPU: srv.CPUTime() - srv0, GenCPU: selfCPU() - gen0, Cores: runtime.NumCPU()}
+		ServerCPU: spent(srv0, srv.CPUTime()), GenCPU: spent(gen0, selfCPU()), Cores: runtime.NumCPU()}
 	return rep, nil
+}
+
+// spent is the CPU time between two readings, or -1 when either failed.
+func spent(before, after time.Duration) time.Duration {
+	if before < 0 || after < 0 {
+		return -1
+	}
+	return after - before
 }
 
 // BuildServer builds cmd/cacao into dir and returns the binary's path.

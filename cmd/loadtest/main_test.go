@@ -52,4 +52,7 @@ func TestStatCPU(t *testing.T) {
 	if got := statCPU("4242 (cut"); got != -1 {
 		t.Fatalf("a cut line gives %v, want -1", got)
 	}
+	if spent(-1, time.Second) != -1 || spent(time.Second, -1) != -1 || spent(time.Second, 3*time.Second) != 2*time.Second {
+		t.Fatal("spent does not say -1 when a reading failed")
+	}
 }
