@@ -1,6 +1,9 @@
 package engine
 
-import "maps"
+import (
+	"maps"
+	"sync/atomic"
+)
 
 // Game is a State together with its record: every turn is written down with
 // its choices made explicit, and every resolution of another player's batch
@@ -9,6 +12,11 @@ import "maps"
 type Game struct {
 	rec   Record
 	state *State
+	// shared says rec.Turns's array may also be another Game's (Clone
+	// shares it): it is copied before one of its turns is changed. A turn's
+	// reactions map is never changed in place, only replaced, so clones
+	// and records may share it.
+	shared atomic.Bool
 }
 
 // NewGame starts a game for the named players from a setup.
@@ -72,8 +80,19 @@ func (g *Game) SetAutoDecide(seat int, on bool) []Resolution {
 }
 
 func (g *Game) note(rs []Resolution) {
+	if len(rs) == 0 {
+		return
+	}
+	if g.shared.Load() {
+		g.rec.Turns = append([]RecordTurn(nil), g.rec.Turns...)
+		g.shared.Store(false)
+	}
 	for _, r := range rs {
-		g.rec.Turns[r.Turn].Move.Reactions[r.Seat] = append([]Act{}, r.Acts...)
+		t := &g.rec.Turns[r.Turn].Move
+		m := make(map[int][]Act, len(t.Reactions)+1)
+		maps.Copy(m, t.Reactions)
+		m[r.Seat] = append([]Act{}, r.Acts...)
+		t.Reactions = m
 	}
 }
 
@@ -86,13 +105,15 @@ func (g *Game) Record() *Record {
 }
 
 // Clone returns an independent copy of the game: playing on one does not
-// change the other.
+// change the other. The record's turns are shared until one of the two
+// changes an earlier turn (see note); a new turn goes past the clone's
+// end, which is its capacity, so appending never writes where the other
+// reads. Many goroutines may clone one game at once.
 func (g *Game) Clone() *Game {
 	c := &Game{rec: g.rec, state: g.state.Clone()}
-	c.rec.Turns = append([]RecordTurn(nil), g.rec.Turns...)
-	for i := range c.rec.Turns {
-		// note() writes into the reactions map of earlier turns.
-		c.rec.Turns[i].Move.Reactions = maps.Clone(c.rec.Turns[i].Move.Reactions)
-	}
+	n := len(g.rec.Turns)
+	c.rec.Turns = g.rec.Turns[:n:n]
+	g.shared.Store(true)
+	c.shared.Store(true)
 	return c
 }
