@@ -67,7 +67,7 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 		for _, seat := range g.Seats {
 			free = free || seat.FreeFor(u.ID) && seat.InvitedID == nil
 		}
-		if free && seatOf(g.Seats, u.ID) < 0 {
+		if free && models.UserSeat(g.Seats, u.ID) < 0 {
 			vm.Open = append(vm.Open, gameLine(lang(c), g, now))
 		}
 	}
@@ -80,15 +80,6 @@ func (s *Server) homeEvents(c echo.Context) error {
 	topics := []string{live.User(currentUser(c).ID), live.Lobby}
 	s.live.Stream(c.Response(), c.Request(), s.live.Version(topics...), topics...)
 	return nil
-}
-
-func seatOf(seats []models.Seat, uid uint) int {
-	for i, s := range seats {
-		if s.UserID != nil && *s.UserID == uid {
-			return i
-		}
-	}
-	return -1
 }
 
 func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time) views.GameLine {

@@ -59,15 +59,11 @@ type Event struct {
 
 // SeatOf returns the engine seat of a user in this game, or -1.
 func (l *Loaded) SeatOf(userID uint) int {
-	for i, s := range l.Seats {
-		if s.UserID != nil && *s.UserID == userID {
-			if l.Game.Status == StatusOpen {
-				return i
-			}
-			return s.Index
-		}
+	i := UserSeat(l.Seats, userID)
+	if i < 0 || l.Game.Status == StatusOpen {
+		return i
 	}
-	return -1
+	return l.Seats[i].Index
 }
 
 // Names lists the seats' names in play order.
@@ -1052,7 +1048,7 @@ func (s *Store) MyGames(userID uint, finished int) ([]GameSummary, int, error) {
 	}
 	out := make([]GameSummary, 0, len(games))
 	for _, g := range games {
-		i := seatOfUser(g.Seats, userID)
+		i := UserSeat(g.Seats, userID)
 		if i < 0 {
 			continue
 		}
@@ -1078,8 +1074,8 @@ func (s *Store) MyGames(userID uint, finished int) ([]GameSummary, int, error) {
 	return out, int(total), nil
 }
 
-// seatOfUser is the position in seats of user's seat, or -1.
-func seatOfUser(seats []Seat, userID uint) int {
+// UserSeat is the position in seats of user's seat, or -1.
+func UserSeat(seats []Seat, userID uint) int {
 	for i, seat := range seats {
 		if seat.UserID != nil && *seat.UserID == userID {
 			return i

@@ -620,7 +620,7 @@ func TestMyGamesListsLatestFinished(t *testing.T) {
 			t.Fatalf("MyGames(ana, %d): %d finished and %d others of %d finished; want %d, 2 and %d", tc.ask, done, other, total, tc.done, wantTotal)
 		}
 		for _, g := range games {
-			if seatOfUser(g.Seats, ana.ID) < 0 {
+			if UserSeat(g.Seats, ana.ID) < 0 {
 				t.Fatalf("game %d is not ana's", g.Game.ID)
 			}
 		}
