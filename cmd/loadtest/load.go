@@ -46,6 +46,16 @@ type Commit struct {
 // Size is bytes as sent and as read.
 type Size struct{ Wire, Body int64 }
 
+// addBytes counts b under kind.
+func (s *Stats) addBytes(kind string, b Size) {
+	if s.Bytes == nil {
+		s.Bytes = map[string]Size{}
+	}
+	t := s.Bytes[kind]
+	t.Wire, t.Body = t.Wire+b.Wire, t.Body+b.Body
+	s.Bytes[kind] = t
+}
+
 // Requests counts the timed requests.
 func (s *Stats) Requests() int {
 	n := 0
@@ -69,13 +79,8 @@ func (s *Stats) add(o *Stats) {
 	for k, ds := range o.Lat {
 		s.Lat[k] = append(s.Lat[k], ds...)
 	}
-	if s.Bytes == nil {
-		s.Bytes = map[string]Size{}
-	}
 	for k, b := range o.Bytes {
-		t := s.Bytes[k]
-		t.Wire, t.Body = t.Wire+b.Wire, t.Body+b.Body
-		s.Bytes[k] = t
+		s.addBytes(k, b)
 	}
 	s.Committed = append(s.Committed, o.Committed...)
 }
@@ -248,12 +253,7 @@ func (u *vuser) do(ctx context.Context, kind, method, path string, form url.Valu
 	}
 	if u.timing {
 		u.st.Lat[kind] = append(u.st.Lat[kind], time.Since(start))
-		if u.st.Bytes == nil {
-			u.st.Bytes = map[string]Size{}
-		}
-		t := u.st.Bytes[kind]
-		t.Wire, t.Body = t.Wire+wire, t.Body+int64(len(b))
-		u.st.Bytes[kind] = t
+		u.st.addBytes(kind, Size{Wire: wire, Body: int64(len(b))})
 	}
 	if shown, ok := shownIn(b); ok && htmx {
 		u.shown = shown

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -31,6 +32,19 @@ func TestLoadRunReports(t *testing.T) {
 	for _, kind := range []string{"page", "select", "turn", "all"} {
 		if !regexp.MustCompile(`(?m)^` + kind + ` +\d+`).MatchString(out.String()) {
 			t.Fatalf("no latency line for %q:\n%s", kind, out.String())
+		}
+	}
+	// Pages come gzipped: fewer bytes on the wire than read, neither zero.
+	for _, kind := range []string{"page", "select", "turn"} {
+		m := regexp.MustCompile(`(?m)^` + kind + `(?: +[\d.]+){5} +([\d.]+) +([\d.]+)$`).FindStringSubmatch(out.String())
+		if m == nil {
+			t.Fatalf("no sizes for %q:\n%s", kind, out.String())
+		}
+		var wire, body float64
+		fmt.Sscan(m[1], &wire)
+		fmt.Sscan(m[2], &body)
+		if wire <= 0 || body <= wire {
+			t.Fatalf("%s answers: %.1f KB on the wire, %.1f KB read; want gzipped pages", kind, wire, body)
 		}
 	}
 	cpu := regexp.MustCompile(`(?m)^CPU over the measured time: server (\d+\.\d) s \((\d+\.\d+) ms per turn, \d+\.\d+ ms per request\), generator \d+\.\d s`).FindStringSubmatch(out.String())
