@@ -566,7 +566,11 @@ func TestHTMXFragments(t *testing.T) {
 		t.Fatal("parts of the game area repeat how they swap")
 	}
 	for _, re := range []string{`<form[^>]*hx-post=[^>]*>`, `<span hidden hx-trigger=[^>]*>`} {
-		for _, tag := range regexp.MustCompile(re).FindAllString(body, -1) {
+		tags := regexp.MustCompile(re).FindAllString(body, -1)
+		if len(tags) == 0 {
+			t.Fatalf("no %s in the answer to choosing a cell", re)
+		}
+		for _, tag := range tags {
 			if !strings.Contains(tag, `hx-push-url="false"`) {
 				t.Errorf("%s would take the address", tag)
 			}
