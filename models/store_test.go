@@ -446,6 +446,7 @@ func TestLoadSeesEveryWrite(t *testing.T) {
 	s := MustOpen(t)
 	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
 	l := twoPlayerGame(t, s, ana, bob)
+	twoPlayerGame(t, s, ana, bob) // the game a seat moves to
 	g := &l.Game
 	rev := l.Game.Rev
 	if again, _ := s.LoadGame(g.ID); again.Game.Rev != rev || again.Seats[0].Name != l.Seats[0].Name {
@@ -465,6 +466,8 @@ func TestLoadSeesEveryWrite(t *testing.T) {
 		}},
 		{"UPDATE games SET turn_hours = 168 WHERE id = ?", func(l *Loaded) bool { return l.Game.TurnHours == 168 }},
 		{"UPDATE games SET rev = 0, turn_hours = 72 WHERE id = ?", func(l *Loaded) bool { return l.Game.TurnHours == 72 }},
+		// A seat moved to another game is gone from this one's rows.
+		{"UPDATE seats SET game_id = (SELECT max(id) FROM games) WHERE game_id = ? AND slot = 1", func(l *Loaded) bool { return len(l.Seats) == 1 }},
 	}
 	for _, st := range steps {
 		if err := s.w.Exec(st.sql, g.ID).Error; err != nil {
@@ -487,6 +490,49 @@ func TestLoadSeesEveryWrite(t *testing.T) {
 	l.Seats[0].Name = "scribbled"
 	if again, _ := s.LoadGame(g.ID); again.Seats[0].Name == "scribbled" {
 		t.Fatal("a change to a loaded seat reached the kept rows")
+	}
+}
+
+// TestOldSeatTriggerReplaced: a database made when a seat's trigger moved
+// rev with "NEW.game_id OR OLD.game_id" (slow) gets today's triggers when
+// opened, and they still count a seat's change.
+func TestOldSeatTriggerReplaced(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`DROP TRIGGER seats_rev_update`, `DROP TRIGGER seats_rev_move`,
+		`CREATE TRIGGER seats_rev_update AFTER UPDATE ON seats
+		BEGIN UPDATE games SET rev = rev + 1 WHERE id = NEW.game_id OR id = OLD.game_id; END`} {
+		if err := s.w.Exec(q).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	if s, err = Open(path); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var defs []string
+	if err := s.db.Raw(`SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'seats' ORDER BY name`).Scan(&defs).Error; err != nil {
+		t.Fatal(err)
+	}
+	if len(defs) != 4 {
+		t.Fatalf("seats has %d triggers, want 4 (insert, move, update, delete): %q", len(defs), defs)
+	}
+	for _, d := range defs {
+		if strings.Contains(d, " OR ") {
+			t.Fatalf("the old trigger is still there: %s", d)
+		}
+	}
+	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
+	l := twoPlayerGame(t, s, ana, bob)
+	if err := s.w.Exec(`UPDATE seats SET name = 'renamed' WHERE game_id = ? AND slot = 0`, l.Game.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if again := mustLoad(t, s, l.Game.ID); again.Game.Rev <= l.Game.Rev {
+		t.Fatalf("a seat's change left rev at %d", again.Game.Rev)
 	}
 }
 
