@@ -52,6 +52,9 @@ type Store struct {
 	// MailDelay holds back "your turn" mail, so a player who is at the
 	// table (and opens the game) gets none. Zero means DefaultMailDelay.
 	MailDelay time.Duration
+	// checkKept, set by tests, is shown the rows a commit keeps for the
+	// next loads (keepRows).
+	checkKept func(Game, []Seat)
 }
 
 // DefaultMailDelay is how long "your turn" mail waits for the player to

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mattn/go-sqlite3"
 	"gorm.io/gorm"
 
 	"cacao/engine"
@@ -40,6 +41,9 @@ type Loaded struct {
 	Log    []LogEntry
 	Play   *engine.Game
 	Events []Event
+	// stored are the seen marks of seats as the database holds them, where
+	// the marks not yet written (overlaySeen) replaced them in Seats.
+	stored []seenOf
 }
 
 // Event is one log entry as it played out: what was done and what every seat
@@ -329,7 +333,8 @@ func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
 // counts the change in rev itself, which spares the games_rev trigger a
 // second write of the row.
 func bumpVersion(tx *gorm.DB, g *Game) error {
-	res, err := rawExec(tx, `UPDATE games SET version = ?, updated_at = ?, rev = rev + 1 WHERE id = ? AND version = ?`, g.Version+1, tx.NowFunc(), g.ID, g.Version)
+	at := tx.NowFunc()
+	res, err := rawExec(tx, `UPDATE games SET version = ?, updated_at = ?, rev = rev + 1 WHERE id = ? AND version = ?`, g.Version+1, at, g.ID, g.Version)
 	if err != nil {
 		return err
 	}
@@ -337,6 +342,7 @@ func bumpVersion(tx *gorm.DB, g *Game) error {
 		return ErrConflict
 	}
 	g.Version++
+	g.UpdatedAt = at
 	return nil
 }
 
@@ -401,7 +407,7 @@ func (s *Store) load(db *gorm.DB, id uint) (*Loaded, error) {
 		return l, nil
 	}
 	sort.Slice(l.Seats, func(a, b int) bool { return l.Seats[a].Index < l.Seats[b].Index })
-	s.overlaySeen(l.Seats)
+	l.stored = s.overlaySeen(l.Seats)
 	r := s.replays.get(id)
 	if r != nil && r.version <= l.Game.Version {
 		n := len(r.log)
@@ -816,15 +822,22 @@ func (s *Store) tryCommit(id uint, version int, actor Actor, change func(l *Load
 	if err := s.decideForPolicies(l, func(e LogEntry, user uint) error { e.Auto = true; return put(e, false, &user) }); err != nil {
 		return nil, err
 	}
+	var keep bool
+	var gen rowsGen
 	err = s.w.Transaction(func(tx *gorm.DB) error {
-		var curVersion int
+		var curVersion, curRev int
 		var curStatus string
-		if err := rawRow(tx, `SELECT version, status FROM games WHERE id = ?`, id).Scan(&curVersion, &curStatus); err != nil {
+		if err := rawRow(tx, `SELECT version, status, rev FROM games WHERE id = ?`, id).Scan(&curVersion, &curStatus, &curRev); err != nil {
 			return err
 		}
 		if curVersion != read || curStatus != StatusActive {
 			return errMoved
 		}
+		// The rows as read are the rows now (rev counts every change to
+		// them), so once the commit's own writes are applied to them they
+		// are the committed rows, kept for the next loads (see keepRows).
+		keep = curRev == l.Game.Rev
+		gen = s.rows.gen(id)
 		if actor.Timeout {
 			// A vacation may have moved the deadline since it was read.
 			var st Seat
@@ -849,14 +862,71 @@ func (s *Store) tryCommit(id uint, version int, actor Actor, change func(l *Load
 		if err := bumpVersion(tx, &l.Game); err != nil {
 			return errMoved
 		}
-		return s.afterChange(tx, l, seat, prevCur, now)
+		if err := s.afterChange(tx, l, seat, prevCur, now); err != nil {
+			return err
+		}
+		if keep {
+			return rawRow(tx, `SELECT rev FROM games WHERE id = ?`, id).Scan(&l.Game.Rev)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	if keep {
+		s.keepRows(l, rowsGen{gen.epoch, gen.gen + 1})
+	}
 	s.remember(l)
 	s.changed(&l.Game, l.Seats, false)
 	return l, nil
+}
+
+// keepRows keeps the rows of l, a game just committed, as the rows of
+// generation g, the one its commit began (the writer's connection, held
+// through the commit, let no other change in between; should one have come
+// since, the rows are not kept). A commit's rows are its read rows with its
+// own writes applied, the seen marks as stored, and times as a read gives
+// them back: the next load need not read them.
+func (s *Store) keepRows(l *Loaded, g rowsGen) {
+	game, seats := l.Game, append([]Seat(nil), l.Seats...)
+	for _, o := range l.stored {
+		for i := range seats {
+			if seats[i].ID == o.id {
+				seats[i].SeenSeq, seats[i].SeenAt = o.seq, o.at
+			}
+		}
+	}
+	game.CreatedAt, game.UpdatedAt = asRead(game.CreatedAt), asRead(game.UpdatedAt)
+	game.StartedAt, game.FinishedAt = asReadPtr(game.StartedAt), asReadPtr(game.FinishedAt)
+	for i := range seats {
+		st := &seats[i]
+		st.WaitingSince, st.Deadline, st.RemindAt, st.SeenAt = asReadPtr(st.WaitingSince), asReadPtr(st.Deadline), asReadPtr(st.RemindAt), asReadPtr(st.SeenAt)
+	}
+	s.rows.put(g, game, seats)
+	if s.checkKept != nil {
+		s.checkKept(game, seats)
+	}
+}
+
+// asRead returns t as the driver reads it back once stored: written in
+// its first timestamp format, parsed in UTC.
+func asRead(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	r, err := time.ParseInLocation(sqlite3.SQLiteTimestampFormats[0], t.Format(sqlite3.SQLiteTimestampFormats[0]), time.UTC)
+	if err != nil {
+		return t
+	}
+	return r
+}
+
+func asReadPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	r := asRead(*t)
+	return &r
 }
 
 // afterChange updates who is waited on (and their clocks), finishes the
@@ -901,8 +971,9 @@ func (s *Store) afterChange(tx *gorm.DB, l *Loaded, acted, prevCur int, now time
 		}
 	}
 	if st.Over() && !st.Pending() && l.Game.Status == StatusActive {
-		l.Game.Status, l.Game.FinishedAt = StatusFinished, &now
-		if err := tx.Model(&Game{}).Where("id = ?", l.Game.ID).Updates(map[string]any{"status": StatusFinished, "finished_at": now}).Error; err != nil {
+		at := tx.NowFunc()
+		l.Game.Status, l.Game.FinishedAt, l.Game.UpdatedAt = StatusFinished, &now, at
+		if _, err := rawExec(tx, `UPDATE games SET status = ?, finished_at = ?, updated_at = ? WHERE id = ?`, StatusFinished, now, at, l.Game.ID); err != nil {
 			return err
 		}
 		res := st.Score()

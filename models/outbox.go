@@ -414,15 +414,27 @@ func (s *Store) FlushSeen() error {
 }
 
 // overlaySeen puts the marks not yet written onto freshly read seats.
-func (s *Store) overlaySeen(seats []Seat) {
+func (s *Store) overlaySeen(seats []Seat) (stored []seenOf) {
 	s.seen.mu.Lock()
 	defer s.seen.mu.Unlock()
 	for i := range seats {
+		was := seenOf{id: seats[i].ID, seq: seats[i].SeenSeq, at: seats[i].SeenAt}
 		for _, marks := range []map[uint]seenMark{s.seen.writing, s.seen.m} {
 			if mk, ok := marks[seats[i].ID]; ok && mk.seq >= seats[i].SeenSeq {
 				at := mk.at
 				seats[i].SeenSeq, seats[i].SeenAt = mk.seq, &at
 			}
 		}
+		if seats[i].SeenSeq != was.seq || seats[i].SeenAt != was.at {
+			stored = append(stored, was)
+		}
 	}
+	return stored
+}
+
+// seenOf is a seat's seen mark as stored.
+type seenOf struct {
+	id  uint
+	seq int
+	at  *time.Time
 }

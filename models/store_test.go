@@ -2,6 +2,7 @@ package models
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -30,6 +31,7 @@ func MustOpen(t testing.TB) *Store {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkKeptRows(t, s)
 	t.Cleanup(func() {
 		if n := s.w.ConnPool.(*writePool).stray.Load(); n > 0 {
 			t.Errorf("%d rows of games or users were changed outside Exec or a transaction: the caches missed them", n)
@@ -493,6 +495,51 @@ func TestLoadSeesEveryWrite(t *testing.T) {
 	}
 }
 
+// checkKeptRows has every commit of s compare the rows it keeps for the
+// next loads with the rows the database holds (unless the game changed
+// again meanwhile): a field that a commit writes in one way and keeps in
+// another fails the test.
+func checkKeptRows(t testing.TB, s *Store) {
+	s.checkKept = func(game Game, seats []Seat) {
+		var g Game
+		stored, err := readGame(s.db, game.ID, &g)
+		if err != nil {
+			t.Errorf("reading game %d back: %v", game.ID, err)
+			return
+		}
+		if g.Rev != game.Rev {
+			return // changed again since
+		}
+		byID := func(ss []Seat) []Seat {
+			ss = append([]Seat(nil), ss...)
+			sort.Slice(ss, func(a, b int) bool { return ss[a].ID < ss[b].ID })
+			return ss
+		}
+		if !reflect.DeepEqual(g, game) {
+			t.Errorf("game %d as kept after a commit:\n%+v\nas stored:\n%+v", game.ID, game, g)
+		}
+		if a, b := byID(seats), byID(stored); !reflect.DeepEqual(a, b) {
+			t.Errorf("seats of game %d as kept after a commit:\n%s\nas stored:\n%s", game.ID, seatsText(a), seatsText(b))
+		}
+	}
+}
+
+func seatsText(ss []Seat) string {
+	var b strings.Builder
+	for _, st := range ss {
+		fmt.Fprintf(&b, "%+v", st)
+		for _, t := range []*time.Time{st.WaitingSince, st.Deadline, st.RemindAt, st.SeenAt} {
+			if t != nil {
+				fmt.Fprintf(&b, " %s", t.Format(time.RFC3339Nano))
+			} else {
+				b.WriteString(" nil")
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 // TestOldSeatTriggerReplaced: a database made when a seat's trigger moved
 // rev with "NEW.game_id OR OLD.game_id" (slow) gets today's triggers when
 // opened, and they still count a seat's change.
@@ -678,5 +725,69 @@ func TestMyGamesListsLatestFinished(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCommitKeepsItsRows: a commit keeps the game's rows as committed, so
+// the next load reads none; the rows kept are the stored ones (checked by
+// checkKeptRows): seen marks not yet written stay out of them, and a change
+// to the rows between the commit's read and its write (a seat renamed)
+// makes the commit keep nothing.
+func TestCommitKeepsItsRows(t *testing.T) {
+	s := MustOpen(t)
+	kept := 0
+	check := s.checkKept
+	s.checkKept = func(g Game, seats []Seat) { kept++; check(g, seats) }
+	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
+	users := map[uint]*User{ana.ID: ana, bob.ID: bob}
+	l := twoPlayerGame(t, s, ana, bob)
+	move := func() {
+		t.Helper()
+		st := l.Play.State()
+		seat := st.Current()
+		for i := range l.Seats {
+			if len(st.Player(i).Queue()) > 0 {
+				seat = i
+			}
+		}
+		l = playHuman(t, s, l, users[*l.Seats[seat].UserID])
+	}
+	move()
+	if kept != 1 {
+		t.Fatalf("a commit kept rows %d times, want 1", kept)
+	}
+	if _, _, ok := s.rows.get(l.Game.ID, s.rows.gen(l.Game.ID)); !ok {
+		t.Fatal("the next load reads the rows a commit just wrote")
+	}
+	// A seen mark waits in memory (the first one was written at once).
+	for i := 0; i < 2; i++ {
+		if err := s.MarkSeen(mustLoad(t, s, l.Game.ID), 0); err != nil {
+			t.Fatal(err)
+		}
+		move()
+	}
+	if len(s.seen.m) == 0 {
+		t.Fatal("no seen mark waits in memory: the test checks nothing")
+	}
+	// A seat renamed after the commit's read.
+	n := kept
+	_, err := s.commit(l.Game.ID, -1, Actor{UserID: *l.Seats[l.Play.State().Current()].UserID}, func(c *Loaded, seat int, add func(LogEntry) error) error {
+		if err := s.w.Exec(`UPDATE seats SET name = 'renamed' WHERE game_id = ? AND slot = 0`, c.Game.ID).Error; err != nil {
+			return err
+		}
+		e, err := turnEntry(c, seat, engine.Move{Placement: c.Play.State().LegalPlacements(nil)[0]})
+		if err != nil {
+			return err
+		}
+		return add(e)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept != n {
+		t.Fatal("a commit kept rows that changed after it read them")
+	}
+	if got := mustLoad(t, s, l.Game.ID); got.Seats[0].Name != "renamed" && got.Seats[1].Name != "renamed" {
+		t.Fatal("the load after the commit shows the seat as it was")
 	}
 }
