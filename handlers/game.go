@@ -28,6 +28,12 @@ func (s *Server) showGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// Opening the game reads its notices (the header then counts the rest).
+	if u := currentUser(c); u != nil && u.Unread > 0 {
+		if err := s.store.ReadGameNotices(u.ID, id); err != nil {
+			return err
+		}
+	}
 	sel, problem := parseSelection(lang(c), c.QueryParam("tile"), c.QueryParam("rot"), c.QueryParam("at"), c.QueryParam("overbuild"), c.QueryParam("fill"))
 	vm := s.gameVM(c, l, sel)
 	if problem != "" {

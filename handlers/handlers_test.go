@@ -189,7 +189,8 @@ func (s *site) midGame() (id uint, ana, bob *client) {
 	return id, ana, bob
 }
 
-// userID finds the user's id through the store (tests only).
+// seatOf finds the named player's seat in game id, and the game as
+// loaded (tests only).
 func (s *site) seatOf(id uint, name string) (int, *models.Loaded) {
 	l, err := s.store.LoadGame(id)
 	if err != nil {

@@ -364,10 +364,15 @@ func (tb *tab) signUp(base, name string) {
 }
 
 // createGame makes a 2-player game from the home page, seat 2 being
-// "open" or a bot name, and returns the game page's URL.
+// "open", a bot name or "@name" (that user invited), and returns the game
+// page's URL.
 func (tb *tab) createGame(base, seat2 string) string {
 	tb.b.t.Helper()
 	tb.must(tb.navigate(base + "/"))
+	if name, ok := strings.CutPrefix(seat2, "@"); ok { // an invitation
+		seat2 = "invite"
+		tb.must(tb.do(10*time.Second, chromedp.SetValue(chromedp.ID("invite2"), name)))
+	}
 	tb.must(tb.do(10*time.Second, chromedp.SetValue(chromedp.ID("seat2"), seat2)))
 	tb.must(tb.click(`form[action="/games"] button[type=submit]`, "Create game"))
 	loc := tb.location()

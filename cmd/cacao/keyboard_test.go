@@ -13,6 +13,7 @@ import (
 	"maps"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -544,6 +545,11 @@ func TestBrowserLiveRefreshKeepsFocus(t *testing.T) {
 	waiter.must(err)
 	unreadBefore, err := eval[string](waiter, `document.getElementById('unread').textContent`)
 	waiter.must(err)
+	// The mover first invites the waiter to a second game: news the
+	// waiter has not seen, unlike the move of the game on the screen.
+	mover.createGame(base, "@"+waiter.name)
+	mover.must(mover.navigate(game))
+	mover.must(mover.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
 	// The mover plays a whole turn by clicking.
 	turns := mover.turns
 	for deadline := time.Now().Add(30 * time.Second); mover.turns == turns; {
@@ -562,14 +568,15 @@ func TestBrowserLiveRefreshKeepsFocus(t *testing.T) {
 	if after != before {
 		b.fatalf("after the live refresh focus is on %q, want %q", after, before)
 	}
-	// The header's unread count follows: the move told the waiter it is
-	// their turn. The page, loaded again, shows the same count.
+	// The header's unread count follows: one more, the invitation. The
+	// move's "your turn" is not news to a player at the table (the page
+	// that shows it reads it). The page, loaded again, shows the same.
 	live, err := eval[string](waiter, `document.getElementById('unread').textContent`)
 	waiter.must(err)
 	waiter.must(waiter.navigate(game))
 	loaded, err := eval[string](waiter, `document.getElementById('unread').textContent`)
 	waiter.must(err)
-	if live != loaded || live == unreadBefore {
-		b.fatalf("the header's unread count is %q after the live refresh, %q before it, %q once the page is loaded again", live, unreadBefore, loaded)
+	if n, _ := strconv.Atoi(unreadBefore); live != loaded || live != strconv.Itoa(n+1) {
+		b.fatalf("the header's unread count is %q after the live refresh, %q before it, %q once the page is loaded again; want one more, the invitation", live, unreadBefore, loaded)
 	}
 }

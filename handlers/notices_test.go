@@ -1,0 +1,69 @@
+package handlers_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"cacao/engine"
+)
+
+// TestOpeningAGameReadsItsNotices: a player who opens a game has seen what
+// its notices told ("your turn" and the like): they are read, and the
+// header counts only the other games' news. Without this, every move of a
+// game played at its page added one to the count.
+func TestOpeningAGameReadsItsNotices(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	games := []uint{ana.createGame("@bob", "none", "none"), ana.createGame("@bob", "none", "none")}
+	r := engine.NewRand(3)
+	for _, id := range games {
+		bob.post(fmt.Sprintf("/games/%d/join", id), nil)
+		for i := 0; i < 4; i++ {
+			ana.act(id, r)
+			bob.act(id, r)
+		}
+		// Ana moves last: bob has news of each game, not yet seen.
+		for !ana.act(id, r) {
+			bob.act(id, r)
+		}
+	}
+	unread := func(name string, id uint) (n int) {
+		t.Helper()
+		seat, l := s.seatOf(id, name)
+		ns, _, err := s.store.Notifications(*l.Seats[seat].UserID, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range ns {
+			if !x.Read && x.GameID == id {
+				n++
+			}
+		}
+		return n
+	}
+	if unread("bob", games[0]) == 0 || unread("bob", games[1]) == 0 {
+		t.Fatal("bob has no unread notices of the games: the test checks nothing")
+	}
+	other := unread("bob", games[1])
+	for _, htmx := range []bool{false, true} {
+		page := fmt.Sprintf("/games/%d", games[0])
+		var body string
+		if htmx {
+			_, body = bob.htmx("GET", page+"?live=1", nil)
+		} else {
+			_, body = bob.get(page)
+		}
+		if n := unread("bob", games[0]); n != 0 {
+			t.Fatalf("after opening game %d bob has %d unread notices of it", games[0], n)
+		}
+		if n := unread("bob", games[1]); n != other {
+			t.Fatalf("opening game %d read notices of game %d: %d unread, were %d", games[0], games[1], n, other)
+		}
+		if want := fmt.Sprintf(`<span id="unread"%s>%d</span>`, map[bool]string{true: " hidden"}[htmx], other); !strings.Contains(body, want) {
+			t.Fatalf("the page does not count the other game's news only (%s)", want)
+		}
+		ana.act(games[0], r) // a new notice for bob, perhaps
+		bob.act(games[0], r)
+	}
+}
