@@ -441,6 +441,40 @@ func TestReadGameMatchesGORM(t *testing.T) {
 	}
 }
 
+// TestReadUserMatchesGORM: readUser reads what GORM reads, for a new user
+// (no email: NULL) and one with every setting made.
+func TestReadUserMatchesGORM(t *testing.T) {
+	s := MustOpen(t)
+	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
+	until := time.Date(2026, 12, 24, 10, 30, 0, 5, time.UTC)
+	if err := s.w.Exec(`UPDATE users SET email = 'bob@example.org', email_verified = true, email_mode = 'digest', lang = 'fa',
+		last_digest_at = ?, vacation_until = ?, vacation_year = 2026, vacation_days = 3, auto_decide = true WHERE id = ?`,
+		until.Add(-time.Hour), until, bob.ID).Error; err != nil {
+		t.Fatal(err)
+	}
+	if err := s.w.Exec(`INSERT INTO notifications (user_id, game_id, kind, text, created_at) VALUES (?, 0, 'turn', 'x', ?)`, bob.ID, until).Error; err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []uint{ana.ID, bob.ID} {
+		var want, got User
+		if err := s.db.Take(&want, id).Error; err != nil {
+			t.Fatal(err)
+		}
+		if err := readUser(s.db, id, &got); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("user %d:\n got %+v\nwant %+v", id, got, want)
+		}
+		if id == bob.ID && (got.VacationUntil == nil || got.Unread != 1 || !got.AutoDecide || got.Email == "") {
+			t.Fatalf("bob's settings were not all read: %+v", got)
+		}
+	}
+	if err := readUser(s.db, 999, &User{}); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("a missing user: %v", err)
+	}
+}
+
 // TestLoadSeesEveryWrite: a game's rows are kept between loads, yet a load
 // after any write to the game's row or a seat, by whatever statement, sees
 // it; and rev only grows, even when an old rev is written back.
