@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -130,10 +131,37 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 			return p == "/healthz" || p == "/m/unsubscribe" || strings.HasPrefix(p, "/static/")
 		},
 	}))
+	e.Use(oneVary)
 	e.Use(s.loadUser)
 	e.Use(s.setLang)
 	s.routes(e)
 	return e, nil
+}
+
+// oneVary sends the response's Vary values as one header, each value
+// once: the session and CSRF middleware both add "Cookie", and the
+// language and compression add their own.
+func oneVary(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		res := c.Response()
+		res.Before(func() {
+			h := res.Header()
+			vs := h.Values(echo.HeaderVary)
+			if len(vs) < 2 {
+				return
+			}
+			out := make([]string, 0, len(vs))
+			for _, v := range vs {
+				for _, f := range strings.Split(v, ",") {
+					if f = strings.TrimSpace(f); f != "" && !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, f) }) {
+						out = append(out, f)
+					}
+				}
+			}
+			h[echo.HeaderVary] = []string{strings.Join(out, ", ")}
+		})
+		return next(c)
+	}
 }
 
 // admission lets at most n requests work at once; the others wait their

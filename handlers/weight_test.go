@@ -71,3 +71,24 @@ func TestPageWeight(t *testing.T) {
 		t.Fatalf("a missing file: %d", res.StatusCode)
 	}
 }
+
+// TestVaryOnce: a page's Vary header names each request header the answer
+// depends on once, in one header line (the session and the CSRF guard
+// both vary on Cookie).
+func TestVaryOnce(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	id := ana.createGame("greedy", "none", "none")
+	for _, path := range []string{"/login", "/", fmt.Sprintf("/games/%d", id)} {
+		_, res := ana.compressed(t, path)
+		vary := res.Header.Values("Vary")
+		if len(vary) != 1 {
+			t.Fatalf("%s: %d Vary headers %q, want one", path, len(vary), vary)
+		}
+		for _, want := range []string{"Cookie", "Accept-Language", "Accept-Encoding"} {
+			if n := strings.Count(vary[0], want); n != 1 {
+				t.Fatalf("%s: Vary %q names %s %d times, want once", path, vary[0], want, n)
+			}
+		}
+	}
+}
