@@ -24,15 +24,17 @@ func (s *Server) showGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// Opening the game reads its notices (the header then counts the
+	// rest); before the game is loaded, so that every notice read tells of
+	// the game as shown or earlier. A failure leaves them unread.
+	if u := currentUser(c); u != nil && u.Unread > 0 {
+		if err := s.store.ReadGameNotices(u.ID, id); err != nil {
+			s.log.Warn("reading a game's notices", "game", id, "user", u.ID, "err", err)
+		}
+	}
 	l, err := s.store.LoadGame(id)
 	if err != nil {
 		return err
-	}
-	// Opening the game reads its notices (the header then counts the rest).
-	if u := currentUser(c); u != nil && u.Unread > 0 {
-		if err := s.store.ReadGameNotices(u.ID, id); err != nil {
-			return err
-		}
 	}
 	sel, problem := parseSelection(lang(c), c.QueryParam("tile"), c.QueryParam("rot"), c.QueryParam("at"), c.QueryParam("overbuild"), c.QueryParam("fill"))
 	vm := s.gameVM(c, l, sel)

@@ -116,6 +116,7 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	// Sessions load before anything can refuse the request: the error page
 	// needs them.
 	e.Use(echo.WrapMiddleware(sm.LoadAndSave))
+	e.Use(oneVary)
 	e.Use(middleware.BodyLimit("64K"))
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
 		TokenLookup:    "form:_csrf,header:X-CSRF-Token",
@@ -131,7 +132,6 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 			return p == "/healthz" || p == "/m/unsubscribe" || strings.HasPrefix(p, "/static/")
 		},
 	}))
-	e.Use(oneVary)
 	e.Use(s.loadUser)
 	e.Use(s.setLang)
 	s.routes(e)

@@ -175,6 +175,9 @@ func Open(path string) (*Store, error) {
 	if err := w.AutoMigrate(tables...); err != nil {
 		return nil, fmt.Errorf("models: migrate: %w", err)
 	}
+	if err := dropOldTriggers(w); err != nil {
+		return nil, fmt.Errorf("models: migrate: %w", err)
+	}
 	for _, trig := range append(revTriggers, unreadTriggers...) {
 		if err := w.Exec(trig).Error; err != nil {
 			return nil, fmt.Errorf("models: migrate: %w", err)
@@ -232,15 +235,36 @@ var revTriggers = []string{
 	BEGIN UPDATE games SET rev = rev + 1 WHERE id = NEW.game_id; END`,
 	// Two triggers, not one with "id = NEW.game_id OR id = OLD.game_id":
 	// SQLite runs that OR as a search of its own and each seat's write
-	// cost several times as much (BenchmarkCommit 650 -> 430 µs). The
-	// definition before them is dropped: a database made before has it.
-	`DROP TRIGGER IF EXISTS seats_rev_update`,
-	`CREATE TRIGGER seats_rev_update AFTER UPDATE ON seats
+	// cost several times as much (BenchmarkCommit 650 -> 430 µs). A
+	// database made before has that one (see dropOldTriggers).
+	`CREATE TRIGGER IF NOT EXISTS seats_rev_update AFTER UPDATE ON seats
 	BEGIN UPDATE games SET rev = rev + 1 WHERE id = NEW.game_id; END`,
 	`CREATE TRIGGER IF NOT EXISTS seats_rev_move AFTER UPDATE OF game_id ON seats WHEN OLD.game_id <> NEW.game_id
 	BEGIN UPDATE games SET rev = rev + 1 WHERE id = OLD.game_id; END`,
 	`CREATE TRIGGER IF NOT EXISTS seats_rev_delete AFTER DELETE ON seats
 	BEGIN UPDATE games SET rev = rev + 1 WHERE id = OLD.game_id; END`,
+}
+
+// dropOldTriggers drops the triggers of databases made before that
+// revTriggers replace, so that they are created anew (in one transaction:
+// seats never change without a trigger counting it).
+func dropOldTriggers(w *gorm.DB) error {
+	var def string
+	err := w.Raw(`SELECT coalesce(max(sql), '') FROM sqlite_master WHERE type = 'trigger' AND name = 'seats_rev_update'`).Row().Scan(&def)
+	if err != nil || !strings.Contains(def, "OLD.game_id") {
+		return err
+	}
+	return w.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec(`DROP TRIGGER seats_rev_update`).Error; err != nil {
+			return err
+		}
+		for _, trig := range revTriggers {
+			if err := tx.Exec(trig).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // unreadTriggers keep users.unread the count of the user's unread
