@@ -27,13 +27,6 @@ func BenchmarkCommit(b *testing.B) {
 			l = newGame()
 			b.StartTimer()
 		}
-		st := l.Play.State()
-		seat := st.Current()
-		for i := range l.Seats {
-			if len(st.Player(i).Queue()) > 0 {
-				seat = i
-			}
-		}
-		l = playHuman(b, s, l, users[*l.Seats[seat].UserID])
+		l = playNext(b, s, l, users)
 	}
 }

@@ -139,6 +139,20 @@ func playHuman(t testing.TB, s *Store, l *Loaded, u *User) *Loaded {
 	return l
 }
 
+// playNext plays the next move of a game between people (users by id): a
+// pending choice of anyone's first, else the turn.
+func playNext(t testing.TB, s *Store, l *Loaded, users map[uint]*User) *Loaded {
+	t.Helper()
+	st := l.Play.State()
+	seat := st.Current()
+	for i := range l.Seats {
+		if len(st.Player(i).Queue()) > 0 {
+			seat = i
+		}
+	}
+	return playHuman(t, s, l, users[*l.Seats[seat].UserID])
+}
+
 // TestGameAgainstBotToTheEnd: a person and a greedy bot play a whole game
 // through the store; the log replays to the same result as the record.
 func TestGameAgainstBotToTheEnd(t *testing.T) {
@@ -779,17 +793,7 @@ func TestCommitKeepsItsRows(t *testing.T) {
 	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
 	users := map[uint]*User{ana.ID: ana, bob.ID: bob}
 	l := twoPlayerGame(t, s, ana, bob)
-	move := func() {
-		t.Helper()
-		st := l.Play.State()
-		seat := st.Current()
-		for i := range l.Seats {
-			if len(st.Player(i).Queue()) > 0 {
-				seat = i
-			}
-		}
-		l = playHuman(t, s, l, users[*l.Seats[seat].UserID])
-	}
+	move := func() { t.Helper(); l = playNext(t, s, l, users) }
 	move()
 	if kept != 1 {
 		t.Fatalf("a commit kept rows %d times, want 1", kept)
