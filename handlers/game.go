@@ -27,8 +27,9 @@ func (s *Server) showGame(c echo.Context) error {
 	// Opening the game reads its notices (the header then counts the
 	// rest); before the game is loaded, so that every notice read tells of
 	// the game as shown or earlier. A failure leaves them unread.
+	seen := 0
 	if u := currentUser(c); u != nil && u.Unread > 0 {
-		if err := s.store.ReadGameNotices(u.ID, id); err != nil {
+		if seen, err = s.store.SeeGameNotices(u.ID, id); err != nil {
 			s.log.Warn("reading a game's notices", "game", id, "user", u.ID, "err", err)
 		}
 	}
@@ -38,6 +39,7 @@ func (s *Server) showGame(c echo.Context) error {
 	}
 	sel, problem := parseSelection(lang(c), c.QueryParam("tile"), c.QueryParam("rot"), c.QueryParam("at"), c.QueryParam("overbuild"), c.QueryParam("fill"))
 	vm := s.gameVM(c, l, sel)
+	vm.Page.Unread = max(0, vm.Page.Unread-int64(seen))
 	if problem != "" {
 		vm.Error = problem
 	}

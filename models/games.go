@@ -1254,20 +1254,6 @@ func (s *Store) Unread(userID uint) (int64, error) {
 	return int64(u.Unread), nil
 }
 
-// ReadGameNotices marks a user's unread notifications about game id read:
-// opening the game has shown them what those told ("your turn", a choice
-// waiting, the result), so the count in the header is only of news.
-// The write waits for the one writer, so it is made only when a read finds
-// such a notice.
-func (s *Store) ReadGameNotices(userID, gameID uint) error {
-	var any int
-	err := s.db.Raw(`SELECT count(*) FROM (SELECT 1 FROM notifications WHERE user_id = ? AND read = false AND game_id = ? LIMIT 1)`, userID, gameID).Row().Scan(&any)
-	if err != nil || any == 0 {
-		return err
-	}
-	return s.w.Exec(`UPDATE notifications SET read = true WHERE user_id = ? AND game_id = ? AND read = false`, userID, gameID).Error
-}
-
 // MarkRead marks all of a user's notifications read.
 func (s *Store) MarkRead(userID uint) error {
 	return s.w.Model(&Notification{}).Where("user_id = ? AND read = ?", userID, false).Update("read", true).Error

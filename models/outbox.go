@@ -374,7 +374,12 @@ type seenMarks struct {
 	m       map[uint]seenMark
 	writing map[uint]seenMark
 	flushed time.Time
+	// notices are the notifications seen at their game's page, to mark
+	// read: by user and game, the last id seen.
+	notices map[noticesOf]uint
 }
+
+type noticesOf struct{ user, game uint }
 
 type seenMark struct {
 	seq int
@@ -385,16 +390,21 @@ type seenMark struct {
 func (s *Store) FlushSeen() error {
 	s.seen.mu.Lock()
 	s.seen.flushed = time.Now()
-	if len(s.seen.m) == 0 || s.seen.writing != nil {
+	if len(s.seen.m) == 0 && len(s.seen.notices) == 0 || s.seen.writing != nil {
 		s.seen.mu.Unlock()
 		return nil
 	}
-	batch := s.seen.m
-	s.seen.m, s.seen.writing = map[uint]seenMark{}, batch
+	batch, notices := s.seen.m, s.seen.notices
+	s.seen.m, s.seen.writing, s.seen.notices = map[uint]seenMark{}, batch, nil
 	s.seen.mu.Unlock()
 	err := s.w.Transaction(func(tx *gorm.DB) error {
 		for id, mk := range batch {
 			if err := tx.Model(&Seat{}).Where("id = ? AND seen_seq <= ?", id, mk.seq).Updates(map[string]any{"seen_seq": mk.seq, "seen_at": mk.at}).Error; err != nil {
+				return err
+			}
+		}
+		for k, last := range notices {
+			if _, err := rawExec(tx, `UPDATE notifications SET read = true WHERE user_id = ? AND game_id = ? AND read = false AND id <= ?`, k.user, k.game, last); err != nil {
 				return err
 			}
 		}
@@ -409,8 +419,45 @@ func (s *Store) FlushSeen() error {
 				s.seen.m[id] = mk
 			}
 		}
+		for k, last := range notices {
+			s.seeNotices(k, last)
+		}
 	}
 	return err
+}
+
+// SeeGameNotices records that a user opened game id's page: its unread
+// notifications ("your turn", a choice waiting, the result) are news no
+// more. They are marked read with the seen marks, at most SeenFlush later;
+// until then the count the header shows leaves out the number returned (0
+// when they were written at once). A notification that comes after this
+// stays unread.
+func (s *Store) SeeGameNotices(userID, gameID uint) (int, error) {
+	var n int
+	var last uint
+	err := s.db.Raw(`SELECT count(*), coalesce(max(id), 0) FROM notifications WHERE user_id = ? AND read = false AND game_id = ?`, userID, gameID).Row().Scan(&n, &last)
+	if err != nil || n == 0 {
+		return 0, err
+	}
+	s.seen.mu.Lock()
+	s.seeNotices(noticesOf{userID, gameID}, last)
+	due := time.Since(s.seen.flushed) >= SeenFlush
+	s.seen.mu.Unlock()
+	if due {
+		if err := s.FlushSeen(); err != nil {
+			return n, err
+		}
+		return 0, nil // written: the count is the database's again
+	}
+	return n, nil
+}
+
+// seeNotices keeps notices of k up to id last to mark read (s.seen.mu held).
+func (s *Store) seeNotices(k noticesOf, last uint) {
+	if s.seen.notices == nil {
+		s.seen.notices = map[noticesOf]uint{}
+	}
+	s.seen.notices[k] = max(s.seen.notices[k], last)
 }
 
 // overlaySeen puts the marks not yet written onto freshly read seats.

@@ -836,3 +836,56 @@ func TestCommitKeepsItsRows(t *testing.T) {
 		t.Fatal("the load after the commit shows the seat as it was")
 	}
 }
+
+// TestSeeGameNotices: the notices of a game a user opened are marked read
+// with the next flush of seen marks, those of other games and those that
+// came after the opening are not; until the flush the count to leave out
+// is returned, and 0 when the notices were written at once.
+func TestSeeGameNotices(t *testing.T) {
+	s := MustOpen(t)
+	ana := mustUser(t, s, "ana")
+	notice := func(game uint) {
+		t.Helper()
+		if err := s.w.Exec(`INSERT INTO notifications (user_id, game_id, kind, text, created_at) VALUES (?, ?, 'turn', 'x', ?)`, ana.ID, game, time.Now()).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	unread := func(game uint) (n int) {
+		t.Helper()
+		if err := s.db.Raw(`SELECT count(*) FROM notifications WHERE user_id = ? AND game_id = ? AND read = false`, ana.ID, game).Row().Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	notice(7)
+	notice(7)
+	notice(8)
+	s.seen.mu.Lock()
+	s.seen.flushed = time.Now() // the next flush is not due yet
+	s.seen.mu.Unlock()
+	if n, err := s.SeeGameNotices(ana.ID, 7); err != nil || n != 2 {
+		t.Fatalf("SeeGameNotices = %d, %v; want the 2 of game 7 to leave out", n, err)
+	}
+	notice(7) // after the opening: still news
+	if unread(7) != 3 {
+		t.Fatal("the notices were marked read before the flush")
+	}
+	if err := s.FlushSeen(); err != nil {
+		t.Fatal(err)
+	}
+	if unread(7) != 1 || unread(8) != 1 {
+		t.Fatalf("after the flush: %d unread of game 7 (want 1, the later one), %d of game 8 (want 1)", unread(7), unread(8))
+	}
+	if u, _ := s.UserByID(ana.ID); u.Unread != 2 {
+		t.Fatalf("the header's count is %d, want 2", u.Unread)
+	}
+	s.seen.mu.Lock()
+	s.seen.flushed = time.Time{} // due: written at once
+	s.seen.mu.Unlock()
+	if n, err := s.SeeGameNotices(ana.ID, 8); err != nil || n != 0 || unread(8) != 0 {
+		t.Fatalf("SeeGameNotices when a flush is due = %d, %v, %d unread; want 0, nil, 0", n, err, unread(8))
+	}
+	if n, err := s.SeeGameNotices(ana.ID, 9); err != nil || n != 0 {
+		t.Fatalf("a game without notices: %d, %v", n, err)
+	}
+}
