@@ -2,10 +2,12 @@ package handlers_test
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
 	"cacao/engine"
+	"cacao/models"
 )
 
 // TestOpeningAGameReadsItsNotices: a player who opens a game has seen what
@@ -69,5 +71,64 @@ func TestOpeningAGameReadsItsNotices(t *testing.T) {
 		}
 		ana.act(games[0], r) // a new notice for bob, perhaps
 		bob.act(games[0], r)
+	}
+}
+
+// TestMoveAnswerReadsItsNotices: the answer to a move (htmx) shows the
+// game, so the notices of it that the player had not seen (the other's
+// moves, and at the end the result) are read; a step of a selection
+// leaves them (and the header) as they are.
+func TestMoveAnswerReadsItsNotices(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	id := ana.createGame("@bob", "none", "none")
+	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
+	unread := func() (n int) {
+		t.Helper()
+		if err := s.store.FlushSeen(); err != nil {
+			t.Fatal(err)
+		}
+		seat, l := s.seatOf(id, "ana")
+		ns, _, err := s.store.Notifications(*l.Seats[seat].UserID, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range ns {
+			if !x.Read {
+				n++
+			}
+		}
+		return n
+	}
+	r := engine.NewRand(5)
+	answers, steps := 0, 0
+	for i := 0; i < 500; i++ {
+		if _, l := s.seatOf(id, "ana"); l.Game.Status == models.StatusFinished {
+			break
+		}
+		m, ok := ana.plan(id, r, nil)
+		if !ok {
+			bob.act(id, r)
+			continue
+		}
+		before := unread()
+		if m.pl != nil && before > 0 {
+			// A step leaves the news unread.
+			ana.htmx("GET", fmt.Sprintf("/games/%d?tile=%s&rot=%d", id, m.pl.Tile, m.pl.Rot), nil)
+			if unread() != before {
+				t.Fatal("a selection step read the game's notices")
+			}
+			steps++
+		}
+		_, body := ana.htmx("POST", m.path, m.form)
+		if n := unread(); n != 0 || !strings.Contains(body, `<span id="unread" hidden>0</span>`) {
+			t.Fatalf("after the answer to her move ana has %d unread notices (%d before); the answer's count: %q", n, before, regexp.MustCompile(`<span id="unread"[^>]*>[^<]*`).FindString(body))
+		}
+		if before > 0 {
+			answers++
+		}
+	}
+	if _, l := s.seatOf(id, "ana"); l.Game.Status != models.StatusFinished || answers == 0 || steps == 0 {
+		t.Fatalf("the game is %s; %d answers read news, %d steps left it: the test checked too little", l.Game.Status, answers, steps)
 	}
 }
