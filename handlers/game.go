@@ -63,7 +63,7 @@ func (s *Server) seeNotices(userID, id uint, unread int) int {
 	if unread <= 0 {
 		return 0
 	}
-	n, err := s.store.SeeGameNotices(userID, id)
+	n, err := s.store.SeeGameNotices(userID, id, unread)
 	if err != nil {
 		s.log.Warn("reading a game's notices", "game", id, "user", userID, "err", err)
 	}

@@ -375,11 +375,18 @@ type seenMarks struct {
 	writing map[uint]seenMark
 	flushed time.Time
 	// notices are the notifications seen at their game's page, to mark
-	// read: by user and game, the last id seen.
-	notices map[noticesOf]uint
+	// read: by user and game, the last id seen and how many; noticeSums
+	// adds up each user's.
+	notices    map[noticesOf]seenNotices
+	noticeSums map[uint]int
 }
 
 type noticesOf struct{ user, game uint }
+
+type seenNotices struct {
+	last uint
+	n    int
+}
 
 type seenMark struct {
 	seq int
@@ -395,7 +402,7 @@ func (s *Store) FlushSeen() error {
 		return nil
 	}
 	batch, notices := s.seen.m, s.seen.notices
-	s.seen.m, s.seen.writing, s.seen.notices = map[uint]seenMark{}, batch, nil
+	s.seen.m, s.seen.writing, s.seen.notices, s.seen.noticeSums = map[uint]seenMark{}, batch, nil, nil
 	s.seen.mu.Unlock()
 	err := s.w.Transaction(func(tx *gorm.DB) error {
 		for id, mk := range batch {
@@ -403,8 +410,8 @@ func (s *Store) FlushSeen() error {
 				return err
 			}
 		}
-		for k, last := range notices {
-			if _, err := rawExec(tx, `UPDATE notifications SET read = true WHERE user_id = ? AND game_id = ? AND read = false AND id <= ?`, k.user, k.game, last); err != nil {
+		for k, sn := range notices {
+			if _, err := rawExec(tx, `UPDATE notifications SET read = true WHERE user_id = ? AND game_id = ? AND read = false AND id <= ?`, k.user, k.game, sn.last); err != nil {
 				return err
 			}
 		}
@@ -419,8 +426,10 @@ func (s *Store) FlushSeen() error {
 				s.seen.m[id] = mk
 			}
 		}
-		for k, last := range notices {
-			s.seeNotices(k, last)
+		for k, sn := range notices {
+			if _, ok := s.seen.notices[k]; !ok {
+				s.seeNotices(k, sn)
+			}
 		}
 	}
 	return err
@@ -431,16 +440,26 @@ func (s *Store) FlushSeen() error {
 // more. They are marked read with the seen marks, at most SeenFlush later;
 // until then the count the header shows leaves out the number returned (0
 // when they were written at once). A notification that comes after this
-// stays unread.
-func (s *Store) SeeGameNotices(userID, gameID uint) (int, error) {
-	var n int
-	var last uint
-	err := s.db.Raw(`SELECT count(*), coalesce(max(id), 0) FROM notifications WHERE user_id = ? AND read = false AND game_id = ?`, userID, gameID).Row().Scan(&n, &last)
-	if err != nil || n == 0 {
+// stays unread. unread is the user's count of unread notifications as
+// stored: when those waiting to be marked read make it up, there is no
+// other news, and the database is not asked.
+func (s *Store) SeeGameNotices(userID, gameID uint, unread int) (int, error) {
+	k := noticesOf{userID, gameID}
+	s.seen.mu.Lock()
+	if unread <= s.seen.noticeSums[userID] {
+		n := s.seen.notices[k].n
+		s.seen.mu.Unlock()
+		return n, nil
+	}
+	s.seen.mu.Unlock()
+	var sn seenNotices
+	err := s.db.Raw(`SELECT count(*), coalesce(max(id), 0) FROM notifications WHERE user_id = ? AND read = false AND game_id = ?`, userID, gameID).Row().Scan(&sn.n, &sn.last)
+	if err != nil || sn.n == 0 {
 		return 0, err
 	}
 	s.seen.mu.Lock()
-	s.seeNotices(noticesOf{userID, gameID}, last)
+	s.seeNotices(k, sn)
+	n := s.seen.notices[k].n
 	due := time.Since(s.seen.flushed) >= SeenFlush
 	s.seen.mu.Unlock()
 	if due {
@@ -452,12 +471,18 @@ func (s *Store) SeeGameNotices(userID, gameID uint) (int, error) {
 	return n, nil
 }
 
-// seeNotices keeps notices of k up to id last to mark read (s.seen.mu held).
-func (s *Store) seeNotices(k noticesOf, last uint) {
+// seeNotices keeps the notices of k to mark read: those up to sn.last, sn.n
+// of them, all that were unread when counted (s.seen.mu held).
+func (s *Store) seeNotices(k noticesOf, sn seenNotices) {
 	if s.seen.notices == nil {
-		s.seen.notices = map[noticesOf]uint{}
+		s.seen.notices, s.seen.noticeSums = map[noticesOf]seenNotices{}, map[uint]int{}
 	}
-	s.seen.notices[k] = max(s.seen.notices[k], last)
+	old := s.seen.notices[k]
+	if sn.last < old.last {
+		return
+	}
+	s.seen.notices[k] = sn
+	s.seen.noticeSums[k.user] += sn.n - old.n
 }
 
 // overlaySeen puts the marks not yet written onto freshly read seats.

@@ -863,10 +863,24 @@ func TestSeeGameNotices(t *testing.T) {
 	s.seen.mu.Lock()
 	s.seen.flushed = time.Now() // the next flush is not due yet
 	s.seen.mu.Unlock()
-	if n, err := s.SeeGameNotices(ana.ID, 7); err != nil || n != 2 {
+	stored := func() int { t.Helper(); return mustUserByID(t, s, ana.ID).Unread }
+	if n, err := s.SeeGameNotices(ana.ID, 7, stored()); err != nil || n != 2 {
 		t.Fatalf("SeeGameNotices = %d, %v; want the 2 of game 7 to leave out", n, err)
 	}
-	notice(7) // after the opening: still news
+	// Game 8's notice is news, so game 7 is asked about again: still 2.
+	if n, err := s.SeeGameNotices(ana.ID, 7, stored()); err != nil || n != 2 {
+		t.Fatalf("SeeGameNotices again = %d, %v; want 2", n, err)
+	}
+	// When the notices waiting to be read make up the user's count, the
+	// database is not asked (a notice it holds that the count does not
+	// know of is not seen).
+	notice(7)
+	if n, err := s.SeeGameNotices(ana.ID, 7, 2); err != nil || n != 2 {
+		t.Fatalf("SeeGameNotices with nothing new = %d, %v; want the 2 waiting", n, err)
+	}
+	if n, err := s.SeeGameNotices(ana.ID, 8, 2); err != nil || n != 0 {
+		t.Fatalf("SeeGameNotices of another game with nothing new = %d, %v; want 0", n, err)
+	}
 	if unread(7) != 3 {
 		t.Fatal("the notices were marked read before the flush")
 	}
@@ -882,10 +896,10 @@ func TestSeeGameNotices(t *testing.T) {
 	s.seen.mu.Lock()
 	s.seen.flushed = time.Time{} // due: written at once
 	s.seen.mu.Unlock()
-	if n, err := s.SeeGameNotices(ana.ID, 8); err != nil || n != 0 || unread(8) != 0 {
+	if n, err := s.SeeGameNotices(ana.ID, 8, stored()); err != nil || n != 0 || unread(8) != 0 {
 		t.Fatalf("SeeGameNotices when a flush is due = %d, %v, %d unread; want 0, nil, 0", n, err, unread(8))
 	}
-	if n, err := s.SeeGameNotices(ana.ID, 9); err != nil || n != 0 {
+	if n, err := s.SeeGameNotices(ana.ID, 9, stored()); err != nil || n != 0 {
 		t.Fatalf("a game without notices: %d, %v", n, err)
 	}
 }
