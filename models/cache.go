@@ -101,6 +101,19 @@ func (c *users) put(u User, gen uint64) {
 	c.m[u.ID] = u
 }
 
+// bump moves the unread count of user id, if kept, by delta: the only
+// change a commit made to the user's row. Like drop, it ends the
+// generation (a read from before the change keeps nothing).
+func (c *users) bump(id uint, delta int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	if u, ok := c.m[id]; ok {
+		u.Unread += delta
+		c.m[id] = u
+	}
+}
+
 func (c *users) drop(id uint) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

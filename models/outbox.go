@@ -40,6 +40,7 @@ func (s *Store) notify(tx *gorm.DB, userID, gameID uint, kind, format string, ar
 		userID, gameID, kind, text, format, string(argJSON), false, s.now()); err != nil {
 		return err
 	}
+	expectUnread(tx, userID, 1, 1)     // the insert trigger's
 	u, err := s.settingsIn(tx, userID) // cached: mail settings change in their own transactions
 	if err != nil {
 		return err
@@ -411,8 +412,12 @@ func (s *Store) FlushSeen() error {
 			}
 		}
 		for k, sn := range notices {
-			if _, err := rawExec(tx, `UPDATE notifications SET read = true WHERE user_id = ? AND game_id = ? AND read = false AND id <= ?`, k.user, k.game, sn.last); err != nil {
+			res, err := rawExec(tx, `UPDATE notifications SET read = true WHERE user_id = ? AND game_id = ? AND read = false AND id <= ?`, k.user, k.game, sn.last)
+			if err != nil {
 				return err
+			}
+			if n, err := res.RowsAffected(); err == nil { // the update trigger's, one a row
+				expectUnread(tx, k.user, int(n), -int(n))
 			}
 		}
 		return nil
@@ -433,6 +438,16 @@ func (s *Store) FlushSeen() error {
 		}
 	}
 	return err
+}
+
+// expectUnread tells the writer's pool that the statement just run in
+// transaction tx changed the user's unread count by delta, in rows changes
+// of the user's row (see writePool.expectUnread). Outside a transaction
+// the statement has already told its changes: the user is dropped.
+func expectUnread(tx *gorm.DB, userID uint, rows, delta int) {
+	if t, ok := tx.Statement.ConnPool.(*writeTx); ok {
+		t.p.expectUnread(userID, rows, delta)
+	}
 }
 
 // SeeGameNotices records that a user opened game id's page: its unread

@@ -44,6 +44,12 @@ type writePool struct {
 	changeMu sync.Mutex
 	games    map[uint]bool
 	userIDs  map[uint]bool
+	// userHits counts the changes to each user's row; unread, the changes
+	// of the unread count that the statements said they make (a notice
+	// written or read): a user whose every change is one of those has the
+	// count moved in the cache instead of being dropped from it.
+	userHits map[uint]int
+	unread   map[uint]unreadChange
 	// owned says a statement or transaction holds serial; stray counts
 	// changes made when none did (a write read as a query's rows, after
 	// the call): they are told late. Tests check it stays 0.
@@ -66,7 +72,21 @@ func (p *writePool) hook(op int, db, table string, rowid int64) {
 		p.games[uint(rowid)] = true
 	} else {
 		p.userIDs[uint(rowid)] = true
+		p.userHits[uint(rowid)]++
 	}
+}
+
+// unreadChange is what statements said they change of a user's unread
+// count: rows changes of the user's row, by delta in all.
+type unreadChange struct{ rows, delta int }
+
+// expectUnread notes that the statement just run changed the user's unread
+// count by delta, in rows changes of the row (the notifications' triggers).
+func (p *writePool) expectUnread(userID uint, rows, delta int) {
+	p.changeMu.Lock()
+	defer p.changeMu.Unlock()
+	c := p.unread[userID]
+	p.unread[userID] = unreadChange{c.rows + rows, c.delta + delta}
 }
 
 // begin takes serial for a statement or transaction; end gives it back.
@@ -89,17 +109,23 @@ func (p *writePool) end() {
 func (p *writePool) done() {
 	p.changeMu.Lock()
 	if len(p.games) == 0 && len(p.userIDs) == 0 {
+		clear(p.unread)
 		p.changeMu.Unlock()
 		return
 	}
-	games, users := p.games, p.userIDs
-	p.games, p.userIDs = map[uint]bool{}, map[uint]bool{}
+	games, users, hits, unread := p.games, p.userIDs, p.userHits, p.unread
+	p.games, p.userIDs, p.userHits, p.unread = map[uint]bool{}, map[uint]bool{}, map[uint]int{}, map[uint]unreadChange{}
 	p.changeMu.Unlock()
 	if len(games) > 0 {
 		p.rows.changed(games)
 	}
+	if p.users == nil {
+		return
+	}
 	for id := range users {
-		if p.users != nil {
+		if c, ok := unread[id]; ok && c.rows == hits[id] {
+			p.users.bump(id, c.delta)
+		} else {
 			p.users.drop(id)
 		}
 	}
@@ -110,7 +136,8 @@ func (p *writePool) done() {
 const maxPoolStmts = 500
 
 func newWritePool(rows *gameRows) *writePool {
-	return &writePool{stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}, rows: rows, games: map[uint]bool{}, userIDs: map[uint]bool{}}
+	return &writePool{stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}, rows: rows, games: map[uint]bool{}, userIDs: map[uint]bool{},
+		userHits: map[uint]int{}, unread: map[uint]unreadChange{}}
 }
 
 var (
@@ -231,18 +258,25 @@ type writeTx struct {
 	over bool
 }
 
-func (t *writeTx) Commit() error { return t.end(t.Tx.Commit) }
+func (t *writeTx) Commit() error { return t.end(t.Tx.Commit, true) }
 
-func (t *writeTx) Rollback() error { return t.end(t.Tx.Rollback) }
+func (t *writeTx) Rollback() error { return t.end(t.Tx.Rollback, false) }
 
 // end commits or rolls back, tells of the changes, prepares the queries
-// first met in the transaction, and lets the next statement start.
-func (t *writeTx) end(f func() error) error {
+// first met in the transaction, and lets the next statement start. The
+// changes of a transaction that did not commit are told as drops: the
+// counts it said it moved did not move.
+func (t *writeTx) end(f func() error, commit bool) error {
 	err := f()
 	if t.over {
 		return err
 	}
 	t.over = true
+	if !commit || err != nil {
+		t.p.changeMu.Lock()
+		clear(t.p.unread)
+		t.p.changeMu.Unlock()
+	}
 	t.p.done()
 	t.p.preparePending()
 	t.p.end()

@@ -3,6 +3,7 @@ package models
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
+	"gorm.io/gorm"
 
 	"cacao/engine"
 )
@@ -38,6 +40,7 @@ func MustOpen(t testing.TB) *Store {
 		}
 		s.Close()
 	})
+	t.Cleanup(func() { checkKeptUsers(t, s) }) // before the store closes
 	return s
 }
 
@@ -576,6 +579,25 @@ func checkKeptRows(t testing.TB, s *Store) {
 	}
 }
 
+// checkKeptUsers compares every user the cache keeps with the database:
+// a count moved in the cache (notices written and read) that is not the
+// stored one fails the test.
+func checkKeptUsers(t testing.TB, s *Store) {
+	s.users.mu.Lock()
+	kept := maps.Clone(s.users.m)
+	s.users.mu.Unlock()
+	for id, u := range kept {
+		var stored User
+		if err := readUser(s.db, id, &stored); err != nil {
+			t.Errorf("reading user %d back: %v", id, err)
+			continue
+		}
+		if !reflect.DeepEqual(u, stored) {
+			t.Errorf("user %d as kept:\n%+v\nas stored:\n%+v", id, u, stored)
+		}
+	}
+}
+
 func seatsText(ss []Seat) string {
 	var b strings.Builder
 	for _, st := range ss {
@@ -901,5 +923,93 @@ func TestSeeGameNotices(t *testing.T) {
 	}
 	if n, err := s.SeeGameNotices(ana.ID, 9, stored()); err != nil || n != 0 {
 		t.Fatalf("a game without notices: %d, %v", n, err)
+	}
+}
+
+// TestNoticeMovesCachedCount: a commit whose only change to a user is a
+// notice (and a flush that reads notices) moves the user's unread count
+// in the cache rather than dropping the user, so the user's next page
+// reads nothing; checkKeptUsers checks the count against the database.
+func TestNoticeMovesCachedCount(t *testing.T) {
+	s := MustOpen(t)
+	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
+	users := map[uint]*User{ana.ID: ana, bob.ID: bob}
+	l := twoPlayerGame(t, s, ana, bob)
+	kept := func(id uint) (User, bool) {
+		s.users.mu.Lock()
+		defer s.users.mu.Unlock()
+		u, ok := s.users.m[id]
+		return u, ok
+	}
+	moved := 0
+	for i := 0; i < 6; i++ {
+		mustUserByID(t, s, ana.ID)
+		mustUserByID(t, s, bob.ID)
+		before := map[uint]int{ana.ID: mustUserByID(t, s, ana.ID).Unread, bob.ID: mustUserByID(t, s, bob.ID).Unread}
+		l = playNext(t, s, l, users)
+		for id, was := range before {
+			u, ok := kept(id)
+			if !ok {
+				t.Fatalf("move %d dropped user %d from the cache", i, id)
+			}
+			if u.Unread != was {
+				moved++
+			}
+		}
+	}
+	if moved == 0 {
+		t.Fatal("no move changed a count: the test checks nothing")
+	}
+	// Whoever has news reads it: the flush moves the count down.
+	s.seen.mu.Lock()
+	s.seen.flushed = time.Now() // not due: the flush below writes them
+	s.seen.mu.Unlock()
+	reader := ana
+	if mustUserByID(t, s, bob.ID).Unread > 0 {
+		reader = bob
+	}
+	if n, err := s.SeeGameNotices(reader.ID, l.Game.ID, mustUserByID(t, s, reader.ID).Unread); err != nil || n == 0 {
+		t.Fatalf("%s has no notices of the game to read (%d, %v)", reader.Username, n, err)
+	}
+	if err := s.FlushSeen(); err != nil {
+		t.Fatal(err)
+	}
+	if u, ok := kept(reader.ID); !ok || u.Unread != 0 {
+		t.Fatalf("after the flush %s is kept %v with %d unread, want 0", reader.Username, ok, u.Unread)
+	}
+}
+
+// TestUnreadMovesOnlyWhenAllTold: a transaction that writes a notice and
+// also changes the user otherwise, or that rolls back, does not move the
+// cached count: the user is dropped, or left as stored (checkKeptUsers
+// compares the cache with the database when the test ends).
+func TestUnreadMovesOnlyWhenAllTold(t *testing.T) {
+	s := MustOpen(t)
+	ana := mustUser(t, s, "ana")
+	mustUserByID(t, s, ana.ID) // kept
+	err := s.w.Transaction(func(tx *gorm.DB) error {
+		if err := s.notify(tx, ana.ID, 1, "turn", "It is your turn in game %d.", 1); err != nil {
+			return err
+		}
+		return tx.Exec(`UPDATE users SET lang = 'fa' WHERE id = ?`, ana.ID).Error
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := mustUserByID(t, s, ana.ID); u.Lang != "fa" || u.Unread != 1 {
+		t.Fatalf("after a notice and a change of language ana is kept with %q and %d unread", u.Lang, u.Unread)
+	}
+	refused := errors.New("refused")
+	err = s.w.Transaction(func(tx *gorm.DB) error {
+		if err := s.notify(tx, ana.ID, 1, "turn", "It is your turn in game %d.", 1); err != nil {
+			return err
+		}
+		return refused
+	})
+	if !errors.Is(err, refused) {
+		t.Fatal(err)
+	}
+	if u := mustUserByID(t, s, ana.ID); u.Unread != 1 {
+		t.Fatalf("a notice rolled back moved ana's count to %d", u.Unread)
 	}
 }
