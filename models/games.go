@@ -363,7 +363,8 @@ func rawExec(tx *gorm.DB, query string, args ...any) (sql.Result, error) {
 	return res, err
 }
 
-// rawRow runs a query for one row in tx.
+// rawRow runs a query for one row in tx (or on db, with its prepared
+// statements), without GORM's building of a statement.
 func rawRow(tx *gorm.DB, query string, args ...any) *sql.Row {
 	return tx.Statement.ConnPool.QueryRowContext(tx.Statement.Context, query, args...)
 }
@@ -460,8 +461,8 @@ func readGame(db *gorm.DB, id uint, g *Game) ([]Seat, error) {
 	var setup sql.NullString
 	var first sql.NullInt64
 	var started, finished sql.NullTime
-	err := db.Raw(`SELECT id, status, num_players, creator_id, invite_token, setup, first, version, rev, turn_hours,
-		created_at, updated_at, started_at, finished_at FROM games WHERE id = ?`, id).Row().
+	err := rawRow(db, `SELECT id, status, num_players, creator_id, invite_token, setup, first, version, rev, turn_hours,
+		created_at, updated_at, started_at, finished_at FROM games WHERE id = ?`, id).
 		Scan(&g.ID, &g.Status, &g.NumPlayers, &g.CreatorID, &g.InviteToken, &setup, &first, &g.Version, &g.Rev, &g.TurnHours,
 			&g.CreatedAt, &g.UpdatedAt, &started, &finished)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -472,8 +473,8 @@ func readGame(db *gorm.DB, id uint, g *Game) ([]Seat, error) {
 	}
 	g.Setup, g.First = setup.String, int(first.Int64)
 	g.StartedAt, g.FinishedAt = timePtr(started), timePtr(finished)
-	rows, err := db.Raw(`SELECT id, game_id, slot, "index", user_id, bot, name, invited_id, waiting_since, deadline,
-		remind_at, reminded, seen_seq, seen_at FROM seats WHERE game_id = ?`, id).Rows()
+	rows, err := db.Statement.ConnPool.QueryContext(db.Statement.Context, `SELECT id, game_id, slot, "index", user_id, bot, name, invited_id, waiting_since, deadline,
+		remind_at, reminded, seen_seq, seen_at FROM seats WHERE game_id = ?`, id)
 	if err != nil {
 		return nil, err
 	}

@@ -468,7 +468,7 @@ func (s *Store) SeeGameNotices(userID, gameID uint, unread int) (int, error) {
 	}
 	s.seen.mu.Unlock()
 	var sn seenNotices
-	err := s.db.Raw(`SELECT count(*), coalesce(max(id), 0) FROM notifications WHERE user_id = ? AND read = false AND game_id = ?`, userID, gameID).Row().Scan(&sn.n, &sn.last)
+	err := rawRow(s.db, `SELECT count(*), coalesce(max(id), 0) FROM notifications WHERE user_id = ? AND read = false AND game_id = ?`, userID, gameID).Scan(&sn.n, &sn.last)
 	if err != nil || sn.n == 0 {
 		return 0, err
 	}

@@ -107,8 +107,8 @@ func (s *Store) UserByID(id uint) (*User, error) {
 func readUser(db *gorm.DB, id uint, u *User) error {
 	var email sql.NullString
 	var created, digest, vacation sql.NullTime
-	err := db.Raw(`SELECT id, username, password_hash, created_at, lang, email, email_verified, email_mode,
-		last_digest_at, vacation_until, vacation_year, vacation_days, auto_decide, unread FROM users WHERE id = ?`, id).Row().
+	err := rawRow(db, `SELECT id, username, password_hash, created_at, lang, email, email_verified, email_mode,
+		last_digest_at, vacation_until, vacation_year, vacation_days, auto_decide, unread FROM users WHERE id = ?`, id).
 		Scan(&u.ID, &u.Username, &u.PasswordHash, &created, &u.Lang, &email, &u.EmailVerified, &u.EmailMode,
 			&digest, &vacation, &u.VacationYear, &u.VacationDays, &u.AutoDecide, &u.Unread)
 	if errors.Is(err, sql.ErrNoRows) {
