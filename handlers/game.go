@@ -29,16 +29,16 @@ func (s *Server) showGame(c echo.Context) error {
 	// that every notice read tells of the game as shown or earlier. A step
 	// of a selection (htmx) leaves the header as it is: the page that
 	// opened the game, or its live refresh, read them.
-	seen := 0
-	if u := currentUser(c); u != nil && !(isHTMX(c) && sel != (views.Selection{}) && c.QueryParam("live") != "1") {
-		seen = s.seeNotices(u.ID, id, u.Unread)
+	if u := currentUser(c); u != nil && u.Unread > 0 && !(isHTMX(c) && sel != (views.Selection{}) && c.QueryParam("live") != "1") {
+		if _, err := s.store.ReadGameNotices(u.ID, id); err != nil {
+			s.log.Warn("reading a game's notices", "game", id, "user", u.ID, "err", err)
+		}
 	}
 	l, err := s.store.LoadGame(id)
 	if err != nil {
 		return err
 	}
 	vm := s.gameVM(c, l, sel)
-	vm.Page.Unread = max(0, vm.Page.Unread-int64(seen))
 	if problem != "" {
 		vm.Error = problem
 	}
@@ -54,20 +54,6 @@ func (s *Server) showGame(c echo.Context) error {
 		return err
 	}
 	return s.renderGame(c, http.StatusOK, vm)
-}
-
-// seeNotices reads the user's notices of game id when they have unread
-// ones (see models.SeeGameNotices), and returns how many the header must
-// leave out. A failure leaves them unread.
-func (s *Server) seeNotices(userID, id uint, unread int) int {
-	if unread <= 0 {
-		return 0
-	}
-	n, err := s.store.SeeGameNotices(userID, id, unread)
-	if err != nil {
-		s.log.Warn("reading a game's notices", "game", id, "user", userID, "err", err)
-	}
-	return n
 }
 
 // showLog is a game's whole log, for anyone who may see the game.
@@ -665,8 +651,6 @@ func (s *Server) afterCommit(c echo.Context, l *models.Loaded, commit func() (*m
 		// The choice in progress is spent: the address is the game's again.
 		c.Response().Header().Set("HX-Replace-Url", fmt.Sprintf("/games/%d", l.Game.ID))
 		vm := s.gameVM(c, fresh, views.Selection{})
-		// The answer shows the game: its notices (the result, say) are read.
-		vm.Page.Unread = max(0, vm.Page.Unread-int64(s.seeNotices(currentUser(c).ID, l.Game.ID, int(vm.Page.Unread))))
 		// What the others (bots) did after this move is read out.
 		vm.Announce = s.announce(lang(c), fresh, len(l.Events), vm.Me, vm.Seats)
 		vm.Fragment = true

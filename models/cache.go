@@ -80,6 +80,10 @@ type users struct {
 	mu  sync.Mutex
 	m   map[uint]User
 	gen uint64
+	// held are users whose change is being committed: nothing read of
+	// them is kept until the change is told (bump or drop), so that a
+	// count moved by bump is the count from before the change.
+	held map[uint]bool
 }
 
 func (c *users) get(id uint) (User, bool, uint64) {
@@ -95,6 +99,9 @@ func (c *users) put(u User, gen uint64) {
 	if c.gen != gen {
 		return
 	}
+	if c.held[u.ID] {
+		return
+	}
 	if c.m == nil || len(c.m) > 100_000 {
 		c.m = map[uint]User{}
 	}
@@ -108,9 +115,23 @@ func (c *users) bump(id uint, delta int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
+	delete(c.held, id)
 	if u, ok := c.m[id]; ok {
 		u.Unread += delta
 		c.m[id] = u
+	}
+}
+
+// hold keeps what is read of users ids out of the cache until their
+// change is told.
+func (c *users) hold(ids []uint) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.held == nil {
+		c.held = map[uint]bool{}
+	}
+	for _, id := range ids {
+		c.held[id] = true
 	}
 }
 
@@ -118,6 +139,7 @@ func (c *users) drop(id uint) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
+	delete(c.held, id)
 	delete(c.m, id)
 }
 

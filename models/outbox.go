@@ -375,18 +375,6 @@ type seenMarks struct {
 	m       map[uint]seenMark
 	writing map[uint]seenMark
 	flushed time.Time
-	// notices are the notifications seen at their game's page, to mark
-	// read: by user and game, the last id seen and how many; noticeSums
-	// adds up each user's.
-	notices    map[noticesOf]seenNotices
-	noticeSums map[uint]int
-}
-
-type noticesOf struct{ user, game uint }
-
-type seenNotices struct {
-	last uint
-	n    int
 }
 
 type seenMark struct {
@@ -398,26 +386,17 @@ type seenMark struct {
 func (s *Store) FlushSeen() error {
 	s.seen.mu.Lock()
 	s.seen.flushed = time.Now()
-	if len(s.seen.m) == 0 && len(s.seen.notices) == 0 || s.seen.writing != nil {
+	if len(s.seen.m) == 0 || s.seen.writing != nil {
 		s.seen.mu.Unlock()
 		return nil
 	}
-	batch, notices := s.seen.m, s.seen.notices
-	s.seen.m, s.seen.writing, s.seen.notices, s.seen.noticeSums = map[uint]seenMark{}, batch, nil, nil
+	batch := s.seen.m
+	s.seen.m, s.seen.writing = map[uint]seenMark{}, batch
 	s.seen.mu.Unlock()
 	err := s.w.Transaction(func(tx *gorm.DB) error {
 		for id, mk := range batch {
 			if err := tx.Model(&Seat{}).Where("id = ? AND seen_seq <= ?", id, mk.seq).Updates(map[string]any{"seen_seq": mk.seq, "seen_at": mk.at}).Error; err != nil {
 				return err
-			}
-		}
-		for k, sn := range notices {
-			res, err := rawExec(tx, `UPDATE notifications SET read = true WHERE user_id = ? AND game_id = ? AND read = false AND id <= ?`, k.user, k.game, sn.last)
-			if err != nil {
-				return err
-			}
-			if n, err := res.RowsAffected(); err == nil { // the update trigger's, one a row
-				expectUnread(tx, k.user, int(n), -int(n))
 			}
 		}
 		return nil
@@ -429,11 +408,6 @@ func (s *Store) FlushSeen() error {
 		for id, mk := range batch { // keep them for the next flush
 			if old, ok := s.seen.m[id]; !ok || old.seq < mk.seq {
 				s.seen.m[id] = mk
-			}
-		}
-		for k, sn := range notices {
-			if _, ok := s.seen.notices[k]; !ok {
-				s.seeNotices(k, sn)
 			}
 		}
 	}
@@ -450,54 +424,31 @@ func expectUnread(tx *gorm.DB, userID uint, rows, delta int) {
 	}
 }
 
-// SeeGameNotices records that a user opened game id's page: its unread
-// notifications ("your turn", a choice waiting, the result) are news no
-// more. They are marked read with the seen marks, at most SeenFlush later;
-// until then the count the header shows leaves out the number returned (0
-// when they were written at once). A notification that comes after this
-// stays unread. unread is the user's count of unread notifications as
-// stored: when those waiting to be marked read make it up, there is no
-// other news, and the database is not asked.
-func (s *Store) SeeGameNotices(userID, gameID uint, unread int) (int, error) {
-	k := noticesOf{userID, gameID}
-	s.seen.mu.Lock()
-	if unread <= s.seen.noticeSums[userID] {
-		n := s.seen.notices[k].n
-		s.seen.mu.Unlock()
-		return n, nil
-	}
-	s.seen.mu.Unlock()
-	var sn seenNotices
-	err := rawRow(s.db, `SELECT count(*), coalesce(max(id), 0) FROM notifications WHERE user_id = ? AND read = false AND game_id = ?`, userID, gameID).Scan(&sn.n, &sn.last)
-	if err != nil || sn.n == 0 {
+// ReadGameNotices marks a user's unread notifications about game id read,
+// and says how many: opening the game has shown them what those told
+// ("your turn", a choice waiting, the result), so the count in the header
+// is only of news. The write waits for the one writer, so it is made only
+// when a read finds such a notice.
+func (s *Store) ReadGameNotices(userID, gameID uint) (int, error) {
+	var n int
+	if err := rawRow(s.db, `SELECT count(*) FROM notifications WHERE user_id = ? AND read = false AND game_id = ?`, userID, gameID).Scan(&n); err != nil || n == 0 {
 		return 0, err
 	}
-	s.seen.mu.Lock()
-	s.seeNotices(k, sn)
-	n := s.seen.notices[k].n
-	due := time.Since(s.seen.flushed) >= SeenFlush
-	s.seen.mu.Unlock()
-	if due {
-		if err := s.FlushSeen(); err != nil {
-			return n, err
+	n = 0
+	err := s.w.Transaction(func(tx *gorm.DB) error {
+		res, err := rawExec(tx, `UPDATE notifications SET read = true WHERE user_id = ? AND game_id = ? AND read = false`, userID, gameID)
+		if err != nil {
+			return err
 		}
-		return 0, nil // written: the count is the database's again
-	}
-	return n, nil
-}
-
-// seeNotices keeps the notices of k to mark read: those up to sn.last, sn.n
-// of them, all that were unread when counted (s.seen.mu held).
-func (s *Store) seeNotices(k noticesOf, sn seenNotices) {
-	if s.seen.notices == nil {
-		s.seen.notices, s.seen.noticeSums = map[noticesOf]seenNotices{}, map[uint]int{}
-	}
-	old := s.seen.notices[k]
-	if sn.last < old.last {
-		return
-	}
-	s.seen.notices[k] = sn
-	s.seen.noticeSums[k.user] += sn.n - old.n
+		rows, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		n = int(rows)
+		expectUnread(tx, userID, n, -n) // the update trigger's, one a row
+		return nil
+	})
+	return n, err
 }
 
 // overlaySeen puts the marks not yet written onto freshly read seats.

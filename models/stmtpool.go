@@ -267,6 +267,17 @@ func (t *writeTx) Rollback() error { return t.end(t.Tx.Rollback, false) }
 // changes of a transaction that did not commit are told as drops: the
 // counts it said it moved did not move.
 func (t *writeTx) end(f func() error, commit bool) error {
+	if !t.over && t.p.users != nil {
+		// A reader of the other connections sees the change once it is
+		// committed, before done tells it: what it reads is not kept.
+		t.p.changeMu.Lock()
+		ids := make([]uint, 0, len(t.p.userIDs))
+		for id := range t.p.userIDs {
+			ids = append(ids, id)
+		}
+		t.p.changeMu.Unlock()
+		t.p.users.hold(ids)
+	}
 	err := f()
 	if t.over {
 		return err

@@ -859,11 +859,10 @@ func TestCommitKeepsItsRows(t *testing.T) {
 	}
 }
 
-// TestSeeGameNotices: the notices of a game a user opened are marked read
-// with the next flush of seen marks, those of other games and those that
-// came after the opening are not; until the flush the count to leave out
-// is returned, and 0 when the notices were written at once.
-func TestSeeGameNotices(t *testing.T) {
+// TestReadGameNotices: a user's unread notices of a game are marked read
+// at once, those of other games are not; the count read is returned, and
+// the user's unread count follows.
+func TestReadGameNotices(t *testing.T) {
 	s := MustOpen(t)
 	ana := mustUser(t, s, "ana")
 	notice := func(game uint) {
@@ -882,52 +881,22 @@ func TestSeeGameNotices(t *testing.T) {
 	notice(7)
 	notice(7)
 	notice(8)
-	s.seen.mu.Lock()
-	s.seen.flushed = time.Now() // the next flush is not due yet
-	s.seen.mu.Unlock()
-	stored := func() int { t.Helper(); return mustUserByID(t, s, ana.ID).Unread }
-	if n, err := s.SeeGameNotices(ana.ID, 7, stored()); err != nil || n != 2 {
-		t.Fatalf("SeeGameNotices = %d, %v; want the 2 of game 7 to leave out", n, err)
+	if n, err := s.ReadGameNotices(ana.ID, 7); err != nil || n != 2 {
+		t.Fatalf("ReadGameNotices = %d, %v; want the 2 of game 7", n, err)
 	}
-	// Game 8's notice is news, so game 7 is asked about again: still 2.
-	if n, err := s.SeeGameNotices(ana.ID, 7, stored()); err != nil || n != 2 {
-		t.Fatalf("SeeGameNotices again = %d, %v; want 2", n, err)
+	if unread(7) != 0 || unread(8) != 1 {
+		t.Fatalf("after reading game 7: %d unread of it (want 0), %d of game 8 (want 1)", unread(7), unread(8))
 	}
-	// When the notices waiting to be read make up the user's count, the
-	// database is not asked (a notice it holds that the count does not
-	// know of is not seen).
-	notice(7)
-	if n, err := s.SeeGameNotices(ana.ID, 7, 2); err != nil || n != 2 {
-		t.Fatalf("SeeGameNotices with nothing new = %d, %v; want the 2 waiting", n, err)
+	if u := mustUserByID(t, s, ana.ID); u.Unread != 1 {
+		t.Fatalf("the header's count is %d, want 1", u.Unread)
 	}
-	if n, err := s.SeeGameNotices(ana.ID, 8, 2); err != nil || n != 0 {
-		t.Fatalf("SeeGameNotices of another game with nothing new = %d, %v; want 0", n, err)
-	}
-	if unread(7) != 3 {
-		t.Fatal("the notices were marked read before the flush")
-	}
-	if err := s.FlushSeen(); err != nil {
-		t.Fatal(err)
-	}
-	if unread(7) != 1 || unread(8) != 1 {
-		t.Fatalf("after the flush: %d unread of game 7 (want 1, the later one), %d of game 8 (want 1)", unread(7), unread(8))
-	}
-	if u, _ := s.UserByID(ana.ID); u.Unread != 2 {
-		t.Fatalf("the header's count is %d, want 2", u.Unread)
-	}
-	s.seen.mu.Lock()
-	s.seen.flushed = time.Time{} // due: written at once
-	s.seen.mu.Unlock()
-	if n, err := s.SeeGameNotices(ana.ID, 8, stored()); err != nil || n != 0 || unread(8) != 0 {
-		t.Fatalf("SeeGameNotices when a flush is due = %d, %v, %d unread; want 0, nil, 0", n, err, unread(8))
-	}
-	if n, err := s.SeeGameNotices(ana.ID, 9, stored()); err != nil || n != 0 {
+	if n, err := s.ReadGameNotices(ana.ID, 9); err != nil || n != 0 {
 		t.Fatalf("a game without notices: %d, %v", n, err)
 	}
 }
 
 // TestNoticeMovesCachedCount: a commit whose only change to a user is a
-// notice (and a flush that reads notices) moves the user's unread count
+// notice (and the reading of a game's notices) moves the user's unread count
 // in the cache rather than dropping the user, so the user's next page
 // reads nothing; checkKeptUsers checks the count against the database.
 func TestNoticeMovesCachedCount(t *testing.T) {
@@ -960,22 +929,16 @@ func TestNoticeMovesCachedCount(t *testing.T) {
 	if moved == 0 {
 		t.Fatal("no move changed a count: the test checks nothing")
 	}
-	// Whoever has news reads it: the flush moves the count down.
-	s.seen.mu.Lock()
-	s.seen.flushed = time.Now() // not due: the flush below writes them
-	s.seen.mu.Unlock()
+	// Whoever has news reads it: the count moves down in the cache.
 	reader := ana
 	if mustUserByID(t, s, bob.ID).Unread > 0 {
 		reader = bob
 	}
-	if n, err := s.SeeGameNotices(reader.ID, l.Game.ID, mustUserByID(t, s, reader.ID).Unread); err != nil || n == 0 {
+	if n, err := s.ReadGameNotices(reader.ID, l.Game.ID); err != nil || n == 0 {
 		t.Fatalf("%s has no notices of the game to read (%d, %v)", reader.Username, n, err)
 	}
-	if err := s.FlushSeen(); err != nil {
-		t.Fatal(err)
-	}
 	if u, ok := kept(reader.ID); !ok || u.Unread != 0 {
-		t.Fatalf("after the flush %s is kept %v with %d unread, want 0", reader.Username, ok, u.Unread)
+		t.Fatalf("after reading %s is kept %v with %d unread, want 0", reader.Username, ok, u.Unread)
 	}
 }
 
@@ -1011,5 +974,29 @@ func TestUnreadMovesOnlyWhenAllTold(t *testing.T) {
 	}
 	if u := mustUserByID(t, s, ana.ID); u.Unread != 1 {
 		t.Fatalf("a notice rolled back moved ana's count to %d", u.Unread)
+	}
+}
+
+// TestUserHeldWhileCommitted: what a reader reads of a user whose change
+// is being committed is not kept (it may already be the new row, which a
+// bump would then move again); once the change is told, reads are kept.
+func TestUserHeldWhileCommitted(t *testing.T) {
+	var c users
+	c.put(User{ID: 1, Unread: 5}, 0)
+	c.hold([]uint{1, 2})
+	_, _, gen := c.get(2)
+	c.put(User{ID: 2, Unread: 6}, gen) // read after the commit, before done
+	if _, ok, _ := c.get(2); ok {
+		t.Fatal("a user read while its change was committed was kept")
+	}
+	c.bump(1, 1)
+	c.bump(2, 1)
+	if u, ok, _ := c.get(1); !ok || u.Unread != 6 {
+		t.Fatalf("the kept user's count was moved to %d (kept %v), want 6", u.Unread, ok)
+	}
+	_, _, gen = c.get(2)
+	c.put(User{ID: 2, Unread: 6}, gen)
+	if u, ok, _ := c.get(2); !ok || u.Unread != 6 {
+		t.Fatal("a user read after the change was told was not kept")
 	}
 }
