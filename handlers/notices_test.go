@@ -18,9 +18,13 @@ func TestOpeningAGameReadsItsNotices(t *testing.T) {
 	s := newSite(t)
 	ana, bob := s.signup("ana"), s.signup("bob")
 	games := []uint{ana.createGame("@bob", "none", "none"), ana.createGame("@bob", "none", "none")}
-	// unread counts name's unread notices of game id as stored.
+	// unread counts name's unread notices of game id as stored once the
+	// seen marks waiting in memory (and the notices seen) are written.
 	unread := func(name string, id uint) (n int) {
 		t.Helper()
+		if err := s.store.FlushSeen(); err != nil {
+			t.Fatal(err)
+		}
 		seat, l := s.seatOf(id, name)
 		ns, _, err := s.store.Notifications(*l.Seats[seat].UserID, 1000)
 		if err != nil {
@@ -80,6 +84,9 @@ func TestStepLeavesNotices(t *testing.T) {
 	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
 	unread := func() (n int) {
 		t.Helper()
+		if err := s.store.FlushSeen(); err != nil {
+			t.Fatal(err)
+		}
 		seat, l := s.seatOf(id, "ana")
 		ns, _, err := s.store.Notifications(*l.Seats[seat].UserID, 1000)
 		if err != nil {

@@ -375,7 +375,13 @@ type seenMarks struct {
 	m       map[uint]seenMark
 	writing map[uint]seenMark
 	flushed time.Time
+	// notices are the notifications seen at their game's page, to mark
+	// read: by user and game, the last id seen. Marking them read again
+	// changes nothing, so a batch that fails is simply kept.
+	notices map[noticesOf]uint
 }
+
+type noticesOf struct{ user, game uint }
 
 type seenMark struct {
 	seq int
@@ -386,17 +392,26 @@ type seenMark struct {
 func (s *Store) FlushSeen() error {
 	s.seen.mu.Lock()
 	s.seen.flushed = time.Now()
-	if len(s.seen.m) == 0 || s.seen.writing != nil {
+	if len(s.seen.m) == 0 && len(s.seen.notices) == 0 || s.seen.writing != nil {
 		s.seen.mu.Unlock()
 		return nil
 	}
-	batch := s.seen.m
-	s.seen.m, s.seen.writing = map[uint]seenMark{}, batch
+	batch, notices := s.seen.m, s.seen.notices
+	s.seen.m, s.seen.writing, s.seen.notices = map[uint]seenMark{}, batch, nil
 	s.seen.mu.Unlock()
 	err := s.w.Transaction(func(tx *gorm.DB) error {
 		for id, mk := range batch {
 			if err := tx.Model(&Seat{}).Where("id = ? AND seen_seq <= ?", id, mk.seq).Updates(map[string]any{"seen_seq": mk.seq, "seen_at": mk.at}).Error; err != nil {
 				return err
+			}
+		}
+		for k, last := range notices {
+			res, err := rawExec(tx, `UPDATE notifications SET read = true WHERE user_id = ? AND game_id = ? AND read = false AND id <= ?`, k.user, k.game, last)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err == nil { // the update trigger's, one a row
+				expectUnread(tx, k.user, int(n), -int(n))
 			}
 		}
 		return nil
@@ -410,8 +425,20 @@ func (s *Store) FlushSeen() error {
 				s.seen.m[id] = mk
 			}
 		}
+		for k, last := range notices {
+			s.seeNotices(k, last)
+		}
 	}
 	return err
+}
+
+// seeNotices keeps game k's notices up to id last to mark read (s.seen.mu
+// held).
+func (s *Store) seeNotices(k noticesOf, last uint) {
+	if s.seen.notices == nil {
+		s.seen.notices = map[noticesOf]uint{}
+	}
+	s.seen.notices[k] = max(s.seen.notices[k], last)
 }
 
 // expectUnread tells the writer's pool that the statement just run in
@@ -424,31 +451,29 @@ func expectUnread(tx *gorm.DB, userID uint, rows, delta int) {
 	}
 }
 
-// ReadGameNotices marks a user's unread notifications about game id read,
-// and says how many: opening the game has shown them what those told
-// ("your turn", a choice waiting, the result), so the count in the header
-// is only of news. The write waits for the one writer, so it is made only
-// when a read finds such a notice.
-func (s *Store) ReadGameNotices(userID, gameID uint) (int, error) {
-	var n int
-	if err := rawRow(s.db, `SELECT count(*) FROM notifications WHERE user_id = ? AND read = false AND game_id = ?`, userID, gameID).Scan(&n); err != nil || n == 0 {
-		return 0, err
+// SeeGameNotices records that a user opened game id's page: its unread
+// notifications ("your turn", a choice waiting, the result) are news no
+// more. It returns the user's unread count without them, both counted in
+// one reading of the database, for the page's header. They are marked read
+// with the seen marks (at most SeenFlush later, or at once when a flush is
+// due); the other pages meanwhile still count them. Notifications that
+// come after the reading stay unread.
+func (s *Store) SeeGameNotices(userID, gameID uint) (others int, err error) {
+	var unread, n int
+	var last uint
+	err = rawRow(s.db, `SELECT (SELECT unread FROM users WHERE id = ?), count(*), coalesce(max(id), 0)
+		FROM notifications WHERE user_id = ? AND read = false AND game_id = ?`, userID, userID, gameID).Scan(&unread, &n, &last)
+	if err != nil || n == 0 {
+		return unread, err
 	}
-	n = 0
-	err := s.w.Transaction(func(tx *gorm.DB) error {
-		res, err := rawExec(tx, `UPDATE notifications SET read = true WHERE user_id = ? AND game_id = ? AND read = false`, userID, gameID)
-		if err != nil {
-			return err
-		}
-		rows, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		n = int(rows)
-		expectUnread(tx, userID, n, -n) // the update trigger's, one a row
-		return nil
-	})
-	return n, err
+	s.seen.mu.Lock()
+	s.seeNotices(noticesOf{userID, gameID}, last)
+	due := time.Since(s.seen.flushed) >= SeenFlush
+	s.seen.mu.Unlock()
+	if due {
+		err = s.FlushSeen()
+	}
+	return unread - n, err
 }
 
 // overlaySeen puts the marks not yet written onto freshly read seats.

@@ -859,10 +859,11 @@ func TestCommitKeepsItsRows(t *testing.T) {
 	}
 }
 
-// TestReadGameNotices: a user's unread notices of a game are marked read
-// at once, those of other games are not; the count read is returned, and
-// the user's unread count follows.
-func TestReadGameNotices(t *testing.T) {
+// TestSeeGameNotices: the notices of a game a user opened are marked read
+// with the next flush of seen marks; those of other games and those that
+// came after the opening are not. The count returned for the page is the
+// user's unread count without the game's, as of the opening.
+func TestSeeGameNotices(t *testing.T) {
 	s := MustOpen(t)
 	ana := mustUser(t, s, "ana")
 	notice := func(game uint) {
@@ -881,17 +882,33 @@ func TestReadGameNotices(t *testing.T) {
 	notice(7)
 	notice(7)
 	notice(8)
-	if n, err := s.ReadGameNotices(ana.ID, 7); err != nil || n != 2 {
-		t.Fatalf("ReadGameNotices = %d, %v; want the 2 of game 7", n, err)
+	s.seen.mu.Lock()
+	s.seen.flushed = time.Now().Add(time.Hour) // no flush due: the test flushes
+	s.seen.mu.Unlock()
+	if others, err := s.SeeGameNotices(ana.ID, 7); err != nil || others != 1 {
+		t.Fatalf("SeeGameNotices = %d, %v; want 1 (game 8's)", others, err)
 	}
-	if unread(7) != 0 || unread(8) != 1 {
-		t.Fatalf("after reading game 7: %d unread of it (want 0), %d of game 8 (want 1)", unread(7), unread(8))
+	notice(7) // after the opening: still news
+	if unread(7) != 3 {
+		t.Fatal("the notices were marked read before the flush")
 	}
-	if u := mustUserByID(t, s, ana.ID); u.Unread != 1 {
-		t.Fatalf("the header's count is %d, want 1", u.Unread)
+	if err := s.FlushSeen(); err != nil {
+		t.Fatal(err)
 	}
-	if n, err := s.ReadGameNotices(ana.ID, 9); err != nil || n != 0 {
-		t.Fatalf("a game without notices: %d, %v", n, err)
+	if unread(7) != 1 || unread(8) != 1 {
+		t.Fatalf("after the flush: %d unread of game 7 (want 1, the later one), %d of game 8 (want 1)", unread(7), unread(8))
+	}
+	if u := mustUserByID(t, s, ana.ID); u.Unread != 2 {
+		t.Fatalf("the user's count is %d, want 2", u.Unread)
+	}
+	s.seen.mu.Lock()
+	s.seen.flushed = time.Time{} // due: written at once
+	s.seen.mu.Unlock()
+	if others, err := s.SeeGameNotices(ana.ID, 8); err != nil || others != 1 || unread(8) != 0 {
+		t.Fatalf("SeeGameNotices when a flush is due = %d, %v, %d unread; want 1, nil, 0", others, err, unread(8))
+	}
+	if others, err := s.SeeGameNotices(ana.ID, 9); err != nil || others != 1 {
+		t.Fatalf("a game without notices: %d, %v; want 1", others, err)
 	}
 }
 
@@ -934,8 +951,11 @@ func TestNoticeMovesCachedCount(t *testing.T) {
 	if mustUserByID(t, s, bob.ID).Unread > 0 {
 		reader = bob
 	}
-	if n, err := s.ReadGameNotices(reader.ID, l.Game.ID); err != nil || n == 0 {
-		t.Fatalf("%s has no notices of the game to read (%d, %v)", reader.Username, n, err)
+	if _, err := s.SeeGameNotices(reader.ID, l.Game.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FlushSeen(); err != nil {
+		t.Fatal(err)
 	}
 	if u, ok := kept(reader.ID); !ok || u.Unread != 0 {
 		t.Fatalf("after reading %s is kept %v with %d unread, want 0", reader.Username, ok, u.Unread)
