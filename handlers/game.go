@@ -59,6 +59,9 @@ func (s *Server) showGame(c echo.Context) error {
 	if err := s.store.MarkSeen(l, vm.Me); err != nil {
 		return err
 	}
+	if err := s.store.FlushSeenIfDue(); err != nil {
+		return err
+	}
 	return s.renderGame(c, http.StatusOK, vm)
 }
 
@@ -164,6 +167,14 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	lg := lang(c)
 	vm := views.GameVM{Page: s.page(c, lg.T("Game %d", int(l.Game.ID))), ID: l.Game.ID, Version: l.Game.Version,
 		Status: l.Game.Status, Me: -1, TurnLimit: views.LimitName(lg, l.Game.TurnHours)}
+	if u != nil && vm.Page.Unread > 0 {
+		// The game's notices seen and not yet written are not news here.
+		n, err := s.store.UnreadAt(u.ID, l.Game.ID, int(vm.Page.Unread))
+		if err != nil {
+			s.log.Warn("counting unread notices", "game", l.Game.ID, "user", u.ID, "err", err)
+		}
+		vm.Page.Unread = int64(n)
+	}
 	if u != nil {
 		vm.Me = l.SeatOf(u.ID)
 	}

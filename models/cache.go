@@ -108,22 +108,26 @@ func (c *users) put(u User, gen uint64) {
 	c.m[u.ID] = u
 }
 
-// bump moves the unread count of user id, if kept, by delta: the only
-// change a commit made to the user's row. Like drop, it ends the
-// generation (a read from before the change keeps nothing).
-func (c *users) bump(id uint, delta int) {
+// tell is told by the writer that a committed change of user id is over:
+// the user is held no more, and is dropped, or (keep) has its unread count
+// moved by delta, the only change the commit made to the row. Either way
+// the generation ends (a read from before the change keeps nothing).
+func (c *users) tell(id uint, keep bool, delta int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
 	delete(c.held, id)
-	if u, ok := c.m[id]; ok {
+	if u, ok := c.m[id]; ok && keep {
 		u.Unread += delta
 		c.m[id] = u
+	} else {
+		delete(c.m, id)
 	}
 }
 
 // hold keeps what is read of users ids out of the cache until their
-// change is told.
+// change is told (only the writer's tell ends a hold: a drop from
+// elsewhere may come while another change is being committed).
 func (c *users) hold(ids []uint) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -139,7 +143,6 @@ func (c *users) drop(id uint) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.gen++
-	delete(c.held, id)
 	delete(c.m, id)
 }
 

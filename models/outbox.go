@@ -379,6 +379,8 @@ type seenMarks struct {
 	// read: by user and game, the last id seen. Marking them read again
 	// changes nothing, so a batch that fails is simply kept.
 	notices map[noticesOf]uint
+	// writingNotices are those being written.
+	writingNotices map[noticesOf]uint
 }
 
 type noticesOf struct{ user, game uint }
@@ -397,7 +399,10 @@ func (s *Store) FlushSeen() error {
 		return nil
 	}
 	batch, notices := s.seen.m, s.seen.notices
-	s.seen.m, s.seen.writing, s.seen.notices = map[uint]seenMark{}, batch, nil
+	if batch == nil {
+		batch = map[uint]seenMark{} // writing marks a flush under way
+	}
+	s.seen.m, s.seen.writing, s.seen.notices, s.seen.writingNotices = map[uint]seenMark{}, batch, nil, notices
 	s.seen.mu.Unlock()
 	err := s.w.Transaction(func(tx *gorm.DB) error {
 		for id, mk := range batch {
@@ -418,7 +423,7 @@ func (s *Store) FlushSeen() error {
 	})
 	s.seen.mu.Lock()
 	defer s.seen.mu.Unlock()
-	s.seen.writing = nil
+	s.seen.writing, s.seen.writingNotices = nil, nil
 	if err != nil {
 		for id, mk := range batch { // keep them for the next flush
 			if old, ok := s.seen.m[id]; !ok || old.seq < mk.seq {
@@ -456,8 +461,9 @@ func expectUnread(tx *gorm.DB, userID uint, rows, delta int) {
 // more. It returns the user's unread count without them, both counted in
 // one reading of the database, for the page's header. They are marked read
 // with the seen marks (at most SeenFlush later, or at once when a flush is
-// due); the other pages meanwhile still count them. Notifications that
-// come after the reading stay unread.
+// due, see FlushSeenIfDue); until then UnreadAt leaves them out of the
+// count the game's pages show, and other pages still count them.
+// Notifications that come after the reading stay unread.
 func (s *Store) SeeGameNotices(userID, gameID uint) (others int, err error) {
 	var unread, n int
 	var last uint
@@ -468,12 +474,40 @@ func (s *Store) SeeGameNotices(userID, gameID uint) (others int, err error) {
 	}
 	s.seen.mu.Lock()
 	s.seeNotices(noticesOf{userID, gameID}, last)
+	s.seen.mu.Unlock()
+	return unread - n, nil
+}
+
+// UnreadAt is the user's unread count as a page of game id shows it: when
+// notices of the game were seen and are not yet written as read, without
+// them, both counted in one reading (cached is the count otherwise).
+func (s *Store) UnreadAt(userID, gameID uint, cached int) (int, error) {
+	k := noticesOf{userID, gameID}
+	s.seen.mu.Lock()
+	last := max(s.seen.notices[k], s.seen.writingNotices[k])
+	s.seen.mu.Unlock()
+	if last == 0 {
+		return cached, nil
+	}
+	var unread, n int
+	err := rawRow(s.db, `SELECT (SELECT unread FROM users WHERE id = ?), count(*)
+		FROM notifications WHERE user_id = ? AND read = false AND game_id = ? AND id <= ?`, userID, userID, gameID, last).Scan(&unread, &n)
+	if err != nil {
+		return cached, err
+	}
+	return unread - n, nil
+}
+
+// FlushSeenIfDue writes the seen marks and the notices seen when the last
+// flush is SeenFlush old.
+func (s *Store) FlushSeenIfDue() error {
+	s.seen.mu.Lock()
 	due := time.Since(s.seen.flushed) >= SeenFlush
 	s.seen.mu.Unlock()
 	if due {
-		err = s.FlushSeen()
+		return s.FlushSeen()
 	}
-	return unread - n, err
+	return nil
 }
 
 // overlaySeen puts the marks not yet written onto freshly read seats.

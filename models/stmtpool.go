@@ -123,11 +123,8 @@ func (p *writePool) done() {
 		return
 	}
 	for id := range users {
-		if c, ok := unread[id]; ok && c.rows == hits[id] {
-			p.users.bump(id, c.delta)
-		} else {
-			p.users.drop(id)
-		}
+		c, ok := unread[id]
+		p.users.tell(id, ok && c.rows == hits[id], c.delta)
 	}
 }
 

@@ -901,11 +901,25 @@ func TestSeeGameNotices(t *testing.T) {
 	if u := mustUserByID(t, s, ana.ID); u.Unread != 2 {
 		t.Fatalf("the user's count is %d, want 2", u.Unread)
 	}
+	// Game 8 seen: until written, UnreadAt leaves its notice out; then the
+	// stored count does.
+	if others, err := s.SeeGameNotices(ana.ID, 8); err != nil || others != 1 || unread(8) != 1 {
+		t.Fatalf("SeeGameNotices of game 8 = %d, %v, %d unread; want 1, nil, 1 (not yet written)", others, err, unread(8))
+	}
+	if n, err := s.UnreadAt(ana.ID, 8, mustUserByID(t, s, ana.ID).Unread); err != nil || n != 1 {
+		t.Fatalf("UnreadAt game 8 = %d, %v; want 1", n, err)
+	}
+	if n, err := s.UnreadAt(ana.ID, 7, mustUserByID(t, s, ana.ID).Unread); err != nil || n != 2 {
+		t.Fatalf("UnreadAt game 7 (nothing waiting) = %d, %v; want the stored 2", n, err)
+	}
 	s.seen.mu.Lock()
-	s.seen.flushed = time.Time{} // due: written at once
+	s.seen.flushed = time.Time{} // due
 	s.seen.mu.Unlock()
-	if others, err := s.SeeGameNotices(ana.ID, 8); err != nil || others != 1 || unread(8) != 0 {
-		t.Fatalf("SeeGameNotices when a flush is due = %d, %v, %d unread; want 1, nil, 0", others, err, unread(8))
+	if err := s.FlushSeenIfDue(); err != nil || unread(8) != 0 {
+		t.Fatalf("FlushSeenIfDue: %v, %d unread of game 8; want it written", err, unread(8))
+	}
+	if n, err := s.UnreadAt(ana.ID, 8, mustUserByID(t, s, ana.ID).Unread); err != nil || n != 1 {
+		t.Fatalf("UnreadAt game 8 after the write = %d, %v; want 1", n, err)
 	}
 	if others, err := s.SeeGameNotices(ana.ID, 9); err != nil || others != 1 {
 		t.Fatalf("a game without notices: %d, %v; want 1", others, err)
@@ -1009,8 +1023,13 @@ func TestUserHeldWhileCommitted(t *testing.T) {
 	if _, ok, _ := c.get(2); ok {
 		t.Fatal("a user read while its change was committed was kept")
 	}
-	c.bump(1, 1)
-	c.bump(2, 1)
+	c.drop(2) // a drop from elsewhere does not end the hold
+	c.put(User{ID: 2, Unread: 6}, c.gen)
+	if _, ok, _ := c.get(2); ok {
+		t.Fatal("a drop from outside the writer ended the hold")
+	}
+	c.tell(1, true, 1)
+	c.tell(2, true, 1)
 	if u, ok, _ := c.get(1); !ok || u.Unread != 6 {
 		t.Fatalf("the kept user's count was moved to %d (kept %v), want 6", u.Unread, ok)
 	}
