@@ -25,16 +25,14 @@ func (s *Server) showGame(c echo.Context) error {
 		return err
 	}
 	sel, problem := parseSelection(lang(c), c.QueryParam("tile"), c.QueryParam("rot"), c.QueryParam("at"), c.QueryParam("overbuild"), c.QueryParam("fill"))
-	// Opening the game reads its notices, and the header counts the rest;
+	// Opening the game reads its notices (gameVM's count leaves them out);
 	// before the game is loaded, so that every notice read tells of the
 	// game as shown or earlier. A step of a selection (htmx) leaves the
 	// header as it is: the page that opened the game, or its live refresh,
 	// read them. A failure leaves them unread.
-	others := -1
 	if u := currentUser(c); u != nil && u.Unread > 0 && !(isHTMX(c) && sel != (views.Selection{}) && c.QueryParam("live") != "1") {
-		if others, err = s.store.SeeGameNotices(u.ID, id); err != nil {
+		if err := s.store.SeeGameNotices(u.ID, id); err != nil {
 			s.log.Warn("reading a game's notices", "game", id, "user", u.ID, "err", err)
-			others = -1
 		}
 	}
 	l, err := s.store.LoadGame(id)
@@ -42,9 +40,6 @@ func (s *Server) showGame(c echo.Context) error {
 		return err
 	}
 	vm := s.gameVM(c, l, sel)
-	if others >= 0 {
-		vm.Page.Unread = int64(others)
-	}
 	if problem != "" {
 		vm.Error = problem
 	}

@@ -81,8 +81,8 @@ type users struct {
 	m   map[uint]User
 	gen uint64
 	// held are users whose change is being committed: nothing read of
-	// them is kept until the change is told (bump or drop), so that a
-	// count moved by bump is the count from before the change.
+	// them is kept until the writer tells the change (tell), so that a
+	// count it moves is the count from before the change.
 	held map[uint]bool
 }
 

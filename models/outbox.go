@@ -458,24 +458,20 @@ func expectUnread(tx *gorm.DB, userID uint, rows, delta int) {
 
 // SeeGameNotices records that a user opened game id's page: its unread
 // notifications ("your turn", a choice waiting, the result) are news no
-// more. It returns the user's unread count without them, both counted in
-// one reading of the database, for the page's header. They are marked read
-// with the seen marks (at most SeenFlush later, or at once when a flush is
-// due, see FlushSeenIfDue); until then UnreadAt leaves them out of the
-// count the game's pages show, and other pages still count them.
-// Notifications that come after the reading stay unread.
-func (s *Store) SeeGameNotices(userID, gameID uint) (others int, err error) {
-	var unread, n int
+// more. They are marked read with the seen marks (at most SeenFlush later,
+// or at once when a flush is due, see FlushSeenIfDue); until then UnreadAt
+// leaves them out of the count the game's pages show, and other pages
+// still count them. Notifications that come after this stay unread.
+func (s *Store) SeeGameNotices(userID, gameID uint) error {
 	var last uint
-	err = rawRow(s.db, `SELECT (SELECT unread FROM users WHERE id = ?), count(*), coalesce(max(id), 0)
-		FROM notifications WHERE user_id = ? AND read = false AND game_id = ?`, userID, userID, gameID).Scan(&unread, &n, &last)
-	if err != nil || n == 0 {
-		return unread, err
+	err := rawRow(s.db, `SELECT coalesce(max(id), 0) FROM notifications WHERE user_id = ? AND read = false AND game_id = ?`, userID, gameID).Scan(&last)
+	if err != nil || last == 0 {
+		return err
 	}
 	s.seen.mu.Lock()
 	s.seeNotices(noticesOf{userID, gameID}, last)
 	s.seen.mu.Unlock()
-	return unread - n, nil
+	return nil
 }
 
 // UnreadAt is the user's unread count as a page of game id shows it: when
