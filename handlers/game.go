@@ -24,7 +24,7 @@ func (s *Server) showGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	sel, problem := parseSelection(lang(c), c.QueryParam("tile"), c.QueryParam("rot"), c.QueryParam("at"), c.QueryParam("overbuild"), c.QueryParam("fill"))
+	sel, problem := parseSelection(lang(c), c.QueryParam("tile"), c.QueryParam("slot"), c.QueryParam("rot"), c.QueryParam("at"), c.QueryParam("overbuild"), c.QueryParam("fill"))
 	// Opening the game reads its notices (gameVM's count leaves them out);
 	// before the game is loaded, so that every notice read tells of the
 	// game as shown or earlier. A step of a selection (htmx) leaves the
@@ -108,7 +108,7 @@ func (s *Server) renderGame(c echo.Context, code int, vm views.GameVM) error {
 
 // parseSelection reads the choice in progress; what cannot be read is
 // dropped and reported.
-func parseSelection(l *i18n.Lang, tile, rot, at, overbuild, fill string) (views.Selection, string) {
+func parseSelection(l *i18n.Lang, tile, slot, rot, at, overbuild, fill string) (views.Selection, string) {
 	var sel views.Selection
 	if tile == "" {
 		return sel, ""
@@ -117,6 +117,15 @@ func parseSelection(l *i18n.Lang, tile, rot, at, overbuild, fill string) (views.
 		return sel, l.T("unknown tile %s", strconv.Quote(tile))
 	}
 	sel.Tile = tile
+	if slot != "" {
+		// Which of two alike tiles is marked; a place that does not hold
+		// the tile marks the first alike.
+		n, err := strconv.Atoi(slot)
+		if err != nil || n < 0 || n > 20 {
+			return views.Selection{}, l.T("unknown place in the hand")
+		}
+		sel.Slot = n
+	}
 	if rot != "" {
 		r, err := strconv.Atoi(rot)
 		if err != nil || r < 0 || r > 3 {
@@ -578,7 +587,7 @@ func (s *Server) playTurn(c echo.Context) error {
 	if l == nil || err != nil {
 		return err
 	}
-	sel, problem := parseSelection(lang(c), c.FormValue("tile"), c.FormValue("rot"), c.FormValue("at"), c.FormValue("overbuild"), c.FormValue("fill"))
+	sel, problem := parseSelection(lang(c), c.FormValue("tile"), c.FormValue("slot"), c.FormValue("rot"), c.FormValue("at"), c.FormValue("overbuild"), c.FormValue("fill"))
 	if problem == "" && (sel.Tile == "" || sel.At == nil) {
 		problem = tr(c, "a turn needs a tile, a rotation and a cell")
 	}

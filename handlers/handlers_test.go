@@ -722,3 +722,33 @@ func TestHomeListsLatestFinished(t *testing.T) {
 		t.Fatalf("the page of all games lists %d, want 13, and refetches itself", n)
 	}
 }
+
+// TestHandSlot: a selection's place in the hand (slot, which of two alike
+// tiles was clicked) that cannot be read is refused with a sentence and
+// nothing chosen; one that does not hold the tile marks the first alike;
+// the confirm form carries it to the no-JavaScript refusal page.
+func TestHandSlot(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	id := ana.createGame("greedy", "none", "none")
+	_, l := s.seatOf(id, "ana")
+	pl := l.Play.State().LegalPlacements(nil)[0]
+	base := fmt.Sprintf("/games/%d?tile=%s&rot=0", id, pl.Tile)
+	for _, bad := range []string{"x", "-1", "99"} {
+		code, body := ana.get(base + "&slot=" + bad)
+		if code != http.StatusOK || !strings.Contains(body, "unknown place in the hand") || strings.Contains(body, `aria-current="true"`) {
+			t.Fatalf("slot=%s: %d, want the page with a sentence and nothing chosen:\n%.300s", bad, code, body)
+		}
+	}
+	_, body := ana.get(base + "&slot=5")
+	if strings.Contains(body, `class="error"`) || !strings.Contains(body, `aria-current="true" aria-label="Worker tile `+pl.Tile.String()) {
+		t.Fatalf("slot=5 (no such place) should mark the first %s:\n%s", pl.Tile, body)
+	}
+	cell := fmt.Sprintf("&at=%d,%d", pl.At.X, pl.At.Y)
+	if _, body = ana.get(base + "&slot=2" + cell); !strings.Contains(body, `name="slot" value="2"`) {
+		t.Fatal("the confirm form drops the slot")
+	}
+	if _, body = ana.get(base + cell); strings.Contains(body, `name="slot"`) {
+		t.Fatal("the confirm form names a slot nobody chose")
+	}
+}

@@ -74,6 +74,7 @@ func TestLinkIsQueryEncode(t *testing.T) {
 		{Tile: "1111", At: at(0, -1), Overbuild: true},
 		{Tile: "2101", Rot: 2, At: at(5, 5), Fill: 2},
 		{At: at(1, 1), Fill: 1, Overbuild: true},
+		{Tile: "3001", Rot: 1, Slot: 2, At: at(2, 2)},
 	} {
 		want := "/games/42"
 		if q := s.Query().Encode(); q != "" {

@@ -95,8 +95,9 @@ func TestVillagesGolden(t *testing.T) {
 	}
 }
 
-// TestHandMarksOneOfTwoAlike: with two alike tiles in the hand and that
-// tile chosen, one is marked chosen and drawn turned, not both.
+// TestHandMarksOneOfTwoAlike: with two alike tiles in the hand, the one
+// clicked is the one marked chosen and drawn turned, not both: the second
+// alike's link names its place in the hand (slot), the first's does not.
 func TestHandMarksOneOfTwoAlike(t *testing.T) {
 	vm := fixedGame(t)
 	w, ok := engine.ParseWorker("3001") // told differently when turned
@@ -104,19 +105,38 @@ func TestHandMarksOneOfTwoAlike(t *testing.T) {
 		t.Fatal("no worker 3001")
 	}
 	vm.View.Hand = []engine.Worker{vm.View.Hand[1], w, w}
-	vm.Sel = Selection{Tile: w.String(), Rot: 1}
-	var buf bytes.Buffer
-	if err := HandPanel(vm).Render(context.Background(), &buf); err != nil {
-		t.Fatal(err)
-	}
-	html := buf.String()
-	current := regexp.MustCompile(`aria-current="true"[^>]*id="tile-(\d)"`).FindAllStringSubmatch(html, -1)
-	if len(current) != 1 || current[0][1] != "1" {
-		t.Fatalf("tiles marked chosen: %v, want tile-1 alone\n%s", current, html)
-	}
-	labels := regexp.MustCompile(`aria-label="([^"]+)"[^>]*data-tile="`+w.String()+`"`).FindAllStringSubmatch(html, -1)
-	if len(labels) != 2 || labels[0][1] == labels[1][1] {
-		t.Fatalf("the two alike tiles are told alike (%v): the chosen one should be turned", labels)
+	for _, c := range []struct {
+		sel  Selection
+		want string
+	}{
+		{Selection{Tile: w.String(), Rot: 1}, "1"},
+		{Selection{Tile: w.String(), Rot: 1, Slot: 2}, "2"},
+		{Selection{Tile: w.String(), Rot: 1, Slot: 0}, "1"},
+		{Selection{Tile: w.String(), Rot: 1, Slot: 7}, "1"}, // no such place: the first alike
+	} {
+		vm.Sel = c.sel
+		var buf bytes.Buffer
+		if err := HandPanel(vm).Render(context.Background(), &buf); err != nil {
+			t.Fatal(err)
+		}
+		html := buf.String()
+		current := regexp.MustCompile(`aria-current="true"[^>]*id="tile-(\d)"`).FindAllStringSubmatch(html, -1)
+		if len(current) != 1 || current[0][1] != c.want {
+			t.Fatalf("%+v: tiles marked chosen: %v, want tile-%s alone\n%s", c.sel, current, c.want, html)
+		}
+		labels := regexp.MustCompile(`aria-label="([^"]+)"[^>]*data-tile="`+w.String()+`"`).FindAllStringSubmatch(html, -1)
+		if len(labels) != 2 || labels[0][1] == labels[1][1] {
+			t.Fatalf("the two alike tiles are told alike (%v): the chosen one should be turned", labels)
+		}
+		links := regexp.MustCompile(`href="([^"]+)"[^>]*id="tile-(\d)"`).FindAllStringSubmatch(html, -1)
+		for _, l := range links {
+			if has := strings.Contains(l[1], "slot="); has != (l[2] == "2") {
+				t.Fatalf("tile-%s links to %s: only the second alike names its slot", l[2], l[1])
+			}
+		}
+		if c.want == "2" && !strings.Contains(html, `slot=2&amp;tile=3001" `) {
+			t.Fatalf("the rotate link should keep the slot:\n%s", html)
+		}
 	}
 }
 

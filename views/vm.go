@@ -146,6 +146,7 @@ type Seat struct {
 // every step also works as a plain link without JavaScript.
 type Selection struct {
 	Tile      string
+	Slot      int // the tile's place in the hand when an alike one comes before it, else 0
 	Rot       int
 	At        *engine.Cell
 	Overbuild bool
@@ -158,6 +159,9 @@ func (s Selection) Query() url.Values {
 	if s.Tile != "" {
 		q.Set("tile", s.Tile)
 		q.Set("rot", strconv.Itoa(s.Rot))
+		if s.Slot > 0 {
+			q.Set("slot", strconv.Itoa(s.Slot))
+		}
 	}
 	if s.At != nil {
 		q.Set("at", fmt.Sprintf("%d,%d", s.At.X, s.At.Y))
@@ -433,14 +437,25 @@ func (vm GameVM) Link(s Selection) string {
 	}
 	if s.Tile != "" {
 		add("rot", strconv.Itoa(s.Rot))
+		if s.Slot > 0 {
+			add("slot", strconv.Itoa(s.Slot))
+		}
 		add("tile", s.Tile)
 	}
 	return b.String()
 }
 
-// WithTile selects a hand tile, keeping the cell when there is one.
-func (s Selection) WithTile(name string) Selection {
-	s.Tile, s.Rot, s.Fill = name, 0, 0
+// WithTile selects the tile at place i of hand, keeping the cell when
+// there is one. The place is kept only when an alike tile comes before it,
+// so that the one clicked is the one marked.
+func (s Selection) WithTile(hand []engine.Worker, i int) Selection {
+	s.Tile, s.Slot, s.Rot, s.Fill = hand[i].String(), 0, 0, 0
+	for _, w := range hand[:i] {
+		if w == hand[i] {
+			s.Slot = i
+			break
+		}
+	}
 	return s
 }
 
