@@ -669,6 +669,14 @@ func (s *Server) afterCommit(c echo.Context, l *models.Loaded, commit func() (*m
 		return err
 	}
 	if isHTMX(c) {
+		// What the bots did, and the game's end, are shown here: the turn
+		// handed back and the result are news no more. (Without htmx the
+		// page the redirect leads to reads them.)
+		if fresh.Game.Version != done.Game.Version || fresh.Game.Status != models.StatusActive {
+			if err := s.store.SeeShownNotices(currentUser(c).ID, fresh.Game.ID, fresh.Game.Version); err != nil {
+				s.log.Warn("reading a game's notices", "game", fresh.Game.ID, "err", err)
+			}
+		}
 		// The choice in progress is spent: the address is the game's again.
 		c.Response().Header().Set("HX-Replace-Url", fmt.Sprintf("/games/%d", l.Game.ID))
 		vm := s.gameVM(c, fresh, views.Selection{})

@@ -136,3 +136,52 @@ func TestStepLeavesNotices(t *testing.T) {
 		t.Fatal("ana never had news before her move: the test checked nothing")
 	}
 }
+
+// TestBotGameAnswersReadNotices: against bots, a move's answer shows the
+// bots' replies, and with them the turn they hand back and, at the end,
+// the result: those notices are read, and the count stays where it was.
+// Before, the count grew by one at every move against a bot.
+func TestBotGameAnswersReadNotices(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	id := ana.createGame("greedy", "none", "none")
+	unread := func() (n int) {
+		t.Helper()
+		if err := s.store.FlushSeen(); err != nil {
+			t.Fatal(err)
+		}
+		seat, l := s.seatOf(id, "ana")
+		ns, _, err := s.store.Notifications(*l.Seats[seat].UserID, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range ns {
+			if !x.Read {
+				n++
+			}
+		}
+		return n
+	}
+	ana.get(fmt.Sprintf("/games/%d", id))
+	if n := unread(); n != 0 {
+		t.Fatalf("ana has %d unread notices after opening the game", n)
+	}
+	r := engine.NewRand(7)
+	moves := 0
+	for ; moves < 200; moves++ {
+		m, ok := ana.plan(id, r, nil)
+		if !ok {
+			break
+		}
+		_, answer := ana.htmx("POST", m.path, m.form)
+		if !strings.Contains(answer, `<span id="unread" hidden>0</span>`) {
+			t.Fatalf("move %d: the answer counts news: %q", moves, regexp.MustCompile(`<span id="unread"[^>]*>[^<]*`).FindString(answer))
+		}
+		if n := unread(); n != 0 {
+			t.Fatalf("move %d: ana has %d unread notices after the answer that showed them", moves, n)
+		}
+	}
+	if _, l := s.seatOf(id, "ana"); l.Game.Status != models.StatusFinished {
+		t.Fatalf("the game did not end in %d moves", moves)
+	}
+}

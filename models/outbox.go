@@ -474,6 +474,25 @@ func (s *Store) SeeGameNotices(userID, gameID uint) error {
 	return nil
 }
 
+// SeeShownNotices is SeeGameNotices for a page that shows game gameID at
+// version, loaded before: a move's answer, which shows what the bots did
+// after it (the turn they hand back, the result). The game's notices are
+// news no more only if the game is still at that version when they are
+// counted (one reading), so that none of a later move is taken as seen.
+func (s *Store) SeeShownNotices(userID, gameID uint, version int) error {
+	var now int
+	var last uint
+	err := rawRow(s.db, `SELECT version, (SELECT coalesce(max(id), 0) FROM notifications WHERE user_id = ? AND read = false AND game_id = ?)
+		FROM games WHERE id = ?`, userID, gameID, gameID).Scan(&now, &last)
+	if err != nil || last == 0 || now != version {
+		return err
+	}
+	s.seen.mu.Lock()
+	s.seeNotices(noticesOf{userID, gameID}, last)
+	s.seen.mu.Unlock()
+	return nil
+}
+
 // UnreadAt is the user's unread count as a page of game id shows it: when
 // notices of the game were seen and are not yet written as read, without
 // them, both counted in one reading (cached is the count otherwise).

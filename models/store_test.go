@@ -1045,3 +1045,52 @@ func TestUserHeldWhileCommitted(t *testing.T) {
 		t.Fatal("a user read after the change was told was not kept")
 	}
 }
+
+// TestSeeShownNotices: a page of a game at a version reads the game's
+// notices only while the game is still at that version, so that a notice
+// of a later move is not taken as seen.
+func TestSeeShownNotices(t *testing.T) {
+	s := MustOpen(t)
+	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
+	l := twoPlayerGame(t, s, ana, bob)
+	users := map[uint]*User{ana.ID: ana, bob.ID: bob}
+	s.seen.mu.Lock()
+	s.seen.flushed = time.Now().Add(time.Hour) // no flush due: the test flushes
+	s.seen.mu.Unlock()
+	unread := func(u *User) (n int) {
+		t.Helper()
+		if err := s.FlushSeen(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.db.Raw(`SELECT count(*) FROM notifications WHERE user_id = ? AND game_id = ? AND read = false`, u.ID, l.Game.ID).Row().Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// Play until someone has news of the game.
+	var who *User
+	for i := 0; i < 50 && who == nil; i++ {
+		l = playNext(t, s, l, users)
+		for _, u := range []*User{ana, bob} {
+			if unread(u) > 0 {
+				who = u
+			}
+		}
+	}
+	if who == nil {
+		t.Fatal("nobody got a notice: the test checks nothing")
+	}
+	before := unread(who)
+	if err := s.SeeShownNotices(who.ID, l.Game.ID, l.Game.Version-1); err != nil {
+		t.Fatal(err)
+	}
+	if n := unread(who); n != before {
+		t.Fatalf("a page of an earlier version read the game's notices: %d unread, were %d", n, before)
+	}
+	if err := s.SeeShownNotices(who.ID, l.Game.ID, l.Game.Version); err != nil {
+		t.Fatal(err)
+	}
+	if n := unread(who); n != 0 {
+		t.Fatalf("a page of the game as it is left %d of its notices unread", n)
+	}
+}
