@@ -30,9 +30,12 @@ func (s *Server) showGame(c echo.Context) error {
 	// game as shown or earlier. A step of a selection (htmx) leaves the
 	// header as it is: the page that opened the game, or its live refresh,
 	// read them. A failure leaves them unread.
-	if u := currentUser(c); u != nil && u.Unread > 0 && !(isHTMX(c) && sel != (views.Selection{}) && c.QueryParam("live") != "1") {
-		if err := s.store.SeeGameNotices(u.ID, id); err != nil {
+	if u := currentUser(c); u != nil && u.Unread > 0 && !isStep(c, sel) {
+		n, err := s.store.SeeGameNotices(u.ID, id)
+		if err != nil {
 			s.log.Warn("reading a game's notices", "game", id, "user", u.ID, "err", err)
+		} else {
+			c.Set(unreadHereKey, n) // the header's count (gameVM)
 		}
 	}
 	l, err := s.store.LoadGame(id)
@@ -164,6 +167,18 @@ func parseCell(s string) (engine.Cell, bool) {
 	return engine.Cell{X: x, Y: y}, true
 }
 
+// isStep reports whether the request is a step of a selection made with
+// htmx from an open game page (a tile, a rotation, a cell): its answer
+// replaces the game area alone, and the page that opened the game (or its
+// live refresh) has read the game's notices and shows the header's count.
+func isStep(c echo.Context, sel views.Selection) bool {
+	return isHTMX(c) && sel != (views.Selection{}) && c.QueryParam("live") != "1"
+}
+
+// unreadHereKey holds, on the context, the header's count as the request
+// read the game's notices (SeeGameNotices).
+const unreadHereKey = "unreadHere"
+
 // gameVM builds the game page for the viewer from the engine's viewer-scoped
 // view only: nothing else of the position reaches the template.
 func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) views.GameVM {
@@ -171,7 +186,10 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	lg := lang(c)
 	vm := views.GameVM{Page: s.page(c, lg.T("Game %d", int(l.Game.ID))), ID: l.Game.ID, Version: l.Game.Version,
 		Status: l.Game.Status, Me: -1, TurnLimit: views.LimitName(lg, l.Game.TurnHours)}
-	if u != nil && vm.Page.Unread > 0 {
+	vm.Step = isStep(c, sel)
+	if n, ok := c.Get(unreadHereKey).(int); ok {
+		vm.Page.Unread = int64(n) // counted as the page read the game's notices
+	} else if u != nil && vm.Page.Unread > 0 && !vm.Step {
 		// The game's notices seen and not yet written are not news here.
 		n, err := s.store.UnreadAt(u.ID, l.Game.ID, int(vm.Page.Unread))
 		if err != nil {

@@ -75,8 +75,9 @@ func TestOpeningAGameReadsItsNotices(t *testing.T) {
 }
 
 // TestStepLeavesNotices: a step of a selection (htmx, from a page that
-// is open) does not look for the game's notices; the page's live refresh
-// after the other's move reads them.
+// is open) does not look for the game's notices, nor count them for the
+// header its link does not take; the page's live refresh after the
+// other's move reads them.
 func TestStepLeavesNotices(t *testing.T) {
 	s := newSite(t)
 	ana, bob := s.signup("ana"), s.signup("bob")
@@ -111,9 +112,13 @@ func TestStepLeavesNotices(t *testing.T) {
 			continue
 		}
 		if before := unread(); m.pl != nil && before > 0 {
-			ana.htmx("GET", fmt.Sprintf("/games/%d?tile=%s&rot=%d", id, m.pl.Tile, m.pl.Rot), nil)
+			_, step := ana.htmx("GET", fmt.Sprintf("/games/%d?tile=%s&rot=%d", id, m.pl.Tile, m.pl.Rot), nil)
 			if unread() != before {
 				t.Fatal("a selection step read the game's notices")
+			}
+			// Its link takes the game area alone: no count to work out.
+			if !strings.Contains(step, `id="game-main"`) || strings.Contains(step, `id="unread"`) {
+				t.Fatalf("a selection step's answer counts the header's notices:\n%.300s", step)
 			}
 			// The live refresh reads them (written with the next flush, not
 			// due yet: unread just flushed), and the move's answer, before

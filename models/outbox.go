@@ -462,16 +462,22 @@ func expectUnread(tx *gorm.DB, userID uint, rows, delta int) {
 // or at once when a flush is due, see FlushSeenIfDue); until then UnreadAt
 // leaves them out of the count the game's pages show, and other pages
 // still count them. Notifications that come after this stay unread.
-func (s *Store) SeeGameNotices(userID, gameID uint) error {
+// unreadHere is that count for the page opening: the user's unread
+// notifications without the game's, counted in the same reading.
+func (s *Store) SeeGameNotices(userID, gameID uint) (unreadHere int, err error) {
+	var unread, n int
 	var last uint
-	err := rawRow(s.db, `SELECT coalesce(max(id), 0) FROM notifications WHERE user_id = ? AND read = false AND game_id = ?`, userID, gameID).Scan(&last)
-	if err != nil || last == 0 {
-		return err
+	err = rawRow(s.db, `SELECT (SELECT unread FROM users WHERE id = ?), coalesce(max(id), 0), count(*)
+		FROM notifications WHERE user_id = ? AND read = false AND game_id = ?`, userID, userID, gameID).Scan(&unread, &last, &n)
+	if err != nil {
+		return 0, err
 	}
-	s.seen.mu.Lock()
-	s.seeNotices(noticesOf{userID, gameID}, last)
-	s.seen.mu.Unlock()
-	return nil
+	if last > 0 {
+		s.seen.mu.Lock()
+		s.seeNotices(noticesOf{userID, gameID}, last)
+		s.seen.mu.Unlock()
+	}
+	return unread - n, nil
 }
 
 // SeeShownNotices is SeeGameNotices for a page that shows game gameID at

@@ -885,8 +885,8 @@ func TestSeeGameNotices(t *testing.T) {
 	s.seen.mu.Lock()
 	s.seen.flushed = time.Now().Add(time.Hour) // no flush due: the test flushes
 	s.seen.mu.Unlock()
-	if err := s.SeeGameNotices(ana.ID, 7); err != nil {
-		t.Fatal(err)
+	if here, err := s.SeeGameNotices(ana.ID, 7); err != nil || here != 1 {
+		t.Fatalf("SeeGameNotices game 7 = %d, %v; want 1 (game 8's)", here, err)
 	}
 	if others, err := s.UnreadAt(ana.ID, 7, mustUserByID(t, s, ana.ID).Unread); err != nil || others != 1 {
 		t.Fatalf("UnreadAt game 7 = %d, %v; want 1 (game 8's)", others, err)
@@ -906,8 +906,8 @@ func TestSeeGameNotices(t *testing.T) {
 	}
 	// Game 8 seen: until written, UnreadAt leaves its notice out; then the
 	// stored count does.
-	if err := s.SeeGameNotices(ana.ID, 8); err != nil || unread(8) != 1 {
-		t.Fatalf("SeeGameNotices of game 8: %v, %d unread; want nil, 1 (not yet written)", err, unread(8))
+	if here, err := s.SeeGameNotices(ana.ID, 8); err != nil || here != 1 || unread(8) != 1 {
+		t.Fatalf("SeeGameNotices of game 8: %d, %v, %d unread; want 1 (game 7's), nil, 1 (not yet written)", here, err, unread(8))
 	}
 	if n, err := s.UnreadAt(ana.ID, 8, mustUserByID(t, s, ana.ID).Unread); err != nil || n != 1 {
 		t.Fatalf("UnreadAt game 8 = %d, %v; want 1", n, err)
@@ -924,8 +924,8 @@ func TestSeeGameNotices(t *testing.T) {
 	if n, err := s.UnreadAt(ana.ID, 8, mustUserByID(t, s, ana.ID).Unread); err != nil || n != 1 {
 		t.Fatalf("UnreadAt game 8 after the write = %d, %v; want 1", n, err)
 	}
-	if err := s.SeeGameNotices(ana.ID, 9); err != nil {
-		t.Fatal(err)
+	if here, err := s.SeeGameNotices(ana.ID, 9); err != nil || here != 1 {
+		t.Fatalf("SeeGameNotices of a game without notices: %d, %v; want 1", here, err)
 	}
 	if others, err := s.UnreadAt(ana.ID, 9, mustUserByID(t, s, ana.ID).Unread); err != nil || others != 1 {
 		t.Fatalf("a game without notices: %d, %v; want 1", others, err)
@@ -971,7 +971,7 @@ func TestNoticeMovesCachedCount(t *testing.T) {
 	if mustUserByID(t, s, bob.ID).Unread > 0 {
 		reader = bob
 	}
-	if err := s.SeeGameNotices(reader.ID, l.Game.ID); err != nil {
+	if _, err := s.SeeGameNotices(reader.ID, l.Game.ID); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.FlushSeen(); err != nil {

@@ -247,6 +247,7 @@ type GameVM struct {
 	Announce  []string // others' moves since the page's last look, read out by screen readers
 	LogLen    int      // log entries shown: a refetch announces what came after
 	Fragment  bool     // rendered for htmx: the game area alone, with the announcements after it
+	Step      bool     // a selection step's answer (htmx): the game area alone is taken, not the header's count
 	// Keep: the page asking shows this version (ShownHeader), so the parts
 	// a selection cannot change go as empty hx-preserve placeholders and
 	// htmx keeps the page's own: the board's tiles, the players, the log.
