@@ -95,6 +95,19 @@ func (s *State) LegalPlacements(buf []Placement) []Placement {
 	return buf
 }
 
+// legalCap is how many placements LegalPlacements lists on the open cells
+// (overbuilding may add some): a buffer's size.
+func (s *State) legalCap() int {
+	p := &s.players[s.current]
+	rots := 0
+	for w := Worker(0); w < numWorker; w++ {
+		if p.Hand[w] > 0 {
+			rots += len(workerRots[w])
+		}
+	}
+	return len(s.front) * rots
+}
+
 // OverbuildCells appends to buf the cells where the current player may
 // overbuild now (their own tiles not yet overbuilt), in placement order; none
 // unless CanOverbuild.

@@ -64,19 +64,18 @@ func (s *State) View(viewer int) View {
 		Result: s.Score(),
 	}
 	v.Final = v.Over && !s.Pending()
-	top := make(map[Cell]int, len(s.pieces))
-	for i := range s.pieces {
-		top[s.pieces[i].at] = i
-	}
+	v.Tiles = make([]TileView, 0, len(s.pieces))
 	for i := range s.pieces {
 		p := &s.pieces[i]
-		t := TileView{At: p.at, Jungle: p.jungle, Worker: p.worker, Owner: int(p.owner), Rot: int(p.rot), Covered: top[p.at] != i}
+		// The board holds each cell's top piece.
+		t := TileView{At: p.at, Jungle: p.jungle, Worker: p.worker, Owner: int(p.owner), Rot: int(p.rot), Covered: int(s.board.get(p.at)) != i+1}
 		for d := 0; d < 4; d++ {
 			t.Edges[d] = int(p.edges[d])
 			t.Fired[d] = p.fired&(1<<d) != 0
 		}
 		v.Tiles = append(v.Tiles, t)
 	}
+	v.Seats = make([]SeatView, 0, len(s.players))
 	for i := range s.players {
 		p := &s.players[i]
 		sv := SeatView{Seat: i, Gold: p.Gold, Fruit: p.Fruit, Sun: p.Sun, WaterField: p.Water, Water: p.WaterValue(),
@@ -91,7 +90,7 @@ func (s *State) View(viewer int) View {
 		v.Hand = p.HandTiles()
 		v.Queue = append([]Batch(nil), p.queue...)
 		if viewer == s.current && !v.Over {
-			v.Legal = s.LegalPlacements(nil)
+			v.Legal = s.LegalPlacements(make([]Placement, 0, s.legalCap()))
 			v.CanOverbuild = s.CanOverbuild()
 		}
 	}

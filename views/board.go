@@ -40,6 +40,7 @@ func NewBoard(v engine.View, legal []engine.Cell) Board {
 		maxX, maxY = max(maxX, c.X), max(maxY, c.Y)
 		b.Cols, b.Rows = maxX-b.MinX+1, maxY-b.MinY+1
 	}
+	b.Tiles = make([]engine.TileView, 0, len(v.Tiles))
 	for _, t := range v.Tiles {
 		if !t.Covered {
 			b.Tiles = append(b.Tiles, t)
