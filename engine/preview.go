@@ -36,6 +36,65 @@ func (s *State) Preview(seat int, m Move) (Preview, error) {
 	}
 	c := s.Clone()
 	defer c.drop() // nothing returned refers to c
+	return s.previewOn(c, seat, m)
+}
+
+// Previewer previews many moves on one position (a preview for every
+// legal cell, a bot weighing its moves) on one scratch copy of it, set
+// back after each: no copy of the position, of its board and its buffers
+// per move. Not for use by two goroutines at once; the position must not
+// change while it is in use.
+type Previewer struct {
+	s     *State
+	c     State
+	board *board // the scratch's board: s's grid, but for the move being previewed
+}
+
+// Previewer returns a Previewer of s.
+func (s *State) Previewer() *Previewer {
+	b := boards.Get().(*board)
+	b.cells, b.shared = s.board.cells, 0
+	return &Previewer{s: s, board: b, c: State{scratch: newScratch()}}
+}
+
+// Preview is State.Preview of the Previewer's position.
+func (p *Previewer) Preview(seat int, m Move) (Preview, error) {
+	s := p.s
+	if err := s.checkPlacement(seat, m.Placement); err != nil {
+		return Preview{}, err
+	}
+	c := &p.c
+	pieces, front, players, sc := c.pieces[:0], c.front[:0], c.players[:0], c.scratch
+	*c = *s
+	c.board, c.scratch = p.board, sc
+	c.pieces = append(pieces, s.pieces...)
+	c.front = append(front, s.front...)
+	c.players = append(players, s.players...)
+	for i := range c.players {
+		if q := c.players[i].queue; len(q) > 0 {
+			c.players[i].queue = append([]Batch(nil), q...)
+		}
+	}
+	defer func() {
+		// A move changes the board only where it lays tiles: those cells
+		// are set back to the position's.
+		for i := len(s.pieces); i < len(c.pieces); i++ {
+			k := index(c.pieces[i].at)
+			p.board.cells[k] = s.board.cells[k]
+		}
+	}()
+	return s.previewOn(c, seat, m)
+}
+
+// Close gives the Previewer's board back for reuse; p must not be used
+// again.
+func (p *Previewer) Close() {
+	boards.Put(p.board)
+	p.board, p.s = nil, nil
+}
+
+// previewOn is Preview's work on c, a copy of s the move may change.
+func (s *State) previewOn(c *State, seat int, m Move) (Preview, error) {
 	var fills []Fill
 	if !m.Overbuild {
 		var err error

@@ -121,3 +121,72 @@ func TestPreviewHidesPileTile(t *testing.T) {
 		t.Fatalf("seat 0 has %d gold; want 3", p.s.Player(0).Gold)
 	}
 }
+
+// TestPreviewerMatchesPreview: a Previewer gives, move after move on its one
+// scratch copy, what Preview gives on a fresh copy each time (refusals
+// too), sets its board back after each, and changes nothing.
+func TestPreviewerMatchesPreview(t *testing.T) {
+	for seed := uint64(1); seed <= 6; seed++ {
+		n := 2 + int(seed%3)
+		su, _ := NewSetup(n, seed)
+		s, _ := New(su, 0)
+		r := NewRand(seed)
+		previews := 0
+		for !s.Over() {
+			seat := s.Current()
+			legal := s.LegalPlacements(nil)
+			before := s.Clone()
+			p := s.Previewer()
+			for _, pl := range legal {
+				opts := append(s.FillOptions(pl.At), nil, []Fill{{At: pl.At}})
+				for _, fills := range opts {
+					var acts []Act
+					if edges, err := s.Fired(pl, fills); err == nil {
+						var mine []Edge
+						for _, e := range edges {
+							if e.Owner == seat && e.Jungle != NoJungle {
+								mine = append(mine, e)
+							}
+						}
+						acts = BestActs(*s.Player(seat), mine)
+					}
+					for _, who := range []int{seat, (seat + 1) % n, seat} {
+						m := Move{Placement: pl, Fills: fills}
+						if who == seat && previews%2 == 1 {
+							m.Acts = acts // the acts a greedy bot would choose
+						}
+						want, werr := s.Preview(who, m)
+						got, gerr := p.Preview(who, m)
+						if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+							t.Fatalf("seed %d %+v by %d: Previewer says %v, Preview %v", seed, m, who, gerr, werr)
+						}
+						if !reflect.DeepEqual(got, want) {
+							t.Fatalf("seed %d %+v by %d: Previewer gives %+v, Preview %+v", seed, m, who, got, want)
+						}
+						if p.board.cells != s.board.cells {
+							t.Fatalf("seed %d %+v: the Previewer's board was not set back", seed, m)
+						}
+						previews++
+					}
+				}
+			}
+			p.Close()
+			if !sameState(before, s) {
+				t.Fatal("previews changed the state")
+			}
+			if _, err := s.Play(seat, Move{Placement: legal[r.Intn(len(legal))]}); err != nil {
+				t.Fatal(err)
+			}
+			for k := 0; k < s.Players(); k++ {
+				for len(s.Player(k).Queue()) > 0 {
+					if _, err := s.ResolveBest(k); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+		if previews < 1000 {
+			t.Fatalf("seed %d: only %d previews", seed, previews)
+		}
+	}
+}

@@ -316,8 +316,10 @@ func (s *Server) selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 	key := fmt.Sprintf("%d/%d/%d/%s/%d/%s", vm.ID, vm.Version, vm.Me, sel.Tile, sel.Rot, l.Code)
 	vm.Play.Places = s.places.get(key, func() []views.Place {
 		places := make([]views.Place, 0, len(legal))
+		pvs := st.Previewer()
+		defer pvs.Close()
 		for _, pl := range legal {
-			places = append(places, s.place(l, st, vm, pl))
+			places = append(places, s.place(l, st, pvs, vm, pl))
 		}
 		sort.Slice(places, func(a, b int) bool { return places[a].At.Less(places[b].At) })
 		return places
@@ -371,7 +373,7 @@ func (s *Server) selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 
 // place is one cell the selected tile may go to, with what placing it
 // there (with the first fill option) would bring each player.
-func (s *Server) place(l *i18n.Lang, st *engine.State, vm *views.GameVM, pl engine.Placement) views.Place {
+func (s *Server) place(l *i18n.Lang, st *engine.State, pvs *engine.Previewer, vm *views.GameVM, pl engine.Placement) views.Place {
 	p := views.Place{At: pl.At, Overbuild: pl.Overbuild, Link: vm.Link(vm.Sel.WithCell(pl.At, pl.Overbuild))}
 	var fills []engine.Fill
 	if !pl.Overbuild {
@@ -379,7 +381,7 @@ func (s *Server) place(l *i18n.Lang, st *engine.State, vm *views.GameVM, pl engi
 			fills = opts[0]
 		}
 	}
-	pv, err := st.Preview(vm.Me, engine.Move{Placement: pl, Fills: fills})
+	pv, err := pvs.Preview(vm.Me, engine.Move{Placement: pl, Fills: fills})
 	if err != nil {
 		return p
 	}

@@ -31,6 +31,8 @@ func (g Greedy) Move(s *engine.State, r *engine.Rand) (engine.Move, error) {
 	before := s.Score()
 	me := s.Player(seat)
 	best, bestVal := engine.Move{}, -1e18
+	pvs := s.Previewer()
+	defer pvs.Close()
 	for _, pl := range legal {
 		fillOpts := [][]engine.Fill{nil}
 		if !pl.Overbuild {
@@ -50,7 +52,7 @@ func (g Greedy) Move(s *engine.State, r *engine.Rand) (engine.Move, error) {
 				}
 			}
 			m := engine.Move{Placement: pl, Fills: fills, Acts: engine.BestActs(*me, mine)}
-			pv, err := s.Preview(seat, m)
+			pv, err := pvs.Preview(seat, m)
 			if err != nil {
 				continue
 			}
