@@ -687,8 +687,23 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 	a.signUp(base, "alice")
 	game := a.createGame(base, "random") // a bot seat: the game starts at once
 	a.must(a.waitFor(`!!document.querySelector('#board') && typeof window.htmx !== 'undefined'`, 10*time.Second, "the game to start"))
-	// The bot may move first; wait until it is alice's turn.
-	a.must(a.waitFor(`(document.querySelector('#play') || {textContent: ''}).textContent.includes('Choose a tile from your hand.')`, 10*time.Second, "alice's turn"))
+	// The bot may move first; wait until it is alice's turn, and one after
+	// the bot's move (a panel tells what it did): alice plays until then.
+	for i := 0; ; i++ {
+		st, err := a.state()
+		a.must(err)
+		if !st.Busy && !st.Choice && strings.Contains(st.PlayText, "Choose a tile from your hand.") {
+			if has, _ := eval[bool](a, `!!document.getElementById('since')`); has {
+				break
+			}
+		}
+		if i > 400 || a.turns > 3 {
+			b.fatalf("alice's turn after a move of the bot never came (%d moves)", a.turns)
+		}
+		_, err = a.step(game)
+		a.must(err)
+		time.Sleep(20 * time.Millisecond)
+	}
 	a.setMarker()
 	st, err := a.state()
 	a.must(err)
@@ -703,11 +718,21 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 	// The board as a list, opened, stays open across the steps.
 	_, err = eval[bool](a, `(() => { document.getElementById('board-text').open = true; return true; })()`)
 	a.must(err)
+	// The board's size chosen stays chosen; the panel of what happened
+	// since alice's last move stays as it was.
+	_, err = eval[bool](a, `(() => { document.getElementById('zoom-2').click(); document.getElementById('since').__kept = 1; return true; })()`)
+	a.must(err)
 	a.must(a.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
 	st, err = a.state()
 	a.must(err)
 	if !st.HasMarker {
 		b.fatalf("choosing a tile reloaded the page (the window marker is gone)")
+	}
+	if large, _ := eval[bool](a, `document.getElementById('zoom-2').checked`); !large {
+		b.fatalf("after choosing a tile the board's size chosen (Large) is no longer checked")
+	}
+	if kept, _ := eval[bool](a, `(() => { const e = document.getElementById('since'); return !!e && e.__kept === 1 && e.textContent.includes('Since your last move'); })()`); !kept {
+		b.fatalf("after choosing a tile the panel of what happened since alice's move is not the one shown before")
 	}
 	if open, _ := eval[bool](a, `document.getElementById('board-text').open`); !open {
 		b.fatalf("after choosing a tile the board as a list, which was open, is closed")
