@@ -381,11 +381,10 @@ func (s *Server) place(l *i18n.Lang, st *engine.State, pvs *engine.Previewer, vm
 			fills = opts[0]
 		}
 	}
-	pv, err := pvs.Preview(vm.Me, engine.Move{Placement: pl, Fills: fills})
-	if err != nil {
-		return p
+	if pv, err := pvs.Preview(vm.Me, engine.Move{Placement: pl, Fills: fills}); err == nil {
+		p.Gains = strings.Join(previewLines(l, pv, vm.Seats, vm.Me), l.T("; "))
 	}
-	p.Gains = strings.Join(previewLines(l, pv, vm.Seats, vm.Me), l.T("; "))
+	p.Label = views.PlaceLabel(l, p)
 	return p
 }
 

@@ -205,6 +205,7 @@ type Place struct {
 	Overbuild bool
 	Link      string
 	Gains     string
+	Label     string // PlaceLabel: what the cell's link says (worked out once, drawn twice)
 }
 
 // Pending is the viewer's batch waiting for a choice.
@@ -300,7 +301,9 @@ type LinkAttrs struct {
 	Autofocus        bool   // the control a keyboard player goes on with
 }
 
-func placeLabel(l *i18n.Lang, p Place) string {
+// PlaceLabel is what a place's links say: the cell and what placing the
+// tile there would bring.
+func PlaceLabel(l *i18n.Lang, p Place) string {
 	verb := l.T("Place at %s", CellLabel(l, p.At))
 	if p.Overbuild {
 		verb = l.T("Overbuild your tile at %s", CellLabel(l, p.At))
