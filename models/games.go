@@ -364,9 +364,36 @@ func rawExec(tx *gorm.DB, query string, args ...any) (sql.Result, error) {
 }
 
 // rawRow runs a query for one row in tx (or on db, with its prepared
-// statements), without GORM's building of a statement.
-func rawRow(tx *gorm.DB, query string, args ...any) *sql.Row {
-	return tx.Statement.ConnPool.QueryRowContext(tx.Statement.Context, query, args...)
+// statements), without GORM's building of a statement. (Not through the
+// pool's QueryRowContext: GORM's prepared one answers a statement that
+// cannot be prepared with an empty sql.Row, whose Scan panics.)
+func rawRow(tx *gorm.DB, query string, args ...any) oneRow {
+	rows, err := tx.Statement.ConnPool.QueryContext(tx.Statement.Context, query, args...)
+	return oneRow{rows, err}
+}
+
+// oneRow is what sql.Row is: the first row of a query, or why there is none.
+type oneRow struct {
+	rows *sql.Rows
+	err  error
+}
+
+// Scan reads the row into dest; sql.ErrNoRows when there is none.
+func (r oneRow) Scan(dest ...any) error {
+	if r.err != nil {
+		return r.err
+	}
+	defer r.rows.Close()
+	if !r.rows.Next() {
+		if err := r.rows.Err(); err != nil {
+			return err
+		}
+		return sql.ErrNoRows
+	}
+	if err := r.rows.Scan(dest...); err != nil {
+		return err
+	}
+	return r.rows.Close()
 }
 
 // insertEntries stores log entries and sets their ids.

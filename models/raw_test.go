@@ -1,8 +1,10 @@
 package models
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -169,5 +171,39 @@ func TestRawWritesMatchGORM(t *testing.T) {
 	stale.Version = before
 	if err := s.w.Transaction(func(tx *gorm.DB) error { return bumpVersion(tx, &stale) }); !errors.Is(err, ErrConflict) {
 		t.Fatalf("moving on a version already passed: %v, want ErrConflict", err)
+	}
+}
+
+// TestRawRowReportsErrors: a query that cannot be prepared, or finds no
+// row, is an error from Scan, on the readers' prepared statements and in
+// the writer's transaction alike (GORM's prepared QueryRowContext answered
+// a failed prepare with an empty row, whose Scan panicked).
+func TestRawRowReportsErrors(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "cacao.db")) // readers apart from the writer
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, ok := s.db.Statement.ConnPool.(*gorm.PreparedStmtDB); !ok {
+		t.Fatalf("the readers are %T, not GORM's prepared statements: the test checks nothing", s.db.Statement.ConnPool)
+	}
+	var n int
+	if err := rawRow(s.db, `SELECT count(*) FROM no_such_table`).Scan(&n); err == nil || !strings.Contains(err.Error(), "no_such_table") {
+		t.Fatalf("a query that cannot be prepared: %v", err)
+	}
+	if err := rawRow(s.db, `SELECT id FROM users WHERE id = ?`, 12345).Scan(&n); !errors.Is(err, sql.ErrNoRows) {
+		t.Fatalf("no row: %v, want sql.ErrNoRows", err)
+	}
+	if err := rawRow(s.db, `SELECT 41 + ?`, 1).Scan(&n); err != nil || n != 42 {
+		t.Fatalf("a row: %d, %v", n, err)
+	}
+	err = s.w.Transaction(func(tx *gorm.DB) error {
+		if err := rawRow(tx, `SELECT count(*) FROM no_such_table`).Scan(&n); err == nil {
+			t.Error("in a transaction, a query that cannot be prepared gave no error")
+		}
+		return rawRow(tx, `SELECT 1`).Scan(&n)
+	})
+	if err != nil || n != 1 {
+		t.Fatalf("in a transaction: %d, %v", n, err)
 	}
 }
