@@ -217,7 +217,10 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	if vm.Me >= 0 {
 		viewer = vm.Me
 	}
-	v := st.View(viewer)
+	// A game's position at a version never changes: the steps of a turn
+	// share one view of it (read only, like every memo's value).
+	key := strconv.FormatUint(uint64(l.Game.ID), 10) + "/" + strconv.Itoa(l.Game.Version) + "/" + strconv.Itoa(viewer)
+	v := s.views.get(key, func() engine.View { return st.View(viewer) })
 	vm.View = v
 	vm.Finished = l.Game.Status == models.StatusFinished
 	clocks := s.clocks(lg, l)

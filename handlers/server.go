@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"cacao/engine"
 	"cacao/handlers/live"
 	"cacao/handlers/mail"
 	"cacao/models"
@@ -52,6 +53,7 @@ type Server struct {
 	log      *slog.Logger
 	lines    *memo[string]        // log lines by game, entry and language
 	places   *memo[[]views.Place] // where a tile may go, by position and viewer
+	views    *memo[engine.View]   // what a viewer sees of a position, by game, version and viewer; read only
 }
 
 // LinkSigner returns the signer of the store's one-click links.
@@ -98,7 +100,8 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 		hub.Touch(topics...)
 	}
 	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), sessions: sm, cfg: cfg, log: cfg.Logger,
-		lines: newMemo[string](50_000), places: newMemo[[]views.Place](1_000)}
+		lines: newMemo[string](50_000), places: newMemo[[]views.Place](1_000),
+		views: newMemo[engine.View](500)}
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
