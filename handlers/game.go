@@ -316,7 +316,8 @@ func (s *Server) selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 	}
 	// Choosing the tile and then its cell show the same places: they are
 	// worked out (a preview each) once per position, viewer and rotation.
-	key := fmt.Sprintf("%d/%d/%d/%s/%d/%s", vm.ID, vm.Version, vm.Me, sel.Tile, sel.Rot, l.Code)
+	// (The slot too: the places' links carry it.)
+	key := fmt.Sprintf("%d/%d/%d/%s/%d/%d/%s", vm.ID, vm.Version, vm.Me, sel.Tile, sel.Slot, sel.Rot, l.Code)
 	vm.Play.Places = s.places.get(key, func() []views.Place {
 		places := make([]views.Place, 0, len(legal))
 		pvs := st.Previewer()
@@ -609,7 +610,7 @@ func (s *Server) playTurn(c echo.Context) error {
 	if l == nil || err != nil {
 		return err
 	}
-	sel, problem := parseSelection(lang(c), c.FormValue("tile"), c.FormValue("slot"), c.FormValue("rot"), c.FormValue("at"), c.FormValue("overbuild"), c.FormValue("fill"))
+	sel, problem := parseSelection(lang(c), c.FormValue("tile"), "", c.FormValue("rot"), c.FormValue("at"), c.FormValue("overbuild"), c.FormValue("fill"))
 	if problem == "" && (sel.Tile == "" || sel.At == nil) {
 		problem = tr(c, "a turn needs a tile, a rotation and a cell")
 	}

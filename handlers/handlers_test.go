@@ -725,8 +725,8 @@ func TestHomeListsLatestFinished(t *testing.T) {
 
 // TestHandSlot: a selection's place in the hand (slot, which of two alike
 // tiles was clicked) that cannot be read is refused with a sentence and
-// nothing chosen; one that does not hold the tile marks the first alike;
-// the confirm form carries it to the no-JavaScript refusal page.
+// nothing chosen; one that does not hold the tile marks the first alike.
+// A move does not need it: the confirm form leaves it out.
 func TestHandSlot(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
@@ -745,10 +745,67 @@ func TestHandSlot(t *testing.T) {
 		t.Fatalf("slot=5 (no such place) should mark the first %s:\n%s", pl.Tile, body)
 	}
 	cell := fmt.Sprintf("&at=%d,%d", pl.At.X, pl.At.Y)
-	if _, body = ana.get(base + "&slot=2" + cell); !strings.Contains(body, `name="slot" value="2"`) {
-		t.Fatal("the confirm form drops the slot")
+	if _, body = ana.get(base + "&slot=2" + cell); !strings.Contains(body, "Confirm move") || strings.Contains(body, `name="slot"`) {
+		t.Fatal("the confirm form should be offered, without the slot")
 	}
-	if _, body = ana.get(base + cell); strings.Contains(body, `name="slot"`) {
-		t.Fatal("the confirm form names a slot nobody chose")
+}
+
+// TestHandSlotFollowsTheCells: the cells offered for the second of two
+// alike tiles lead on with that tile marked (their links name its slot),
+// and those for the first do not, whichever was asked first (the cells are
+// worked out once per position and kept).
+func TestHandSlotFollowsTheCells(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	id := ana.createGame("greedy", "none", "none")
+	r := engine.NewRand(11)
+	links := regexp.MustCompile(`<a href="([^"]*)"[^>]*(?:class="cell"|id="place-)`)
+	for moves := 0; moves < 40; moves++ {
+		seat, l := s.seatOf(id, "ana")
+		st := l.Play.State()
+		if st.Over() {
+			break
+		}
+		hand := st.Player(seat).HandTiles()
+		var pl *engine.Placement
+		slot := 0
+		for j := range hand {
+			for i := 0; i < j && pl == nil; i++ {
+				if hand[i] != hand[j] || st.Current() != seat {
+					continue
+				}
+				for _, p := range st.LegalPlacements(nil) {
+					if p.Tile == hand[j] && !p.Overbuild {
+						pl, slot = &p, j
+						break
+					}
+				}
+			}
+		}
+		if pl == nil {
+			if !ana.act(id, r) {
+				t.Fatal("ana cannot move")
+			}
+			continue
+		}
+		base := fmt.Sprintf("/games/%d?rot=%d", id, pl.Rot)
+		for _, with := range []bool{true, false, true} {
+			u := base + fmt.Sprintf("&slot=%d&tile=%s", slot, pl.Tile)
+			if !with {
+				u = base + "&tile=" + pl.Tile.String()
+			}
+			_, body := ana.htmx("GET", u, nil)
+			found := links.FindAllStringSubmatch(body, -1)
+			if len(found) == 0 {
+				t.Fatalf("%s: no cells offered", u)
+			}
+			for _, f := range found {
+				if has := strings.Contains(f[1], fmt.Sprintf("slot=%d&", slot)); has != with {
+					t.Fatalf("%s: a cell leads to %s", u, f[1])
+				}
+			}
+		}
+		return
 	}
+	t.Fatal("ana never held two alike tiles: the test checks nothing")
 }
