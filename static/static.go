@@ -49,21 +49,32 @@ func init() {
 		if err != nil {
 			return err
 		}
-		sum := sha256.Sum256(data)
-		ext := path.Ext(name)
-		h := strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext
-		var gz bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-		zw.Write(data)
-		zw.Close()
-		files[name] = file{data: data, gz: gz.Bytes()}
-		files[h] = file{data: data, gz: gz.Bytes(), immutable: true}
-		hashed[name] = h
+		Add(name, data)
 		return nil
 	})
 	if err != nil {
 		panic(err)
 	}
+}
+
+// Add serves data as the static file name, like the embedded ones: for
+// files another package makes from its own data when it starts (views
+// draws the hand's tiles once, from the engine's). Only from an init
+// function: the files are read without a lock once the site serves.
+func Add(name string, data []byte) {
+	if _, ok := hashed[name]; ok {
+		panic("static: " + name + " added twice")
+	}
+	sum := sha256.Sum256(data)
+	ext := path.Ext(name)
+	h := strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(data)
+	zw.Close()
+	files[name] = file{data: data, gz: gz.Bytes()}
+	files[h] = file{data: data, gz: gz.Bytes(), immutable: true}
+	hashed[name] = h
 }
 
 // Path returns the URL of the static file name (e.g. "app.css"), with its

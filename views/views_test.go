@@ -13,6 +13,7 @@ import (
 	"github.com/a-h/templ"
 
 	"cacao/engine"
+	"cacao/static"
 	"cacao/views/i18n"
 )
 
@@ -161,6 +162,41 @@ func TestSeatName(t *testing.T) {
 	} {
 		if got := SeatName(tc.l, tc.name, tc.bot); got != tc.want {
 			t.Errorf("SeatName(%s, %q, %q) = %q, want %q", tc.l.Code, tc.name, tc.bot, got, tc.want)
+		}
+	}
+}
+
+// TestHandSprite: the hand's icons name symbols of the hand's sprite, a
+// static file with every worker tile in each of its four turns, drawn as
+// the board draws the tile's workers.
+func TestHandSprite(t *testing.T) {
+	sprite := string(handSpriteSVG())
+	ids := regexp.MustCompile(`<symbol id="([^"]+)"`).FindAllStringSubmatch(sprite, -1)
+	if len(ids) != 4*engine.NumWorkerKinds {
+		t.Fatalf("%d symbols in the sprite, want %d", len(ids), 4*engine.NumWorkerKinds)
+	}
+	for w := engine.Worker(0); int(w) < engine.NumWorkerKinds; w++ {
+		for rot := 0; rot < 4; rot++ {
+			var buf bytes.Buffer
+			if err := TileIcon(w, rot).Render(context.Background(), &buf); err != nil {
+				t.Fatal(err)
+			}
+			ref := regexp.MustCompile(`<use href="(/static/hand\.[0-9a-f]{10}\.svg)#([^"]+)"`).FindStringSubmatch(buf.String())
+			if ref == nil || ref[1] != static.Path("hand.svg") {
+				t.Fatalf("%s turned %d: the icon %s does not name the served sprite", w, rot, buf.String())
+			}
+			i := strings.Index(sprite, `<symbol id="`+ref[2]+`"`)
+			if i < 0 {
+				t.Fatalf("%s turned %d: no symbol %s in the sprite", w, rot, ref[2])
+			}
+			symbol := sprite[i : i+strings.Index(sprite[i:], "</symbol>")]
+			dots := 0
+			for _, e := range edgesOf(w, rot) {
+				dots += e
+			}
+			if n := strings.Count(symbol, "<circle"); n != dots || !strings.Contains(symbol, ">"+w.String()+"</text>") {
+				t.Fatalf("symbol %s has %d workers, want %d, and should name %s:\n%s", ref[2], n, dots, w, symbol)
+			}
 		}
 	}
 }
