@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -221,6 +222,9 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	// share one view of it (read only, like every memo's value).
 	key := strconv.FormatUint(uint64(l.Game.ID), 10) + "/" + strconv.Itoa(l.Game.Version) + "/" + strconv.Itoa(viewer)
 	v := s.views.get(key, func() engine.View { return st.View(viewer) })
+	if s.cfg.CheckMemos && !reflect.DeepEqual(v, st.View(viewer)) {
+		panic("handlers: the view remembered for " + key + " was changed")
+	}
 	vm.View = v
 	vm.Finished = l.Game.Status == models.StatusFinished
 	clocks := s.clocks(lg, l)

@@ -40,6 +40,10 @@ type Config struct {
 	// Signer signs and checks the one-click links in mail; nil makes one from
 	// the store's "links" secret (the outbox must use the same one).
 	Signer *mail.Signer
+	// CheckMemos (for tests) compares every view of a position taken from
+	// the memo with one made afresh, and fails the request (a 500) when they
+	// differ: the memo's views are shared, and nothing may change them.
+	CheckMemos bool
 }
 
 // Server holds what the handlers share.
