@@ -230,11 +230,7 @@ func TestDeadlineVisibleAndTimeoutPlayed(t *testing.T) {
 // TestIllegalCellIsExplained: a link naming a cell where the chosen tile
 // cannot go says so, and offers the legal cells again.
 func TestIllegalCellIsExplained(t *testing.T) {
-	s := newSite(t)
-	ana := s.signup("ana")
-	id := ana.createGame("random", "none", "none")
-	_, l := s.seatOf(id, "ana")
-	pl := l.Play.State().LegalPlacements(nil)[0]
+	ana, id, pl := newSite(t).botGame("random")
 	_, body := ana.get(fmt.Sprintf("/games/%d?tile=%s&rot=%d&at=40,40", id, pl.Tile, pl.Rot))
 	if !strings.Contains(body, "that cell is not a legal place for this tile") || !strings.Contains(body, "Place at ") {
 		t.Fatal("an illegal cell in the address is not explained, or the legal cells are not offered again")

@@ -47,6 +47,16 @@ func newSite(t testing.TB) *site {
 	return &site{t: t, store: store, srv: srv, clock: clock}
 }
 
+// botGame is a game of ana's (signed up for it) against a bot, and the
+// first of her legal placements when her turn comes (she plays first, or
+// the bot has moved).
+func (s *site) botGame(bot string) (ana *client, id uint, pl engine.Placement) {
+	ana = s.signup("ana")
+	id = ana.createGame(bot, "none", "none")
+	_, l := s.seatOf(id, "ana")
+	return ana, id, l.Play.State().LegalPlacements(nil)[0]
+}
+
 // client is one browser: a cookie jar and the last CSRF token it saw.
 type client struct {
 	t    testing.TB
@@ -535,11 +545,7 @@ func TestDoubleSubmitCommitsOnce(t *testing.T) {
 // TestHTMXFragments: with htmx, selecting a tile, rotating and choosing a
 // cell each return only the game fragment; a full page without it.
 func TestHTMXFragments(t *testing.T) {
-	s := newSite(t)
-	ana := s.signup("ana")
-	id := ana.createGame("greedy", "none", "none")
-	_, l := s.seatOf(id, "ana")
-	pl := l.Play.State().LegalPlacements(nil)[0]
+	ana, id, pl := newSite(t).botGame("greedy")
 	base := fmt.Sprintf("/games/%d", id)
 	steps := []string{
 		base + "?tile=" + pl.Tile.String(),
@@ -733,11 +739,7 @@ func TestHomeListsLatestFinished(t *testing.T) {
 // nothing chosen; one that does not hold the tile marks the first alike.
 // A move does not need it: the confirm form leaves it out.
 func TestHandSlot(t *testing.T) {
-	s := newSite(t)
-	ana := s.signup("ana")
-	id := ana.createGame("greedy", "none", "none")
-	_, l := s.seatOf(id, "ana")
-	pl := l.Play.State().LegalPlacements(nil)[0]
+	ana, id, pl := newSite(t).botGame("greedy")
 	base := fmt.Sprintf("/games/%d?tile=%s&rot=0", id, pl.Tile)
 	for _, bad := range []string{"x", "-1", "99"} {
 		code, body := ana.get(base + "&slot=" + bad)

@@ -18,25 +18,7 @@ func TestOpeningAGameReadsItsNotices(t *testing.T) {
 	s := newSite(t)
 	ana, bob := s.signup("ana"), s.signup("bob")
 	games := []uint{ana.createGame("@bob", "none", "none"), ana.createGame("@bob", "none", "none")}
-	// unread counts name's unread notices of game id as stored once the
-	// seen marks waiting in memory (and the notices seen) are written.
-	unread := func(name string, id uint) (n int) {
-		t.Helper()
-		if err := s.store.FlushSeen(); err != nil {
-			t.Fatal(err)
-		}
-		seat, l := s.seatOf(id, name)
-		ns, _, err := s.store.Notifications(*l.Seats[seat].UserID, 1000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, x := range ns {
-			if !x.Read && x.GameID == id {
-				n++
-			}
-		}
-		return n
-	}
+	unread := func(name string, id uint) int { return unreadNotices(t, s, id, name, id) }
 	r := engine.NewRand(3)
 	for _, id := range games {
 		bob.post(fmt.Sprintf("/games/%d/join", id), nil)
@@ -83,23 +65,7 @@ func TestStepLeavesNotices(t *testing.T) {
 	ana, bob := s.signup("ana"), s.signup("bob")
 	id := ana.createGame("@bob", "none", "none")
 	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
-	unread := func() (n int) {
-		t.Helper()
-		if err := s.store.FlushSeen(); err != nil {
-			t.Fatal(err)
-		}
-		seat, l := s.seatOf(id, "ana")
-		ns, _, err := s.store.Notifications(*l.Seats[seat].UserID, 1000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, x := range ns {
-			if !x.Read {
-				n++
-			}
-		}
-		return n
-	}
+	unread := func() int { return unreadNotices(t, s, id, "ana", 0) }
 	r := engine.NewRand(5)
 	checked := 0
 	for i := 0; i < 500 && checked < 3; i++ {
@@ -150,23 +116,7 @@ func TestBotGameAnswersReadNotices(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
 	id := ana.createGame("greedy", "none", "none")
-	unread := func() (n int) {
-		t.Helper()
-		if err := s.store.FlushSeen(); err != nil {
-			t.Fatal(err)
-		}
-		seat, l := s.seatOf(id, "ana")
-		ns, _, err := s.store.Notifications(*l.Seats[seat].UserID, 1000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, x := range ns {
-			if !x.Read {
-				n++
-			}
-		}
-		return n
-	}
+	unread := func() int { return unreadNotices(t, s, id, "ana", 0) }
 	ana.get(fmt.Sprintf("/games/%d", id))
 	if n := unread(); n != 0 {
 		t.Fatalf("ana has %d unread notices after opening the game", n)
@@ -189,4 +139,25 @@ func TestBotGameAnswersReadNotices(t *testing.T) {
 	if _, l := s.seatOf(id, "ana"); l.Game.Status != models.StatusFinished {
 		t.Fatalf("the game did not end in %d moves", moves)
 	}
+}
+
+// unreadNotices counts the unread notices of name, a player of game id
+// (of game only, when it is not 0), as stored once the seen marks and the
+// notices seen, waiting in memory, are written.
+func unreadNotices(t *testing.T, s *site, id uint, name string, only uint) (n int) {
+	t.Helper()
+	if err := s.store.FlushSeen(); err != nil {
+		t.Fatal(err)
+	}
+	seat, l := s.seatOf(id, name)
+	ns, _, err := s.store.Notifications(*l.Seats[seat].UserID, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range ns {
+		if !x.Read && (only == 0 || x.GameID == only) {
+			n++
+		}
+	}
+	return n
 }
