@@ -64,17 +64,8 @@ func (p *Previewer) Preview(seat int, m Move) (Preview, error) {
 		return Preview{}, err
 	}
 	c := &p.c
-	pieces, front, players, sc := c.pieces[:0], c.front[:0], c.players[:0], c.scratch
-	*c = *s
-	c.board, c.scratch = p.board, sc
-	c.pieces = append(pieces, s.pieces...)
-	c.front = append(front, s.front...)
-	c.players = append(players, s.players...)
-	for i := range c.players {
-		if q := c.players[i].queue; len(q) > 0 {
-			c.players[i].queue = append([]Batch(nil), q...)
-		}
-	}
+	c.board = p.board
+	s.copyTo(c) // keeping p's board
 	defer func() {
 		// A move changes the board only where it lays tiles: those cells
 		// are set back to the position's.

@@ -325,19 +325,30 @@ func (s *State) refill() {
 
 // Clone returns an independent copy of s.
 func (s *State) Clone() *State {
-	c := *s
+	c := new(State)
+	s.copyTo(c)
 	atomic.StoreInt32(&s.board.shared, 1)
-	c.pieces = append(make([]piece, 0, cap(s.pieces)), s.pieces...)
-	c.front = append([]Cell(nil), s.front...)
-	c.players = append([]Player(nil), s.players...)
+	c.board = s.board
+	return c
+}
+
+// copyTo makes c a copy of s that shares nothing it may write but the
+// board: c keeps its own board and scratch buffers, and reuses its lists.
+func (s *State) copyTo(c *State) {
+	pieces, front, players, b, sc := c.pieces[:0], c.front[:0], c.players[:0], c.board, c.scratch
+	if cap(pieces) < cap(s.pieces) {
+		pieces = make([]piece, 0, cap(s.pieces)) // room for the tiles to come
+	}
+	*c = *s
+	c.board, c.scratch = b, sc
+	c.pieces = append(pieces, s.pieces...)
+	c.front = append(front, s.front...)
+	c.players = append(players, s.players...)
 	for i := range c.players {
-		q := c.players[i].queue
-		if len(q) > 0 {
+		if q := c.players[i].queue; len(q) > 0 {
 			c.players[i].queue = append([]Batch(nil), q...)
 		}
 	}
-	c.scratch = scratch{}
-	return &c
 }
 
 // ownBoard makes s's board its own before s writes it: a board a clone
