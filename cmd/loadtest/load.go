@@ -65,6 +65,21 @@ func (s *Stats) Requests() int {
 	return n
 }
 
+// InFlight is the mean number of timed requests under way at once over
+// the measured time (Little's law: their summed latencies over the time).
+func (s *Stats) InFlight() float64 {
+	var sum time.Duration
+	for _, ds := range s.Lat {
+		for _, d := range ds {
+			sum += d
+		}
+	}
+	if s.Elapsed <= 0 {
+		return 0
+	}
+	return sum.Seconds() / s.Elapsed.Seconds()
+}
+
 func (s *Stats) add(o *Stats) {
 	s.Turns += o.Turns
 	s.Resolves += o.Resolves
@@ -89,6 +104,8 @@ func (s *Stats) add(o *Stats) {
 type Load struct {
 	base  string
 	users []*vuser
+	// answers samples the answers of the measured time, for the floor.
+	answers *sampler
 }
 
 // vuser is one browser: its cookies, CSRF token, game and partner.
@@ -105,6 +122,7 @@ type vuser struct {
 	shown   string // what the game area shown says it shows (its requests send it)
 	st      Stats
 	timing  bool
+	answers *sampler // nil: answers are not sampled
 	// finishOnly: play the current game to its end, then stop.
 	finishOnly bool
 }
@@ -112,14 +130,14 @@ type vuser struct {
 // NewLoad makes users virtual users for the server at base.
 func NewLoad(base string, users int, seed uint64) *Load {
 	tr := &http.Transport{MaxIdleConns: 4 * users, MaxIdleConnsPerHost: 4 * users, IdleConnTimeout: time.Minute}
-	l := &Load{base: base}
+	l := &Load{base: base, answers: newSampler(seed)}
 	run := time.Now().UnixNano() % 1_000_000
 	for i := 0; i < users; i++ {
 		jar, _ := cookiejar.New(nil)
 		u := &vuser{name: fmt.Sprintf("lt%d_%d", run, i), base: base, r: rand.New(rand.NewPCG(seed, uint64(i))),
 			http:    &http.Client{Jar: jar, Transport: tr, Timeout: 30 * time.Second},
 			stream:  &http.Client{Jar: jar, Transport: tr},
-			creator: i%2 == 0, st: Stats{Lat: map[string][]time.Duration{}}}
+			creator: i%2 == 0, st: Stats{Lat: map[string][]time.Duration{}}, answers: l.answers}
 		if u.creator {
 			u.invites = make(chan string, 1)
 		} else {
@@ -254,6 +272,9 @@ func (u *vuser) do(ctx context.Context, kind, method, path string, form url.Valu
 	if u.timing {
 		u.st.Lat[kind] = append(u.st.Lat[kind], time.Since(start))
 		u.st.addBytes(kind, Size{Wire: wire, Body: int64(len(b))})
+		if u.answers != nil && res.StatusCode < 300 {
+			u.answers.add(kind, b)
+		}
 	}
 	if shown, ok := shownIn(b); ok && htmx {
 		u.shown = shown

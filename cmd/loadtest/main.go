@@ -23,6 +23,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,6 +36,9 @@ import (
 )
 
 func main() {
+	if dir := os.Getenv(floorEnv); dir != "" {
+		os.Exit(serveFloor(dir))
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -45,6 +49,8 @@ type Options struct {
 	Seed     uint64
 	Dir      string // work directory: database, server binary, server log
 	Server   string // server binary; "" builds ./cmd/cacao
+	// Floor: after the run, measure the floor (floor.go) as long again.
+	Floor bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -56,6 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the users' choices")
 	keep := fs.String("keep", "", "work in this directory and keep it (default: a temporary one)")
 	fs.StringVar(&o.Server, "server", "", "server binary to run (default: build ./cmd/cacao)")
+	fs.BoolVar(&o.Floor, "floor", false, "then measure what HTTP alone costs: the same users and requests per turn against a server that only sends the run's answers again")
 	cpuprof := fs.String("cpuprofile", "", "write the load generator's own CPU profile here")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -129,6 +136,20 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	stats := lt.Play(ctx, o.Duration)
 	rep := &Report{Stats: stats, Users: o.Users, Duration: o.Duration, RawTxPerS: raw, PeakRSSMB: srv.PeakRSSMB(),
 		ServerCPU: spent(srv0, srv.CPUTime()), GenCPU: spent(gen0, selfCPU()), Cores: runtime.NumCPU()}
+	if o.Floor {
+		srv.Stop()
+		dir := filepath.Join(o.Dir, "floor")
+		if err := lt.answers.save(dir); err != nil {
+			return nil, err
+		}
+		// As many users as the run had requests under way: the users of
+		// the run who waited for the other's move sent nothing meanwhile.
+		users := max(2, int(math.Round(rep.InFlight())))
+		fmt.Fprintf(log, "floor: %d users for %s against the run's answers, sent again ...\n", users, o.Duration)
+		if rep.Floor, err = RunFloor(ctx, dir, FloorMix(&rep.Stats), users, o.Seed, o.Duration); err != nil {
+			return nil, err
+		}
+	}
 	return rep, nil
 }
 
@@ -167,6 +188,7 @@ type Report struct {
 	// generator itself, and the cores they share.
 	ServerCPU, GenCPU time.Duration
 	Cores             int
+	Floor             *FloorReport // with -floor
 }
 
 // TurnsPerS is committed turns per second over the measured time.
@@ -203,6 +225,9 @@ func (r *Report) Print(w io.Writer) {
 	ratio := 0.0
 	if r.RawTxPerS > 0 {
 		ratio = r.TurnsPerS() / r.RawTxPerS
+	}
+	if r.Floor != nil {
+		r.Floor.Print(w)
 	}
 	fmt.Fprintf(w, "server peak RSS %.1f MB; raw SQLite %.0f tx/s on the same disk; turns/s ÷ raw tx/s = %.3f\n", r.PeakRSSMB, r.RawTxPerS, ratio)
 	fmt.Fprintf(w, "RESULT turns_per_s=%.0f p99_ms=%.2f errors=%d peak_rss_mb=%.1f raw_sqlite_tx_per_s=%.0f\n",

@@ -10,13 +10,14 @@ import (
 )
 
 // TestLoadRunReports: a short run of the command as written plays games
-// without errors and ends with the RESULT line other tools read.
+// without errors and ends with the RESULT line other tools read; with
+// -floor, the floor's line comes before it.
 func TestLoadRunReports(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the server and runs a load: not in -short")
 	}
 	var out, errOut bytes.Buffer
-	if code := run([]string{"-users", "6", "-duration", "3s"}, &out, &errOut); code != 0 {
+	if code := run([]string{"-users", "6", "-duration", "3s", "-floor"}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errOut.String(), out.String())
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
@@ -50,6 +51,10 @@ func TestLoadRunReports(t *testing.T) {
 	cpu := regexp.MustCompile(`(?m)^CPU over the measured time: server (\d+\.\d) s \((\d+\.\d+) ms per turn, \d+\.\d+ ms per request\), generator \d+\.\d s`).FindStringSubmatch(out.String())
 	if cpu == nil || cpu[2] == "0.00" {
 		t.Fatalf("no CPU line with the server's time per turn:\n%s", out.String())
+	}
+	floor := regexp.MustCompile(`(?m)^floor: \d+ users .*: (\d+) turns/s, p99 [\d.]+ ms, 0 errors; CPU per turn: server [\d.]+ ms, generator [\d.]+ ms$`).FindStringSubmatch(out.String())
+	if floor == nil || floor[1] == "0" {
+		t.Fatalf("no floor line with turns and without errors:\n%s", out.String())
 	}
 	if code := run([]string{"-users", "3"}, &out, &errOut); code != 2 {
 		t.Fatalf("an odd number of users: exit %d", code)

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -20,19 +21,26 @@ import (
 
 // Server is a running cacao server process.
 type Server struct {
-	Cmd  *exec.Cmd
-	URL  string
-	done chan error
+	Cmd     *exec.Cmd
+	URL     string
+	done    chan error
+	stop    sync.Once
+	stopErr error
 }
 
 // StartServer runs bin on loopback with the database db, its logs going to
 // logPath, and waits until it answers /healthz.
 func StartServer(ctx context.Context, bin, db, logPath string) (*Server, error) {
+	return startCmd(exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-db", db), logPath)
+}
+
+// startCmd starts a server, its output going to logPath, and waits until it
+// logs the address it listens on and answers /healthz there.
+func startCmd(cmd *exec.Cmd, logPath string) (*Server, error) {
 	logf, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-db", db)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	start, _ := logf.Seek(0, 2)
 	if err := cmd.Start(); err != nil {
@@ -141,16 +149,19 @@ func selfCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// Stop asks the server to shut down and waits for it.
+// Stop asks the server to shut down and waits for it; once it is stopped,
+// Stop again returns at once.
 func (s *Server) Stop() error {
-	s.Cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-s.done:
-		return err
-	case <-time.After(20 * time.Second):
-		s.Cmd.Process.Kill()
-		return <-s.done
-	}
+	s.stop.Do(func() {
+		s.Cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case s.stopErr = <-s.done:
+		case <-time.After(20 * time.Second):
+			s.Cmd.Process.Kill()
+			s.stopErr = <-s.done
+		}
+	})
+	return s.stopErr
 }
 
 // Kill ends the server with SIGKILL, as a crash would, and waits for it.
