@@ -77,6 +77,26 @@ func Add(name string, data []byte) {
 	hashed[name] = h
 }
 
+// outdated says whether name is a file's name with a hash that is not its
+// content's now ("app.0123456789.css" when app.css hashes otherwise), and
+// returns the file's plain name.
+func outdated(name string) (string, bool) {
+	ext := path.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	i := strings.LastIndexByte(stem, '.')
+	if i < 0 || len(stem)-i-1 != 10 {
+		return "", false
+	}
+	for _, c := range stem[i+1:] {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return "", false
+		}
+	}
+	plain := stem[:i] + ext
+	_, ok := hashed[plain]
+	return plain, ok
+}
+
 // Path returns the URL of the static file name (e.g. "app.css"), with its
 // content hash in it. It panics for a file that does not exist, so that a
 // page cannot link to nothing.
@@ -89,14 +109,21 @@ func Path(name string) string {
 }
 
 // Handler serves the files under Prefix: hashed names with a year's cache,
-// plain names with revalidation.
+// plain names with revalidation. A hashed name of a file whose content has
+// changed since (a page, or htmx's snapshot of one, from before the site was
+// updated) gets the file as it is now, with revalidation: a sprite's icons
+// drawn from newer symbols are better than none.
 func Handler() http.Handler {
 	start := time.Now()
 	return http.StripPrefix(Prefix, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f, ok := files[r.URL.Path]
 		if !ok {
-			http.NotFound(w, r)
-			return
+			plain, stale := outdated(r.URL.Path)
+			if !stale {
+				http.NotFound(w, r)
+				return
+			}
+			f = files[plain]
 		}
 		h := w.Header()
 		if f.immutable {
