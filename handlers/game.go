@@ -102,7 +102,9 @@ func (s *Server) gameEvents(c echo.Context) error {
 func (s *Server) renderGame(c echo.Context, code int, vm views.GameVM) error {
 	if isHTMX(c) {
 		vm.Fragment = true
-		if vm.Keep {
+		if vm.KeepPlaces {
+			c.Response().Header().Set(views.KeptHeader, vm.ShownValue())
+		} else if vm.Keep {
 			c.Response().Header().Set(views.KeptHeader, vm.Shown)
 		}
 		return render(c, code, views.GameMain(vm))
@@ -241,7 +243,10 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	}
 	// Only a step (GET): a refused move's answer must not depend on the
 	// page being unchanged when it arrives.
-	if vm.Shown != "" && c.Request().Method == http.MethodGet && isHTMX(c) && c.Request().Header.Get(views.ShownHeader) == vm.Shown {
+	// (What the page shows of the selection, after a slash, is for the
+	// places: below.)
+	asked := c.Request().Header.Get(views.ShownHeader)
+	if shown, _, _ := strings.Cut(asked, "/"); vm.Shown != "" && c.Request().Method == http.MethodGet && isHTMX(c) && shown == vm.Shown {
 		vm.Keep = true
 	} else {
 		// The page shows the log's last entries (the since panel tells a
@@ -278,6 +283,8 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	}
 	vm.Sel = sel
 	s.selectMove(lg, st, &vm)
+	// The page shows these very places: it keeps them.
+	vm.KeepPlaces = vm.Keep && vm.PlacesKey != "" && asked == vm.ShownValue()
 	return vm
 }
 
@@ -332,6 +339,9 @@ func (s *Server) selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 		sort.Slice(places, func(a, b int) bool { return places[a].At.Less(places[b].At) })
 		return places
 	})
+	if len(vm.Play.Places) > 0 {
+		vm.PlacesKey = views.PlacesKey(w, sel.Slot, sel.Rot)
+	}
 	if sel.At == nil {
 		vm.Focus = "rotate"
 		return

@@ -156,3 +156,85 @@ func version(s *site, id uint) int {
 	_, l := s.seatOf(id, "ana")
 	return l.Game.Version
 }
+
+// TestCellStepKeepsThePlaces: the page of a chosen tile says which places
+// it shows (after a slash in data-shown); choosing a cell among them leaves
+// the places out, on the board and in the list (the page keeps its own).
+// Another tile, rotation, version or a made-up value gets them whole.
+func TestCellStepKeepsThePlaces(t *testing.T) {
+	s := newSite(t)
+	id, ana, _ := s.midGame()
+	full, _ := ana.shown(t, fmt.Sprintf("/games/%d", id), "")
+	key := shownRE.FindStringSubmatch(full)[1]
+	if strings.Contains(key, "/") || strings.Contains(full, `id="place-cells"`) {
+		t.Fatalf("a page without a tile chosen shows places: %q", key)
+	}
+	// A tile that fits somewhere as dealt.
+	var tileBody, tileKey string
+	var cells []string
+	for _, m := range regexp.MustCompile(`hx-get="([^"]+)"[^>]*data-tile=`).FindAllStringSubmatch(full, -1) {
+		body, h := ana.shown(t, html.UnescapeString(m[1]), key)
+		if h.Get(views.KeptHeader) != key {
+			t.Fatalf("a tile step from the page: kept %q, want %q", h.Get(views.KeptHeader), key)
+		}
+		if cl := regexp.MustCompile(`<a href="([^"]+)"[^>]*class="cell"`).FindAllStringSubmatch(body, -1); len(cl) > 1 {
+			tileBody, tileKey = body, shownRE.FindStringSubmatch(body)[1]
+			for _, c := range cl {
+				cells = append(cells, html.UnescapeString(c[1]))
+			}
+			break
+		}
+	}
+	if tileBody == "" {
+		t.Skip("no tile of ana's hand has two places as dealt")
+	}
+	base, places, ok := strings.Cut(tileKey, "/")
+	if !ok || base != key || !regexp.MustCompile(`^\d{4}\.\d\.0$`).MatchString(places) {
+		t.Fatalf("the tile's page shows %q; want %q, a slash, then tile.slot.rotation", tileKey, key)
+	}
+	whole := []string{`<g id="place-cells"><a`, `<ul id="place-list"><li>`}
+	kept := []string{`<g id="place-cells" hx-preserve="true"></g>`, `<ul id="place-list" hx-preserve="true"></ul>`}
+	for _, p := range whole {
+		if !strings.Contains(tileBody, p) {
+			t.Fatalf("the tile step lacks %q", p)
+		}
+	}
+	body, h := ana.shown(t, cells[1], tileKey)
+	if h.Get(views.KeptHeader) != tileKey || shownRE.FindStringSubmatch(body)[1] != tileKey {
+		t.Fatalf("a cell step among the places shown: kept %q, shows %q; want %q", h.Get(views.KeptHeader), shownRE.FindStringSubmatch(body)[1], tileKey)
+	}
+	for i := range kept {
+		if !strings.Contains(body, kept[i]) || strings.Contains(body, whole[i]) {
+			t.Fatalf("a cell step among the places shown sends them again (or no placeholder %q):\n%s", kept[i], body)
+		}
+	}
+	if strings.Contains(body, `class="cell"`) || !strings.Contains(body, `class="chosen"`) || !strings.Contains(body, `/turn"`) {
+		t.Fatalf("a cell step: want the cell chosen and the confirm form, no places:\n%s", body)
+	}
+	rotated := html.UnescapeString(regexp.MustCompile(`<a href="([^"]+)"[^>]*id="rotate"`).FindStringSubmatch(tileBody)[1])
+	for name, c := range map[string]struct{ path, shown string }{
+		"from the page without places":    {cells[1], key},
+		"from a page of another rotation": {cells[1], key + "/" + places[:len(places)-1] + "1"},
+		"from a page of another tile":     {cells[1], key + "/9999.0.0"},
+		"a made-up value":                 {cells[1], key + "/<b>"},
+		"the tile rotated":                {rotated, tileKey},
+	} {
+		body, h := ana.shown(t, c.path, c.shown)
+		if h.Get(views.KeptHeader) != key || !strings.Contains(body, `<g id="tiles" hx-preserve="true">`) {
+			t.Errorf("%s: kept %q, want %q (the tiles kept)", name, h.Get(views.KeptHeader), key)
+		}
+		for _, p := range whole {
+			if !strings.Contains(body, p) {
+				t.Errorf("%s: no %q", name, p)
+			}
+		}
+	}
+	older := strings.Split(key, ".")
+	older[1] = fmt.Sprint(version(s, id) - 1)
+	if body, h := ana.shown(t, cells[1], strings.Join(older, ".")+"/"+places); h.Get(views.KeptHeader) != "" || !strings.Contains(body, whole[0]) || !strings.Contains(body, `<g id="tiles"><defs>`) {
+		t.Fatalf("from a page of an older version: kept %q", h.Get(views.KeptHeader))
+	}
+	if _, body, h := ana.ask(t, "GET", cells[1], "", map[string]string{views.ShownHeader: tileKey}); h.Get(views.KeptHeader) != "" || !strings.Contains(body, whole[1]) {
+		t.Fatal("a plain request got an answer without its places")
+	}
+}

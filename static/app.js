@@ -14,14 +14,18 @@ addEventListener("pageshow", function (e) {
 
 // A step asked from a game page that shows the game's current version comes
 // back without the parts a step cannot change (the board's tiles, the
-// players, the log): the page keeps its own (hx-preserve). Should the page
-// have moved to another version meanwhile (a live refetch answered first),
-// those would not fit the answer: ask again for the whole game area.
+// players, the log): the page keeps its own (hx-preserve). A step among the
+// places the page shows for its tile (a cell, a fill) leaves those out too;
+// its X-Cacao-Kept then names them after a slash. Should the page have moved
+// to another version or other places meanwhile (a live refetch or another
+// step answered first), those would not fit the answer: ask again for the
+// whole game area.
 document.addEventListener("htmx:beforeSwap", function (e) {
   var kept = e.detail.xhr && e.detail.xhr.getResponseHeader("X-Cacao-Kept");
   if (!kept) return;
   var main = document.getElementById("game-main");
-  if (main && main.getAttribute("data-shown") === kept) return;
+  var shown = main && main.getAttribute("data-shown");
+  if (shown && (shown === kept || (kept.indexOf("/") < 0 && shown.split("/")[0] === kept))) return;
   e.detail.shouldSwap = false;
   if (!main) return;
   var p = e.detail.pathInfo, url = p.finalRequestPath || p.requestPath;

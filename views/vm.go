@@ -254,7 +254,13 @@ type GameVM struct {
 	// htmx keeps the page's own: the board's tiles, the players, the log.
 	Keep  bool
 	Shown string // the ShownKey of an active game's page
-	Focus string // the control the next step starts from ("rotate", "confirm"); none on live refetches
+	// PlacesKey names the places shown for the selected tile (PlacesKey);
+	// KeepPlaces: the page asking shows them (ShownValue), so they go as
+	// empty hx-preserve placeholders too: choosing a cell, or a fill, among
+	// the same places changes none of them.
+	PlacesKey  string
+	KeepPlaces bool
+	Focus      string // the control the next step starts from ("rotate", "confirm"); none on live refetches
 }
 
 // ShownHeader carries, on every htmx request of a game page, what the page
@@ -277,10 +283,28 @@ func ShownKey(game uint, version int, lang string, viewer int, clocks []string) 
 	return fmt.Sprintf("%d.%d.%s.%d.%08x", game, version, lang, viewer, h.Sum32())
 }
 
-// shownHeaders is the game area's hx-headers: its ShownKey, sent by every
+// PlacesKey names the places of a tile: the tile, its place in the hand
+// (Selection.Slot, which their links carry) and its rotation. The rest of
+// what they depend on (the game, its version, the viewer, the language) is
+// in the ShownKey.
+func PlacesKey(tile engine.Worker, slot, rot int) string {
+	return fmt.Sprintf("%s.%d.%d", tile, slot, rot)
+}
+
+// ShownValue is what the game area says it shows (data-shown) and sends
+// with its requests: its ShownKey, then the key of the places it shows for
+// the selected tile, after a slash, when it shows some.
+func (vm GameVM) ShownValue() string {
+	if vm.PlacesKey == "" {
+		return vm.Shown
+	}
+	return vm.Shown + "/" + vm.PlacesKey
+}
+
+// shownHeaders is the game area's hx-headers: its ShownValue, sent by every
 // request from within it.
 func (vm GameVM) shownHeaders() string {
-	return `{"` + ShownHeader + `":"` + vm.Shown + `"}`
+	return `{"` + ShownHeader + `":"` + vm.ShownValue() + `"}`
 }
 
 // LiveLink is the address a live refetch takes: the same selection, no

@@ -795,6 +795,61 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 	if got, _ := eval[string](a, keptJS); got != "new,new,new,new" {
 		b.fatalf("after Rotate from a page of another version the board's tiles, the players, the log and the cells in words are %s; want new,new,new,new", got)
 	}
+
+	// A cell chosen among the places shown leaves them as they are too, on
+	// the board and in the list; their links still work: another cell.
+	const places = `document.querySelectorAll('#place-cells a.cell').length`
+	for turns := 0; ; turns++ {
+		if n, _ := eval[int](a, places); n >= 2 {
+			break
+		}
+		if turns == 3 {
+			b.fatalf("tile %s has fewer than two places in every rotation", w)
+		}
+		a.must(a.click(rotateSel, "Rotate"))
+	}
+	n, err = eval[int](a, places)
+	a.must(err)
+	_, err = eval[bool](a, `(() => { for (const id of ['place-cells', 'place-list'].concat(`+keptIDs+`)) document.getElementById(id).__kept = 1; return true; })()`)
+	a.must(err)
+	const placesKept = `(() => ['place-cells', 'place-list'].map(id => { const e = document.getElementById(id); return !e || e.childElementCount === 0 ? 'empty' : e.__kept === 1 ? 'kept' : 'new'; }).join())()`
+	for i := 1; i <= 2; i++ {
+		cell, err := eval[string](a, fmt.Sprintf(`document.querySelectorAll('#place-cells a.cell')[%d].getAttribute('data-cell')`, i-1))
+		a.must(err)
+		a.must(a.click(fmt.Sprintf(`#place-cells a.cell[data-cell=%q]`, cell), "cell "+cell))
+		st, err = a.state()
+		a.must(err)
+		at := "at=" + url.QueryEscape(cell)
+		if !st.HasMarker || !strings.Contains(st.URL, at) {
+			b.fatalf("after choosing cell %s: address %s (want %s), marker %v", cell, st.URL, at, st.HasMarker)
+		}
+		if got, _ := eval[string](a, placesKept); got != "kept,kept" {
+			b.fatalf("after choosing cell %s the places on the board and in the list are %s; want kept,kept", cell, got)
+		}
+		if m, _ := eval[int](a, places); m != n {
+			b.fatalf("after choosing cell %s the board shows %d places, want %d", cell, m, n)
+		}
+		if !strings.Contains(a.text("#play"), "Confirm") {
+			b.fatalf("after choosing cell %s the move panel says %q", cell, a.text("#play"))
+		}
+		if got, _ := eval[string](a, keptJS); got != "kept,kept,kept,kept" {
+			b.fatalf("after choosing cell %s the board's tiles, the players, the log and the cells in words are %s", cell, got)
+		}
+	}
+	// Were the page to show other places when the answer comes (another
+	// step answered first), app.js asks again for the whole area.
+	_, err = eval[bool](a, `(() => { const m = document.getElementById('game-main'); m.setAttribute('data-shown', m.getAttribute('data-shown').split('/')[0] + '/0000.0.0'); return true; })()`)
+	a.must(err)
+	cell, err := eval[string](a, `document.querySelector('#place-cells a.cell').getAttribute('data-cell')`)
+	a.must(err)
+	a.must(a.click(fmt.Sprintf(`#place-cells a.cell[data-cell=%q]`, cell), "cell "+cell))
+	a.must(a.waitFor(`!document.getElementById('game-main').getAttribute('data-shown').endsWith('/0000.0.0')`, 10*time.Second, "the whole game area asked again"))
+	if got, _ := eval[string](a, placesKept); got != "new,new" {
+		b.fatalf("after choosing cell %s from a page of other places, the places are %s; want new,new", cell, got)
+	}
+	if m, _ := eval[int](a, places); m != n || !strings.Contains(a.location(), "at="+url.QueryEscape(cell)) {
+		b.fatalf("after choosing cell %s from a page of other places: %d places (want %d), address %s", cell, m, n, a.location())
+	}
 }
 
 // keptIDs are the parts of the game area a step leaves as they are; keptJS
