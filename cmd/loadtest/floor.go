@@ -70,8 +70,12 @@ func (s *sampler) add(kind, body string) {
 	}
 }
 
-// save writes the samples into dir as <kind>-<i>.html.
+// save writes the samples into dir as <kind>-<i>.html, and nothing else
+// (dir is emptied first: a kept work directory has an earlier run's).
 func (s *sampler) save(dir string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -149,6 +153,9 @@ func RunFloor(ctx context.Context, dir string, mix map[string]float64, users int
 // it on average (the fraction drawn at random), reading the answers as the
 // real users do.
 func (u *vuser) floorLoop(ctx context.Context, mix map[string]float64) {
+	if mix["turn"] == 0 {
+		return // no turn to count
+	}
 	form := url.Values{"_csrf": {"floor"}, "tile": {"1111"}, "rot": {"0"}, "at": {"1,0"}, "version": {"12"}}
 	for ctx.Err() == nil {
 		for _, k := range floorKinds {
@@ -162,8 +169,12 @@ func (u *vuser) floorLoop(ctx context.Context, mix map[string]float64) {
 					f = form
 				}
 				_, body, err := u.do(ctx, k.kind, k.method, "/floor/"+k.kind, f, true)
-				if err != nil {
+				if err == errStop {
 					return
+				}
+				if err != nil { // counted; the user goes on, as the run's do
+					time.Sleep(10 * time.Millisecond)
+					continue
 				}
 				switch k.kind {
 				case "select":

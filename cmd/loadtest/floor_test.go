@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -48,6 +50,8 @@ func TestSamplerKeepsAUniformSample(t *testing.T) {
 		t.Fatalf("%d of %d kept answers are from the second half of the run", late, samplesPerKind)
 	}
 	dir := t.TempDir()
+	// An earlier run's answers, in a kept work directory, go.
+	os.WriteFile(filepath.Join(dir, "turn-9.html"), []byte("old"), 0o644)
 	if err := s.save(dir); err != nil {
 		t.Fatal(err)
 	}
@@ -114,5 +118,49 @@ func TestFloorReplaysTheAnswers(t *testing.T) {
 	rep.Print(&out)
 	if !regexp.MustCompile(`^floor: 4 users .*: \d+ turns/s, p99 [\d.]+ ms, 0 errors; CPU per turn: server [\d.]+ ms, generator [\d.]+ ms\n$`).MatchString(out.String()) {
 		t.Fatalf("floor line: %q", out.String())
+	}
+}
+
+// TestFloorNeedsTurns: a run without a committed turn (or whose turns'
+// answers all failed) has no floor; its report says so and stays whole.
+func TestFloorNeedsTurns(t *testing.T) {
+	o := Options{Dir: t.TempDir(), Duration: time.Second}
+	for name, rep := range map[string]*Report{
+		"no turns":        {Stats: Stats{Elapsed: time.Second, Lat: map[string][]time.Duration{"select": {time.Millisecond}}}},
+		"no answers kept": {Stats: Stats{Turns: 3, Elapsed: time.Second, Lat: map[string][]time.Duration{"turn": make([]time.Duration, 3)}}},
+	} {
+		start := time.Now()
+		f, err := floor(context.Background(), o, rep, newSampler(1), io.Discard)
+		if f != nil || err == nil || time.Since(start) > 500*time.Millisecond {
+			t.Fatalf("%s: floor %v, error %v", name, f, err)
+		}
+		rep.FloorErr = err
+		var out bytes.Buffer
+		rep.Print(&out)
+		if !strings.Contains(out.String(), "floor: not measured: ") || !strings.HasPrefix(lastLine(out.String()), "RESULT ") {
+			t.Fatalf("%s: report:\n%s", name, out.String())
+		}
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+// TestStopAfterKill: a server killed is stopped; stopping it again (or
+// killing it again) returns at once.
+func TestStopAfterKill(t *testing.T) {
+	s := &Server{Cmd: exec.Command("sleep", "30"), done: make(chan error, 1)}
+	if err := s.Cmd.Start(); err != nil {
+		t.Skip("no sleep command:", err)
+	}
+	go func() { s.done <- s.Cmd.Wait() }()
+	done := make(chan struct{})
+	go func() { s.Kill(); s.Stop(); s.Kill(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Stop after Kill hangs")
 	}
 }

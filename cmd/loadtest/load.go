@@ -104,8 +104,18 @@ func (s *Stats) add(o *Stats) {
 type Load struct {
 	base  string
 	users []*vuser
-	// answers samples the answers of the measured time, for the floor.
+	// answers samples the answers of the measured time, for the floor
+	// (Sample); nil: none are.
 	answers *sampler
+}
+
+// Sample has the users keep a sample of the answers they get, for the
+// floor (Answers).
+func (l *Load) Sample(seed uint64) {
+	l.answers = newSampler(seed)
+	for _, u := range l.users {
+		u.answers = l.answers
+	}
 }
 
 // vuser is one browser: its cookies, CSRF token, game and partner.
@@ -130,14 +140,14 @@ type vuser struct {
 // NewLoad makes users virtual users for the server at base.
 func NewLoad(base string, users int, seed uint64) *Load {
 	tr := &http.Transport{MaxIdleConns: 4 * users, MaxIdleConnsPerHost: 4 * users, IdleConnTimeout: time.Minute}
-	l := &Load{base: base, answers: newSampler(seed)}
+	l := &Load{base: base}
 	run := time.Now().UnixNano() % 1_000_000
 	for i := 0; i < users; i++ {
 		jar, _ := cookiejar.New(nil)
 		u := &vuser{name: fmt.Sprintf("lt%d_%d", run, i), base: base, r: rand.New(rand.NewPCG(seed, uint64(i))),
 			http:    &http.Client{Jar: jar, Transport: tr, Timeout: 30 * time.Second},
 			stream:  &http.Client{Jar: jar, Transport: tr},
-			creator: i%2 == 0, st: Stats{Lat: map[string][]time.Duration{}}, answers: l.answers}
+			creator: i%2 == 0, st: Stats{Lat: map[string][]time.Duration{}}}
 		if u.creator {
 			u.invites = make(chan string, 1)
 		} else {

@@ -20,6 +20,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -129,6 +130,9 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	defer srv.Stop()
 	fmt.Fprintf(log, "server pid %d on %s; %d users for %s\n", srv.Cmd.Process.Pid, srv.URL, o.Users, o.Duration)
 	lt := NewLoad(srv.URL, o.Users, o.Seed)
+	if o.Floor {
+		lt.Sample(o.Seed)
+	}
 	if err := lt.Setup(ctx); err != nil {
 		return nil, err
 	}
@@ -138,19 +142,32 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 		ServerCPU: spent(srv0, srv.CPUTime()), GenCPU: spent(gen0, selfCPU()), Cores: runtime.NumCPU()}
 	if o.Floor {
 		srv.Stop()
-		dir := filepath.Join(o.Dir, "floor")
-		if err := lt.answers.save(dir); err != nil {
-			return nil, err
-		}
-		// As many users as the run had requests under way: the users of
-		// the run who waited for the other's move sent nothing meanwhile.
-		users := max(2, int(math.Round(rep.InFlight())))
-		fmt.Fprintf(log, "floor: %d users for %s against the run's answers, sent again ...\n", users, o.Duration)
-		if rep.Floor, err = RunFloor(ctx, dir, FloorMix(&rep.Stats), users, o.Seed, o.Duration); err != nil {
-			return nil, err
-		}
+		rep.Floor, rep.FloorErr = floor(ctx, o, rep, lt.answers, log)
 	}
 	return rep, nil
+}
+
+// floor measures the floor after the run rep, on the answers its users
+// kept. A floor that cannot be measured leaves the run's report whole.
+func floor(ctx context.Context, o Options, rep *Report, answers *sampler, log io.Writer) (*FloorReport, error) {
+	mix := FloorMix(&rep.Stats)
+	for kind := range mix {
+		if len(answers.bodies[kind]) == 0 {
+			delete(mix, kind) // every answer of this kind failed
+		}
+	}
+	if mix["turn"] == 0 {
+		return nil, errors.New("the run committed no turn")
+	}
+	dir := filepath.Join(o.Dir, "floor")
+	if err := answers.save(dir); err != nil {
+		return nil, err
+	}
+	// As many users as the run had requests under way: the users of the
+	// run who waited for the other's move sent nothing meanwhile.
+	users := max(2, int(math.Round(rep.InFlight())))
+	fmt.Fprintf(log, "floor: %d users for %s against the run's answers, sent again ...\n", users, o.Duration)
+	return RunFloor(ctx, dir, mix, users, o.Seed, o.Duration)
 }
 
 // spent is the CPU time between two readings, or -1 when either failed.
@@ -189,6 +206,7 @@ type Report struct {
 	ServerCPU, GenCPU time.Duration
 	Cores             int
 	Floor             *FloorReport // with -floor
+	FloorErr          error        // why the floor was not measured
 }
 
 // TurnsPerS is committed turns per second over the measured time.
@@ -228,6 +246,9 @@ func (r *Report) Print(w io.Writer) {
 	}
 	if r.Floor != nil {
 		r.Floor.Print(w)
+	}
+	if r.FloorErr != nil {
+		fmt.Fprintln(w, "floor: not measured:", r.FloorErr)
 	}
 	fmt.Fprintf(w, "server peak RSS %.1f MB; raw SQLite %.0f tx/s on the same disk; turns/s ÷ raw tx/s = %.3f\n", r.PeakRSSMB, r.RawTxPerS, ratio)
 	fmt.Fprintf(w, "RESULT turns_per_s=%.0f p99_ms=%.2f errors=%d peak_rss_mb=%.1f raw_sqlite_tx_per_s=%.0f\n",

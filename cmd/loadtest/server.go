@@ -42,6 +42,8 @@ func startCmd(cmd *exec.Cmd, logPath string) (*Server, error) {
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = logf, logf
+	// Should the generator die first (a test's timeout), so does the server.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
 	start, _ := logf.Seek(0, 2)
 	if err := cmd.Start(); err != nil {
 		logf.Close()
@@ -149,8 +151,8 @@ func selfCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// Stop asks the server to shut down and waits for it; once it is stopped,
-// Stop again returns at once.
+// Stop asks the server to shut down and waits for it; once it is stopped
+// (or killed), Stop returns at once.
 func (s *Server) Stop() error {
 	s.stop.Do(func() {
 		s.Cmd.Process.Signal(syscall.SIGTERM)
@@ -164,10 +166,13 @@ func (s *Server) Stop() error {
 	return s.stopErr
 }
 
-// Kill ends the server with SIGKILL, as a crash would, and waits for it.
+// Kill ends the server with SIGKILL, as a crash would, and waits for it
+// (once stopped, it does nothing).
 func (s *Server) Kill() {
-	s.Cmd.Process.Signal(syscall.SIGKILL)
-	<-s.done
+	s.stop.Do(func() {
+		s.Cmd.Process.Signal(syscall.SIGKILL)
+		s.stopErr = <-s.done
+	})
 }
 
 // RawSQLiteRate commits one small row per transaction into a fresh SQLite
