@@ -128,25 +128,8 @@ func RunFloor(ctx context.Context, dir string, mix map[string]float64, users int
 	defer srv.Stop()
 	l := NewLoad(srv.URL, users, seed)
 	srv0, gen0 := srv.CPUTime(), selfCPU()
-	ctx, cancel := context.WithTimeout(ctx, d)
-	defer cancel()
-	start := time.Now()
-	var wg sync.WaitGroup
-	for _, u := range l.users {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			u.timing = true
-			u.floorLoop(ctx, mix)
-		}()
-	}
-	wg.Wait()
-	rep := &FloorReport{Stats: Stats{Elapsed: time.Since(start), Lat: map[string][]time.Duration{}}, Users: users,
-		ServerCPU: spent(srv0, srv.CPUTime()), GenCPU: spent(gen0, selfCPU())}
-	for _, u := range l.users {
-		rep.add(&u.st)
-	}
-	return rep, nil
+	st := l.each(ctx, d, func(u *vuser, ctx context.Context) { u.floorLoop(ctx, mix) })
+	return &FloorReport{Stats: st, Users: users, ServerCPU: spent(srv0, srv.CPUTime()), GenCPU: spent(gen0, selfCPU())}, nil
 }
 
 // floorLoop sends turn after turn: each kind as many times as a turn took

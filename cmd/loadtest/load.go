@@ -211,6 +211,12 @@ func (l *Load) Games() []uint {
 
 // Play lets every user play for d and returns what they did.
 func (l *Load) Play(ctx context.Context, d time.Duration) Stats {
+	return l.each(ctx, d, (*vuser).loop)
+}
+
+// each runs act for every user at once, timed, for d, and returns what
+// they did.
+func (l *Load) each(ctx context.Context, d time.Duration, act func(*vuser, context.Context)) Stats {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	start := time.Now()
@@ -220,7 +226,7 @@ func (l *Load) Play(ctx context.Context, d time.Duration) Stats {
 		go func() {
 			defer wg.Done()
 			u.timing = true
-			u.loop(ctx)
+			act(u, ctx)
 		}()
 	}
 	wg.Wait()
