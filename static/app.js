@@ -43,6 +43,15 @@ document.addEventListener("htmx:beforeSwap", function (e) {
   });
 });
 
+// The game area asks one thing at a time (its hx-sync): a new step aborts
+// the one under way. A move or a choice being confirmed is not aborted:
+// while its form waits for its answer, nothing else in the game area is
+// asked (a second click on Confirm, a cell clicked meanwhile).
+document.addEventListener("htmx:confirm", function (e) {
+  var main = document.getElementById("game-main");
+  if (main && main.contains(e.target) && main.querySelector("form.htmx-request")) e.preventDefault();
+});
+
 // The board as a list (a details element) stays open across the game
 // area's swaps: a reader who opened it would otherwise find it closed after
 // every step.

@@ -264,6 +264,13 @@ const stateJS = `(() => {
 // rotateSel is the Rotate link.
 const rotateSel = `#rotate`
 
+// mustState is state, failing the test on an error.
+func (tb *tab) mustState() pageState {
+	st, err := tb.state()
+	tb.must(err)
+	return st
+}
+
 func (tb *tab) state() (pageState, error) {
 	return eval[pageState](tb, strings.Replace(stateJS, "rotateSel", strconv.Quote(rotateSel), 1))
 }
@@ -951,4 +958,121 @@ func TestBrowserBotGame(t *testing.T) {
 	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
 	playToEnd(b, play{game: game, limit: 90 * time.Second, stall: 8 * time.Second}, a)
 	a.checkFinal(2)
+}
+
+// TestBrowserQuickClicks: two steps asked at once (a second cell clicked
+// before the first answer came; a double click; a slow phone network) end
+// with the page showing the last one asked, whole: the board's tiles, the
+// places, the players, the log and the cells in words all there, and the
+// address the page's own.
+func TestBrowserQuickClicks(t *testing.T) {
+	base, logs := startSite(t)
+	b := newBrowser(t, true, logs)
+	a := b.newTab("alice", true)
+	a.signUp(base, "alice")
+	a.createGame(base, "random")
+	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.') && typeof window.htmx !== 'undefined'`, 10*time.Second, "alice's turn"))
+	// A tile and a rotation with at least three places.
+	const places = `document.querySelectorAll('#place-cells a.cell').length`
+	found := false
+	for _, w := range a.mustState().Tiles {
+		a.must(a.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
+		for r := 0; r < 4 && !found; r++ {
+			if n, _ := eval[int](a, places); n >= 3 {
+				found = true
+			} else {
+				a.must(a.click(rotateSel, "Rotate"))
+			}
+		}
+		if found {
+			break
+		}
+	}
+	if !found {
+		b.fatalf("no tile of alice's hand has three places in any rotation")
+	}
+	whole := func(what string) {
+		t.Helper()
+		got, err := eval[string](a, `(() => ['tiles', 'place-cells', 'place-list', 'villages', 'game-log', 'cells', 'zoom'].map(id => { const e = document.getElementById(id); return id + ':' + (!e ? 'missing' : e.childElementCount === 0 ? 'empty' : 'ok'); }).join())()`)
+		a.must(err)
+		if strings.Contains(got, "missing") || strings.Contains(got, "empty") {
+			b.fatalf("%s: the game area is not whole: %s", what, got)
+		}
+	}
+	// The chosen cell drawn is the one the address names.
+	chosen := func(what, cell string) {
+		t.Helper()
+		at, err := eval[string](a, `(() => { const c = document.querySelector('#board rect.chosen'); if (!c) return ''; const l = [...document.querySelectorAll('#place-cells a.cell')].find(a => { const r = a.querySelector('rect'); return r.getAttribute('x') === c.getAttribute('x') && r.getAttribute('y') === c.getAttribute('y'); }); return l ? l.getAttribute('data-cell') : '?'; })()`)
+		a.must(err)
+		if at != cell || !strings.Contains(a.location(), "at="+url.QueryEscape(cell)) {
+			b.fatalf("%s: the board shows cell %q chosen and the address is %s; want cell %s in both", what, at, a.location(), cell)
+		}
+	}
+	idle := func() {
+		a.must(a.waitFor(`!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`, 10*time.Second, "the requests to end"))
+		time.Sleep(300 * time.Millisecond) // an answer still to come would come by then
+		a.must(a.waitFor(`!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`, 10*time.Second, "the requests to end"))
+	}
+	cells, err := eval[[]string](a, `[...document.querySelectorAll('#place-cells a.cell')].map(a => a.getAttribute('data-cell'))`)
+	a.must(err)
+	// Two cells clicked at once: the second wins.
+	_, err = eval[bool](a, fmt.Sprintf(`(() => { const q = (c) => document.querySelector('#place-cells a.cell[data-cell="' + c + '"]'); q(%q).dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true})); q(%q).dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true})); return true; })()`, cells[0], cells[1]))
+	a.must(err)
+	idle()
+	whole("two cells clicked at once")
+	chosen("two cells clicked at once", cells[1])
+	// A double click on one cell: one entry in the history.
+	n, err := eval[int](a, `history.length`)
+	a.must(err)
+	_, err = eval[bool](a, fmt.Sprintf(`(() => { const l = document.querySelector('#place-cells a.cell[data-cell="%s"]'); l.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true})); l.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true})); return true; })()`, cells[2]))
+	a.must(err)
+	idle()
+	whole("a cell clicked twice")
+	chosen("a cell clicked twice", cells[2])
+	if m, _ := eval[int](a, `history.length`); m != n+1 {
+		b.fatalf("a double click on a cell left %d history entries, want one", m-n)
+	}
+	// A cell, then Rotate at once: the rotation wins.
+	rot := rotation(a.location())
+	defer func() {
+		// Confirm, then Confirm again and a cell at once: the move is
+		// made, once, and not aborted by what came after.
+		for r := 0; len(a.mustState().Cells) == 0; r++ {
+			if r == 3 {
+				b.fatalf("tile %s has no place in any rotation", a.mustState().Selected)
+			}
+			a.must(a.click(rotateSel, "Rotate"))
+		}
+		a.must(a.click(fmt.Sprintf(`#place-cells a.cell[data-cell=%q]`, a.mustState().Cells[0]), "a cell"))
+		placed := `[...document.querySelectorAll('#game-log li')].filter(l => l.textContent.includes('alice placed')).length`
+		before, err := eval[int](a, placed)
+		a.must(err)
+		_, err = eval[bool](a, `(() => { const f = document.querySelector('#play form[hx-post$="/turn"]'); f.requestSubmit(); f.requestSubmit(); document.querySelector('#place-cells a.cell').dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true})); return true; })()`)
+		a.must(err)
+		idle()
+		if after, _ := eval[int](a, placed); after != before+1 {
+			b.fatalf("Confirm twice and a cell at once: alice placed %d tiles, want one (%d before, %d after)", after-before, before, after)
+		}
+		// The move's own answer: no refusal of a second confirm, no step
+		// of the position before it.
+		if st := a.mustState(); st.GameError != "" || st.PlayError != "" {
+			b.fatalf("Confirm twice and a cell at once: the page says %q / %q", st.GameError, st.PlayError)
+		}
+		got, err := eval[string](a, `(() => ['tiles', 'villages', 'game-log', 'cells', 'zoom'].map(id => { const e = document.getElementById(id); return !e ? 'missing' : e.childElementCount === 0 ? 'empty' : 'ok'; }).join())()`)
+		a.must(err)
+		if got != "ok,ok,ok,ok,ok" {
+			b.fatalf("Confirm and a cell at once: the board's tiles, the players, the log, the cells in words and the board size are %s", got)
+		}
+	}()
+	_, err = eval[bool](a, fmt.Sprintf(`(() => { document.querySelector('#place-cells a.cell[data-cell="%s"]').dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true})); document.querySelector(%q).dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true})); return true; })()`, cells[0], rotateSel))
+	a.must(err)
+	idle()
+	if got, want := rotation(a.location()), (rot+1)%4; got != want || !strings.Contains(a.text(rotateSel), fmt.Sprintf("(now %d°)", want*90)) {
+		b.fatalf("a cell then Rotate at once: address %s (want rot=%d), Rotate says %q", a.location(), want, a.text(rotateSel))
+	}
+	got, err := eval[string](a, `(() => ['tiles', 'villages', 'game-log', 'cells', 'zoom'].map(id => { const e = document.getElementById(id); return !e ? 'missing' : e.childElementCount === 0 ? 'empty' : 'ok'; }).join())()`)
+	a.must(err)
+	if got != "ok,ok,ok,ok,ok" {
+		b.fatalf("a cell then Rotate at once: the board's tiles, the players, the log, the cells in words and the board size are %s", got)
+	}
 }
