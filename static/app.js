@@ -54,11 +54,15 @@ document.addEventListener("htmx:confirm", function (e) {
 
 // The board as a list (a details element) stays open across the game
 // area's swaps: a reader who opened it would otherwise find it closed after
-// every step.
-var openDetails = [];
+// every step. The board, where it scrolls (a phone, a large board), stays
+// scrolled where it was: a player comparing cells at its far side would
+// otherwise be taken back to its corner at every cell.
+var openDetails = [], boardScroll = null;
 document.addEventListener("htmx:beforeSwap", function (e) {
   if (!e.detail.shouldSwap || !e.detail.target || e.detail.target.id !== "game-main") return;
   openDetails = Array.prototype.map.call(e.detail.target.querySelectorAll("details[open][id]"), function (d) { return d.id; });
+  var w = document.getElementById("board-wrap");
+  boardScroll = w ? [w.scrollLeft, w.scrollTop] : null;
 });
 document.addEventListener("htmx:afterSwap", function () {
   openDetails.forEach(function (id) {
@@ -66,4 +70,10 @@ document.addEventListener("htmx:afterSwap", function () {
     if (d) d.open = true;
   });
   openDetails = [];
+  var w = document.getElementById("board-wrap");
+  if (w && boardScroll) {
+    w.scrollLeft = boardScroll[0];
+    w.scrollTop = boardScroll[1];
+  }
+  boardScroll = null;
 });

@@ -1076,3 +1076,56 @@ func TestBrowserQuickClicks(t *testing.T) {
 		b.fatalf("a cell then Rotate at once: the board's tiles, the players, the log, the cells in words and the board size are %s", got)
 	}
 }
+
+// TestBrowserBoardKeepsItsScroll: on a phone, the board scrolls; a cell
+// chosen at its far side leaves it scrolled where it was.
+func TestBrowserBoardKeepsItsScroll(t *testing.T) {
+	base, logs := startSite(t)
+	b := newBrowser(t, true, logs)
+	a := b.newTab("alice", true)
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
+	a.signUp(base, "alice")
+	a.createGame(base, "random")
+	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.') && typeof window.htmx !== 'undefined'`, 10*time.Second, "alice's turn"))
+	_, err := eval[bool](a, `(() => { document.getElementById('zoom-2').click(); return true; })()`)
+	a.must(err)
+	found := false
+	for _, w := range a.mustState().Tiles {
+		a.must(a.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
+		for r := 0; r < 4 && !found; r++ {
+			if n, _ := eval[int](a, `document.querySelectorAll('#place-cells a.cell').length`); n >= 1 {
+				found = true
+			} else {
+				a.must(a.click(rotateSel, "Rotate"))
+			}
+		}
+		if found {
+			break
+		}
+	}
+	if !found {
+		b.fatalf("no tile of alice's hand has a place")
+	}
+	// Scrolled to the far corner; the cell chosen is the one most in view.
+	type scroll struct{ X, Y, MaxX, MaxY int }
+	at := func() scroll {
+		s, err := eval[scroll](a, `(() => { const w = document.getElementById('board-wrap'); return {X: Math.round(w.scrollLeft), Y: Math.round(w.scrollTop), MaxX: w.scrollWidth - w.clientWidth, MaxY: w.scrollHeight - w.clientHeight}; })()`)
+		a.must(err)
+		return s
+	}
+	_, err = eval[bool](a, `(() => { const w = document.getElementById('board-wrap'); w.scrollLeft = w.scrollWidth; w.scrollTop = w.scrollHeight; return true; })()`)
+	a.must(err)
+	before := at()
+	if before.MaxX <= 0 && before.MaxY <= 0 {
+		b.fatalf("the board does not scroll on a phone at the large size: %+v", before)
+	}
+	cell, err := eval[string](a, `(() => { const w = document.getElementById('board-wrap').getBoundingClientRect(); let best = null, bestD = Infinity; for (const l of document.querySelectorAll('#place-cells a.cell')) { const r = l.getBoundingClientRect(); const d = Math.hypot(r.x + r.width / 2 - (w.x + w.width / 2), r.y + r.height / 2 - (w.y + w.height / 2)); if (d < bestD) { bestD = d; best = l; } } return best.getAttribute('data-cell'); })()`)
+	a.must(err)
+	a.must(a.click(fmt.Sprintf(`#place-cells a.cell[data-cell=%q]`, cell), "cell "+cell))
+	if !strings.Contains(a.location(), "at="+url.QueryEscape(cell)) {
+		b.fatalf("after choosing cell %s the address is %s", cell, a.location())
+	}
+	if after := at(); after.X != before.X || after.Y != before.Y {
+		b.fatalf("choosing cell %s scrolled the board from (%d, %d) to (%d, %d)", cell, before.X, before.Y, after.X, after.Y)
+	}
+}
