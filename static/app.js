@@ -77,3 +77,16 @@ document.addEventListener("htmx:afterSwap", function () {
   }
   boardScroll = null;
 });
+
+// The language form takes the player back to the address shown: with htmx
+// steps, that is no longer the one the page was loaded with (a tile and a
+// cell chosen would be lost).
+function syncNext() {
+  document.querySelectorAll(".lang-form input[name=next]").forEach(function (i) {
+    i.value = location.pathname + location.search;
+  });
+}
+["htmx:pushedIntoHistory", "htmx:replacedInHistory", "htmx:historyRestore"].forEach(function (n) {
+  document.addEventListener(n, syncNext);
+});
+addEventListener("popstate", syncNext);

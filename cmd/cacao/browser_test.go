@@ -1129,3 +1129,43 @@ func TestBrowserBoardKeepsItsScroll(t *testing.T) {
 		b.fatalf("choosing cell %s scrolled the board from (%d, %d) to (%d, %d)", cell, before.X, before.Y, after.X, after.Y)
 	}
 }
+
+// TestBrowserLanguageKeepsTheChoice: changing the language after htmx
+// steps comes back to the tile and the cell chosen.
+func TestBrowserLanguageKeepsTheChoice(t *testing.T) {
+	base, logs := startSite(t)
+	b := newBrowser(t, true, logs)
+	a := b.newTab("alice", true)
+	a.signUp(base, "alice")
+	a.createGame(base, "random")
+	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.') && typeof window.htmx !== 'undefined'`, 10*time.Second, "alice's turn"))
+	found := false
+	for _, w := range a.mustState().Tiles {
+		a.must(a.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
+		for r := 0; r < 4 && !found; r++ {
+			if len(a.mustState().Cells) > 0 {
+				found = true
+			} else {
+				a.must(a.click(rotateSel, "Rotate"))
+			}
+		}
+		if found {
+			break
+		}
+	}
+	if !found {
+		b.fatalf("no tile of alice's hand has a place")
+	}
+	cell := a.mustState().Cells[0]
+	a.must(a.click(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell))
+	want := a.location()
+	_, err := eval[bool](a, `(() => { const f = document.querySelector('.lang-form'); f.querySelector('select').value = 'fa'; f.submit(); return true; })()`)
+	a.must(err)
+	a.must(a.waitFor(`document.readyState === 'complete' && document.documentElement.lang === 'fa'`, 10*time.Second, "the page in Persian"))
+	if got := a.location(); got != want {
+		b.fatalf("after changing the language the address is %s, want %s (the tile and the cell chosen)", got, want)
+	}
+	if !a.mustState().Confirm {
+		b.fatalf("after changing the language the move is no longer ready to confirm")
+	}
+}
