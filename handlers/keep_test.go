@@ -5,6 +5,7 @@ import (
 	"html"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -210,6 +211,12 @@ func TestCellStepKeepsThePlaces(t *testing.T) {
 	}
 	if strings.Contains(body, `class="cell"`) || !strings.Contains(body, `class="chosen"`) || !strings.Contains(body, `/turn"`) {
 		t.Fatalf("a cell step: want the cell chosen and the confirm form, no places:\n%s", body)
+	}
+	// The list kept marks no place: the move panel names the one chosen.
+	u, _ := url.Parse(cells[1])
+	xy := strings.Split(u.Query().Get("at"), ",")
+	if want := fmt.Sprintf(`<p id="chosen-place">Place at (%s, %s) (chosen)</p>`, xy[0], xy[1]); !strings.Contains(body, want) {
+		t.Fatalf("a cell step does not say %s:\n%s", want, body)
 	}
 	rotated := html.UnescapeString(regexp.MustCompile(`<a href="([^"]+)"[^>]*id="rotate"`).FindStringSubmatch(tileBody)[1])
 	for name, c := range map[string]struct{ path, shown string }{
