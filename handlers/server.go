@@ -116,6 +116,7 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 		e.IPExtractor = echo.ExtractIPFromXFFHeader()
 	}
 	e.HTTPErrorHandler = s.errorHandler
+	e.Pre(headAsGet)
 	e.Use(middleware.RequestID())
 	e.Use(admission(runtime.GOMAXPROCS(0) + 1))
 	e.Use(s.requestLog)
@@ -168,6 +169,35 @@ func oneVary(next echo.HandlerFunc) echo.HandlerFunc {
 			h[echo.HeaderVary] = []string{strings.Join(out, ", ")}
 		})
 		return next(c)
+	}
+}
+
+// headAsGet answers a HEAD request as its GET would be answered, without
+// the body (health checks and link checkers ask HEAD). The router reads the
+// request's method, so it is a GET while the site works on it; its body is
+// dropped, and the method is HEAD again for the server, which writes the
+// response once the handler is done.
+func headAsGet(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.Method != http.MethodHead {
+			return next(c)
+		}
+		r.Method = http.MethodGet
+		defer func() { r.Method = http.MethodHead }()
+		c.Response().Writer = bodiless{c.Response().Writer}
+		return next(c)
+	}
+}
+
+// bodiless is a response without a body: what is written is dropped.
+type bodiless struct{ http.ResponseWriter }
+
+func (b bodiless) Write(p []byte) (int, error) { return len(p), nil }
+func (b bodiless) Unwrap() http.ResponseWriter { return b.ResponseWriter }
+func (b bodiless) Flush() {
+	if f, ok := b.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
 	}
 }
 

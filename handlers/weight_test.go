@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"cacao/static"
 )
 
 // assetRE finds the static files a page links to.
@@ -96,5 +98,28 @@ func TestVaryOnce(t *testing.T) {
 				t.Fatalf("%s: Vary %q names %s %d times, want once", path, vary[0], want, n)
 			}
 		}
+	}
+}
+
+// TestHeadAnswersAsGet: a HEAD request (a health check, a link checker)
+// gets the status and headers its GET would, and no body.
+func TestHeadAnswersAsGet(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	id := ana.createGame("greedy", "none", "none")
+	for _, path := range []string{"/healthz", "/", "/login", "/rules", static.Path("app.css"), "/static/app.css", fmt.Sprintf("/games/%d", id), "/no-such-page"} {
+		get, gbody, gh := ana.ask(t, "GET", path, "", nil)
+		head, hbody, hh := ana.ask(t, "HEAD", path, "", nil)
+		if head != get || hbody != "" || hh.Get("Content-Type") != gh.Get("Content-Type") || hh.Get("Cache-Control") != gh.Get("Cache-Control") {
+			t.Errorf("HEAD %s: %d, %d bytes, %q, %q; GET: %d, %d bytes, %q, %q", path, head, len(hbody), hh.Get("Content-Type"), hh.Get("Cache-Control"),
+				get, len(gbody), gh.Get("Content-Type"), gh.Get("Cache-Control"))
+		}
+		if get == http.StatusOK && gbody == "" {
+			t.Errorf("GET %s: an empty body", path)
+		}
+	}
+	// Nothing but GET's routes: a POST route stays refused.
+	if code, _, _ := ana.ask(t, "HEAD", fmt.Sprintf("/games/%d/turn", id), "", nil); code != http.StatusMethodNotAllowed {
+		t.Errorf("HEAD of a POST route: %d, want 405", code)
 	}
 }
