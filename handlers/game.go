@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -347,7 +348,9 @@ func (s *Server) selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 		return
 	}
 	pl := engine.Placement{Tile: w, Rot: sel.Rot, At: *sel.At, Overbuild: sel.Overbuild}
-	if !vm.Play.Cells[pl.At] {
+	// The cell as asked: a lay on an empty cell, or an overbuild of the
+	// viewer's own tile.
+	if !slices.ContainsFunc(legal, func(l engine.Placement) bool { return l.At == pl.At && l.Overbuild == pl.Overbuild }) {
 		// Shown at the top: with the cell cleared, the panel asks for one.
 		vm.Error = l.T("that cell is not a legal place for this tile")
 		vm.Sel.At = nil
