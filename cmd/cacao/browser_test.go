@@ -958,6 +958,16 @@ func TestBrowserBotGame(t *testing.T) {
 	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
 	playToEnd(b, play{game: game, limit: 90 * time.Second, stall: 8 * time.Second}, a)
 	a.checkFinal(2)
+	// The whole log's page lays the log out on the page, not in a box
+	// that scrolls (as the game page's card does).
+	a.must(a.navigate(game + "/log"))
+	got, err := eval[string](a, `(() => { const l = document.getElementById('log'); return l.children.length + ' entries, ' + l.scrollHeight + ' high, ' + l.clientHeight + ' shown'; })()`)
+	a.must(err)
+	var n, high, shown int
+	fmt.Sscanf(got, "%d entries, %d high, %d shown", &n, &high, &shown)
+	if n < 15 || high > shown {
+		b.fatalf("the whole log's page: %s; want every entry shown", got)
+	}
 }
 
 // TestBrowserQuickClicks: two steps asked at once (a second cell clicked
