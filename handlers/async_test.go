@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -240,5 +241,42 @@ func TestIllegalCellIsExplained(t *testing.T) {
 	_, body = ana.get(fmt.Sprintf("/games/%d?tile=%s&rot=%d&at=%d,%d&overbuild=1", id, pl.Tile, pl.Rot, pl.At.X, pl.At.Y))
 	if !strings.Contains(body, "that cell is not a legal place for this tile") || strings.Contains(body, `/turn"`) {
 		t.Fatal("an overbuild of an empty legal cell is not refused as an illegal place")
+	}
+}
+
+// TestKeptSeatsAreNotOffered: a seat kept for an invited player is not
+// counted among the open seats, nor offered to anyone else once it is the
+// only one left (the game page, the invite link's page).
+func TestKeptSeatsAreNotOffered(t *testing.T) {
+	s := newSite(t)
+	ana, bob, carl, dave := s.signup("ana"), s.signup("bob"), s.signup("carl"), s.signup("dave")
+	ana.get("/")
+	code, body := ana.post("/games", url.Values{"seat": {"invite", "open"}, "invite": {"bob", ""}})
+	m := gameIDRE.FindStringSubmatch(body)
+	if code != http.StatusOK || m == nil {
+		t.Fatalf("create: %d\n%s", code, body)
+	}
+	id := m[1]
+	if _, home := dave.get("/"); !strings.Contains(home, "Game "+id+": ana, (invited), (open) — 1 seat open") {
+		t.Fatalf("dave's open games do not count one seat open in game %s:\n%s", id, home)
+	}
+	_, page := ana.get("/games/" + id)
+	tok := regexp.MustCompile(`/join/([0-9a-f]{32})`).FindStringSubmatch(page)
+	if tok == nil {
+		t.Fatal("no invite link on ana's page")
+	}
+	if code, _ := carl.post("/games/"+id+"/join", nil); code != http.StatusOK {
+		t.Fatalf("carl joins: %d", code)
+	}
+	for _, path := range []string{"/games/" + id, "/join/" + tok[1]} {
+		if _, page := dave.get(path); strings.Contains(page, "Take a seat") || !strings.Contains(page, "kept for") {
+			t.Errorf("%s offers dave the seat kept for bob, or does not say it is kept", path)
+		}
+	}
+	if _, page := bob.get("/games/" + id); !strings.Contains(page, "A seat is kept for you") || !strings.Contains(page, "Take a seat") {
+		t.Fatal("bob is not offered his seat")
+	}
+	if _, page := bob.get("/join/" + tok[1]); !strings.Contains(page, "Take a seat") {
+		t.Fatal("the invite link's page does not offer bob his seat")
 	}
 }

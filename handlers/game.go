@@ -210,6 +210,9 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 			if u != nil && seat.Open() && seat.InvitedID != nil && *seat.InvitedID == u.ID {
 				vm.InvitedMe = true
 			}
+			if u != nil && seat.FreeFor(u.ID) {
+				vm.CanJoin = true
+			}
 		}
 		if vm.Me >= 0 {
 			vm.Invite = s.baseURL(c) + "/join/" + l.Game.InviteToken

@@ -45,7 +45,7 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 		return vm, err
 	}
 	for _, g := range mine {
-		vm.Mine = append(vm.Mine, gameLine(lang(c), g, now))
+		vm.Mine = append(vm.Mine, gameLine(lang(c), g, now, u.ID))
 		if g.Game.Status == models.StatusFinished {
 			total--
 		}
@@ -56,7 +56,7 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 		return vm, err
 	}
 	for _, g := range invited {
-		vm.Invited = append(vm.Invited, gameLine(lang(c), g, now))
+		vm.Invited = append(vm.Invited, gameLine(lang(c), g, now, u.ID))
 	}
 	open, err := s.store.OpenGames()
 	if err != nil {
@@ -68,7 +68,7 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 			free = free || seat.FreeFor(u.ID) && seat.InvitedID == nil
 		}
 		if free && models.UserSeat(g.Seats, u.ID) < 0 {
-			vm.Open = append(vm.Open, gameLine(lang(c), g, now))
+			vm.Open = append(vm.Open, gameLine(lang(c), g, now, u.ID))
 		}
 	}
 	return vm, nil
@@ -82,12 +82,16 @@ func (s *Server) homeEvents(c echo.Context) error {
 	return nil
 }
 
-func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time) views.GameLine {
+// gameLine is a game in a list, for viewer (0: nobody signed in).
+func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) views.GameLine {
 	gl := views.GameLine{ID: g.Game.ID, Status: g.Game.Status, WaitingOnMe: g.WaitingOnMe, TurnLimit: turnLimitText(l, g.Game.TurnHours)}
 	if g.WaitingOnMe && g.Deadline != nil {
 		gl.TimeLeft = timeLeft(l, g.Deadline.Sub(now))
 	}
 	for _, seat := range g.Seats {
+		if seat.FreeFor(viewer) {
+			gl.Free++
+		}
 		switch {
 		case seat.Open() && seat.InvitedID != nil:
 			gl.Open++
@@ -215,7 +219,11 @@ func (s *Server) joinForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	line := gameLine(lang(c), models.GameSummary{Game: *g, Seats: g.Seats}, s.store.Clock())
+	var viewer uint
+	if u := currentUser(c); u != nil {
+		viewer = u.ID
+	}
+	line := gameLine(lang(c), models.GameSummary{Game: *g, Seats: g.Seats}, s.store.Clock(), viewer)
 	return render(c, http.StatusOK, views.JoinPage(s.page(c, tr(c, "Join a game")), line))
 }
 

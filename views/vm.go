@@ -72,7 +72,8 @@ type GameLine struct {
 	ID          uint
 	Status      string
 	Players     []string
-	Open        int
+	Open        int // seats not taken yet, kept ones too: what the game waits for
+	Free        int // of those, the seats the viewer may take (not kept for someone else)
 	WaitingOnMe bool
 	Invite      string
 	TurnLimit   string // "3 days per turn"
@@ -245,6 +246,7 @@ type GameVM struct {
 	TurnLimit string
 	Since     *SinceVM
 	InvitedMe bool     // a seat of this open game is kept for the viewer
+	CanJoin   bool     // a seat of this open game is free for the viewer (open, or kept for them)
 	Announce  []string // others' moves since the page's last look, read out by screen readers
 	LogLen    int      // log entries shown: a refetch announces what came after
 	Fragment  bool     // rendered for htmx: the game area alone, with the announcements after it
