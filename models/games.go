@@ -127,7 +127,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 			case o == SeatOpen:
 			case strings.HasPrefix(o, "@"):
 				var u User
-				err := tx.Select("id", "username").Where("username = ?", strings.TrimSpace(o[1:])).Take(&u).Error
+				err := userNamed(tx.Select("id", "username"), strings.TrimSpace(o[1:]), &u)
 				if errors.Is(err, gorm.ErrRecordNotFound) {
 					return invalid("nobody here is called “%s”", strings.TrimSpace(o[1:]))
 				}

@@ -120,6 +120,36 @@ func TestAccounts(t *testing.T) {
 	}
 }
 
+// TestUsernamesIgnoreCase: "Ana" is "ana": nobody can sign up as another's
+// name in other capitals (and so pose as them), and a name is found however
+// it is typed, at login and in an invitation.
+func TestUsernamesIgnoreCase(t *testing.T) {
+	s := MustOpen(t)
+	ana := mustUser(t, s, "ana")
+	bob := mustUser(t, s, "Bob")
+	for _, name := range []string{"Ana", "ANA", "bob", "BOB"} {
+		if _, err := s.CreateUser(name, "password-x1"); !errors.Is(err, ErrUsernameTaken) {
+			t.Errorf("sign-up as %q: %v, want taken", name, err)
+		}
+	}
+	for name, want := range map[string]uint{"ANA": ana.ID, "Ana": ana.ID, "bob": bob.ID, "Bob": bob.ID} {
+		pw := "password-ana"
+		if want == bob.ID {
+			pw = "password-Bob"
+		}
+		if got, err := s.Authenticate(name, pw); err != nil || got.ID != want {
+			t.Errorf("login as %q: %v", name, err)
+		}
+	}
+	g, err := s.CreateGame(ana, GameSpec{Seats: []string{"@BOB"}})
+	if err != nil {
+		t.Fatalf("inviting BOB: %v", err)
+	}
+	if g.Seats[1].InvitedID == nil || *g.Seats[1].InvitedID != bob.ID {
+		t.Fatal("the invitation of BOB is not bob's")
+	}
+}
+
 // playHuman makes one legal move for the seat of user (the first legal
 // placement, default fills), resolving pending choices first.
 func playHuman(t testing.TB, s *Store, l *Loaded, u *User) *Loaded {

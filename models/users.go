@@ -52,8 +52,19 @@ func (s *Store) CreateUser(username, password string) (*User, error) {
 		return nil, err
 	}
 	u := &User{Username: username, PasswordHash: hash}
-	err = s.w.Create(u).Error
-	if errors.Is(err, gorm.ErrDuplicatedKey) {
+	// A name is taken in any capitals ("Ana" is "ana"): checked in the
+	// writer's transaction, which no other sign-up can enter meanwhile.
+	err = s.w.Transaction(func(tx *gorm.DB) error {
+		var n int64
+		if err := tx.Model(&User{}).Where("username = ? COLLATE NOCASE", username).Count(&n).Error; err != nil {
+			return err
+		}
+		if n > 0 {
+			return ErrUsernameTaken
+		}
+		return tx.Create(u).Error
+	})
+	if errors.Is(err, gorm.ErrDuplicatedKey) || errors.Is(err, ErrUsernameTaken) {
 		return nil, ErrUsernameTaken
 	}
 	if err != nil {
@@ -65,7 +76,7 @@ func (s *Store) CreateUser(username, password string) (*User, error) {
 // Authenticate returns the user with that username and password.
 func (s *Store) Authenticate(username, password string) (*User, error) {
 	var u User
-	err := s.db.Where("username = ?", strings.TrimSpace(username)).Take(&u).Error
+	err := userNamed(s.db, strings.TrimSpace(username), &u)
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		// Spend the same time as a real check so usernames cannot be probed.
 		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
@@ -78,6 +89,17 @@ func (s *Store) Authenticate(username, password string) (*User, error) {
 		return nil, ErrBadLogin
 	}
 	return &u, nil
+}
+
+// userNamed reads the user called name, in any capitals (the exact name
+// first: a database from before names ignored capitals may hold both).
+func userNamed(db *gorm.DB, name string, u *User) error {
+	db = db.Session(&gorm.Session{}) // two queries from it, neither adding to the other
+	err := db.Where("username = ?", name).Take(u).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		err = db.Where("username = ? COLLATE NOCASE", name).Order("id").Take(u).Error
+	}
+	return err
 }
 
 // dummyHash is made on first use, not at start: bcrypt takes tens of
