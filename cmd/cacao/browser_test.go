@@ -1179,3 +1179,27 @@ func TestBrowserLanguageKeepsTheChoice(t *testing.T) {
 		b.fatalf("after changing the language the move is no longer ready to confirm")
 	}
 }
+
+// TestBrowserLongNameOnAPhone: the longest name allowed, in one word, fits
+// a phone's width on every page that shows it: no sideways scrolling.
+func TestBrowserLongNameOnAPhone(t *testing.T) {
+	base, logs := startSite(t)
+	b := newBrowser(t, true, logs)
+	name := strings.Repeat("W", 24)
+	a := b.newTab(name, true)
+	a.signUp(base, name)
+	a.must(a.navigate(base + "/"))
+	a.must(a.do(10*time.Second, chromedp.SetValue(chromedp.ID("seat3"), "greedy"), chromedp.SetValue(chromedp.ID("seat4"), "random")))
+	game := a.createGame(base, "greedy")
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
+	for _, path := range []string{game, "/", game + "/log", "/settings", "/notifications"} {
+		if strings.HasPrefix(path, "/") {
+			path = base + path
+		}
+		a.must(a.navigate(path))
+		a.must(a.waitFor(`document.readyState === 'complete'`, 10*time.Second, "the page"))
+		if w, _ := eval[int](a, `document.documentElement.scrollWidth`); w > 390 {
+			b.fatalf("%s is %d px wide on a 390 px phone with the name %s", path, w, name)
+		}
+	}
+}
