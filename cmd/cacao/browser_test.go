@@ -264,6 +264,25 @@ const stateJS = `(() => {
 // rotateSel is the Rotate link.
 const rotateSel = `#rotate`
 
+// chooseTileWithPlaces chooses a tile of the hand, and rotates it, until
+// the board offers at least n places for it.
+func (tb *tab) chooseTileWithPlaces(n int) {
+	tb.b.t.Helper()
+	for _, w := range tb.mustState().Tiles {
+		tb.must(tb.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
+		for r := 0; ; r++ {
+			if len(tb.mustState().Cells) >= n {
+				return
+			}
+			if r == 3 {
+				break
+			}
+			tb.must(tb.click(rotateSel, "Rotate"))
+		}
+	}
+	tb.b.fatalf("%s: no tile of the hand has %d places in any rotation", tb.name, n)
+}
+
 // mustState is state, failing the test on an error.
 func (tb *tab) mustState() pageState {
 	st, err := tb.state()
@@ -984,23 +1003,7 @@ func TestBrowserQuickClicks(t *testing.T) {
 	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.') && typeof window.htmx !== 'undefined'`, 10*time.Second, "alice's turn"))
 	// A tile and a rotation with at least three places.
 	const places = `document.querySelectorAll('#place-cells a.cell').length`
-	found := false
-	for _, w := range a.mustState().Tiles {
-		a.must(a.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
-		for r := 0; r < 4 && !found; r++ {
-			if n, _ := eval[int](a, places); n >= 3 {
-				found = true
-			} else {
-				a.must(a.click(rotateSel, "Rotate"))
-			}
-		}
-		if found {
-			break
-		}
-	}
-	if !found {
-		b.fatalf("no tile of alice's hand has three places in any rotation")
-	}
+	a.chooseTileWithPlaces(3)
 	whole := func(what string) {
 		t.Helper()
 		got, err := eval[string](a, `(() => ['tiles', 'place-cells', 'place-list', 'villages', 'game-log', 'cells', 'zoom'].map(id => { const e = document.getElementById(id); return id + ':' + (!e ? 'missing' : e.childElementCount === 0 ? 'empty' : 'ok'); }).join())()`)
@@ -1099,23 +1102,7 @@ func TestBrowserBoardKeepsItsScroll(t *testing.T) {
 	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.') && typeof window.htmx !== 'undefined'`, 10*time.Second, "alice's turn"))
 	_, err := eval[bool](a, `(() => { document.getElementById('zoom-2').click(); return true; })()`)
 	a.must(err)
-	found := false
-	for _, w := range a.mustState().Tiles {
-		a.must(a.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
-		for r := 0; r < 4 && !found; r++ {
-			if n, _ := eval[int](a, `document.querySelectorAll('#place-cells a.cell').length`); n >= 1 {
-				found = true
-			} else {
-				a.must(a.click(rotateSel, "Rotate"))
-			}
-		}
-		if found {
-			break
-		}
-	}
-	if !found {
-		b.fatalf("no tile of alice's hand has a place")
-	}
+	a.chooseTileWithPlaces(1)
 	// Scrolled to the far corner; the cell chosen is the one most in view.
 	type scroll struct{ X, Y, MaxX, MaxY int }
 	at := func() scroll {
@@ -1149,23 +1136,7 @@ func TestBrowserLanguageKeepsTheChoice(t *testing.T) {
 	a.signUp(base, "alice")
 	a.createGame(base, "random")
 	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.') && typeof window.htmx !== 'undefined'`, 10*time.Second, "alice's turn"))
-	found := false
-	for _, w := range a.mustState().Tiles {
-		a.must(a.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
-		for r := 0; r < 4 && !found; r++ {
-			if len(a.mustState().Cells) > 0 {
-				found = true
-			} else {
-				a.must(a.click(rotateSel, "Rotate"))
-			}
-		}
-		if found {
-			break
-		}
-	}
-	if !found {
-		b.fatalf("no tile of alice's hand has a place")
-	}
+	a.chooseTileWithPlaces(1)
 	cell := a.mustState().Cells[0]
 	a.must(a.click(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell))
 	want := a.location()
