@@ -264,6 +264,19 @@ const stateJS = `(() => {
 // rotateSel is the Rotate link.
 const rotateSel = `#rotate`
 
+// aliceAgainstABot starts alice's game against a random bot, in a browser
+// with scripts, and waits until she may choose a tile.
+func aliceAgainstABot(t *testing.T) (*browser, *tab) {
+	t.Helper()
+	base, logs := startSite(t)
+	b := newBrowser(t, true, logs)
+	a := b.newTab("alice", true)
+	a.signUp(base, "alice")
+	a.createGame(base, "random")
+	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.') && typeof window.htmx !== 'undefined'`, 10*time.Second, "alice's turn"))
+	return b, a
+}
+
 // chooseTileWithPlaces chooses a tile of the hand, and rotates it, until
 // the board offers at least n places for it.
 func (tb *tab) chooseTileWithPlaces(n int) {
@@ -995,12 +1008,7 @@ func TestBrowserBotGame(t *testing.T) {
 // places, the players, the log and the cells in words all there, and the
 // address the page's own.
 func TestBrowserQuickClicks(t *testing.T) {
-	base, logs := startSite(t)
-	b := newBrowser(t, true, logs)
-	a := b.newTab("alice", true)
-	a.signUp(base, "alice")
-	a.createGame(base, "random")
-	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.') && typeof window.htmx !== 'undefined'`, 10*time.Second, "alice's turn"))
+	b, a := aliceAgainstABot(t)
 	// A tile and a rotation with at least three places.
 	const places = `document.querySelectorAll('#place-cells a.cell').length`
 	a.chooseTileWithPlaces(3)
@@ -1130,12 +1138,7 @@ func TestBrowserBoardKeepsItsScroll(t *testing.T) {
 // TestBrowserLanguageKeepsTheChoice: changing the language after htmx
 // steps comes back to the tile and the cell chosen.
 func TestBrowserLanguageKeepsTheChoice(t *testing.T) {
-	base, logs := startSite(t)
-	b := newBrowser(t, true, logs)
-	a := b.newTab("alice", true)
-	a.signUp(base, "alice")
-	a.createGame(base, "random")
-	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.') && typeof window.htmx !== 'undefined'`, 10*time.Second, "alice's turn"))
+	b, a := aliceAgainstABot(t)
 	a.chooseTileWithPlaces(1)
 	cell := a.mustState().Cells[0]
 	a.must(a.click(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell))
