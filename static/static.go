@@ -57,6 +57,10 @@ func init() {
 	}
 }
 
+// hashBytes is how much of a file's SHA-256 its hashed name carries, in
+// hex (twice as many digits).
+const hashBytes = 5
+
 // Add serves data as the static file name, like the embedded ones: for
 // files another package makes from its own data when it starts (views
 // draws the hand's tiles once, from the engine's). Only from an init
@@ -67,7 +71,7 @@ func Add(name string, data []byte) {
 	}
 	sum := sha256.Sum256(data)
 	ext := path.Ext(name)
-	h := strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext
+	h := strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:hashBytes]) + ext
 	var gz bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	zw.Write(data)
@@ -84,7 +88,7 @@ func outdated(name string) (string, bool) {
 	ext := path.Ext(name)
 	stem := strings.TrimSuffix(name, ext)
 	i := strings.LastIndexByte(stem, '.')
-	if i < 0 || len(stem)-i-1 != 10 {
+	if i < 0 || len(stem)-i-1 != 2*hashBytes {
 		return "", false
 	}
 	for _, c := range stem[i+1:] {

@@ -1162,8 +1162,6 @@ func TestBrowserLongNameOnAPhone(t *testing.T) {
 	name := strings.Repeat("W", 24)
 	a := b.newTab(name, true)
 	a.signUp(base, name)
-	a.must(a.navigate(base + "/"))
-	a.must(a.do(10*time.Second, chromedp.SetValue(chromedp.ID("seat3"), "greedy"), chromedp.SetValue(chromedp.ID("seat4"), "random")))
 	game := a.createGame(base, "greedy")
 	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
 	for _, path := range []string{game, "/", game + "/log", "/settings", "/notifications"} {
