@@ -8,9 +8,11 @@
 //
 // # The model
 //
-// Tile kinds are data: JungleKinds and WorkerKinds list every kind with its
+// Tile kinds are data: two tables in tiles.go list every kind with its
 // effect, value and counts, so the expansions can add rows rather than code
-// paths. A Cell is an (x, y) square, x east and y south; the board is a
+// paths. The tables are not exported: Jungle.Kind and Worker.Kind return
+// copies of their rows, so no other package can change the rules at run
+// time. A Cell is an (x, y) square, x east and y south; the board is a
 // chessboard, jungle tiles on x+y even, worker tiles on x+y odd. A worker
 // tile's name gives its workers on N, E, S, W unrotated; Worker.Edges(rot)
 // turns it clockwise.

@@ -21,7 +21,7 @@ type Player struct {
 	Gold  int
 	Fruit int
 	Sun   int
-	// Water is the carrier's field on the water track (0..8); WaterTrack gives its value.
+	// Water is the carrier's field on the water track (0..8); WaterValue gives its value.
 	Water int
 	Hand  [NumWorkerKinds]int
 	// AutoDecide is the standing policy "always decide for me": batches that
@@ -34,7 +34,7 @@ type Player struct {
 }
 
 // WaterValue is the value of the carrier's field.
-func (p *Player) WaterValue() int { return WaterTrack[p.Water] }
+func (p *Player) WaterValue() int { return waterTrack[p.Water] }
 
 // HandSize is the number of tiles in hand.
 func (p *Player) HandSize() int {
@@ -167,9 +167,9 @@ func (su Setup) Validate() error {
 	var want, got [numJungle]int
 	total := 0
 	for j := P1; j < numJungle; j++ {
-		want[j] = JungleKinds[j].Count
+		want[j] = jungleKinds[j].Count
 		if n == 2 {
-			want[j] = JungleKinds[j].Count2
+			want[j] = jungleKinds[j].Count2
 		}
 		if j == P1 || j == M2 {
 			want[j]-- // start tiles
@@ -188,7 +188,7 @@ func (su Setup) Validate() error {
 	var wantW [numWorker]int
 	totalW := 0
 	for w := Worker(0); w < numWorker; w++ {
-		wantW[w] = WorkerKinds[w].PerPlayer[n-2]
+		wantW[w] = workerKinds[w].PerPlayer[n-2]
 		totalW += wantW[w]
 	}
 	for i, ws := range su.Workers {
@@ -247,8 +247,8 @@ func (s *State) Reset(su Setup, first int) error {
 		s.scratch = newScratch()
 	}
 	s.pieces, s.front = pieces, front
-	s.put(piece{at: StartP1, jungle: P1, owner: -1})
-	s.put(piece{at: StartM2, jungle: M2, owner: -1})
+	s.put(piece{at: startP1, jungle: P1, owner: -1})
+	s.put(piece{at: startM2, jungle: M2, owner: -1})
 	s.refill()
 	if cap(players) < n {
 		players = make([]Player, n)

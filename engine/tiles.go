@@ -78,7 +78,7 @@ const (
 // Jungle identifies a kind of jungle tile. The zero value means "no tile".
 type Jungle uint8
 
-// The base game's jungle tile kinds, in the order of JungleKinds.
+// The base game's jungle tile kinds. Jungle.Kind gives each one's data.
 const (
 	NoJungle Jungle = iota
 	P1
@@ -108,8 +108,10 @@ type JungleKind struct {
 	Rank int
 }
 
-// JungleKinds is the data table of jungle tiles, indexed by Jungle.
-var JungleKinds = [numJungle]JungleKind{
+// jungleKinds is the data table of jungle tiles, indexed by Jungle. It is
+// unexported so that no other package can change the rules: Kind hands out
+// copies of its rows.
+var jungleKinds = [numJungle]JungleKind{
 	NoJungle:   {Code: "", Name: "empty"},
 	P1:         {"P1", "plantation", Plantation, 1, 6, 4, 0},
 	P2:         {"P2", "double plantation", Plantation, 2, 2, 2, 0},
@@ -128,32 +130,32 @@ func (j Jungle) String() string {
 	if j >= numJungle {
 		return fmt.Sprintf("Jungle(%d)", uint8(j))
 	}
-	return JungleKinds[j].Code
+	return jungleKinds[j].Code
 }
 
-// Kind returns the data of j.
-func (j Jungle) Kind() JungleKind { return JungleKinds[j] }
+// Kind returns the data of j, a copy: changing it changes no rule.
+func (j Jungle) Kind() JungleKind { return jungleKinds[j] }
 
 // ParseJungle reads a jungle tile code ("P1", "M3", "W", ...).
 func ParseJungle(s string) (Jungle, bool) {
 	for j := P1; j < numJungle; j++ {
-		if JungleKinds[j].Code == s {
+		if jungleKinds[j].Code == s {
 			return j, true
 		}
 	}
 	return NoJungle, false
 }
 
-// Start tiles: the plantation at (0,0) and the price-2 market at (1,1).
+// The start tiles' cells: the plantation at (0,0) and the price-2 market at (1,1).
 var (
-	StartP1 = Cell{0, 0}
-	StartM2 = Cell{1, 1}
+	startP1 = Cell{0, 0}
+	startM2 = Cell{1, 1}
 )
 
 // Worker identifies a kind of worker tile.
 type Worker uint8
 
-// The base game's worker tile kinds, in the order of WorkerKinds.
+// The base game's worker tile kinds. Worker.Kind gives each one's data.
 const (
 	W1111 Worker = iota
 	W2101
@@ -174,8 +176,9 @@ type WorkerKind struct {
 	PerPlayer [3]int
 }
 
-// WorkerKinds is the data table of worker tiles, indexed by Worker.
-var WorkerKinds = [numWorker]WorkerKind{
+// workerKinds is the data table of worker tiles, indexed by Worker,
+// unexported like jungleKinds: Kind hands out copies of its rows.
+var workerKinds = [numWorker]WorkerKind{
 	W1111: {"1111", [4]uint8{1, 1, 1, 1}, [3]int{4, 3, 3}},
 	W2101: {"2101", [4]uint8{2, 1, 0, 1}, [3]int{5, 5, 4}},
 	W3001: {"3001", [4]uint8{3, 0, 0, 1}, [3]int{1, 1, 1}},
@@ -187,13 +190,16 @@ func (w Worker) String() string {
 	if w >= numWorker {
 		return fmt.Sprintf("Worker(%d)", uint8(w))
 	}
-	return WorkerKinds[w].Name
+	return workerKinds[w].Name
 }
+
+// Kind returns the data of w, a copy: changing it changes no rule.
+func (w Worker) Kind() WorkerKind { return workerKinds[w] }
 
 // ParseWorker reads a worker tile name ("1111", "2101", "3001", "3100").
 func ParseWorker(s string) (Worker, bool) {
 	for w := Worker(0); w < numWorker; w++ {
-		if WorkerKinds[w].Name == s {
+		if workerKinds[w].Name == s {
 			return w, true
 		}
 	}
@@ -203,7 +209,7 @@ func ParseWorker(s string) (Worker, bool) {
 // Edges returns the worker counts on N, E, S, W of w turned rot quarter turns
 // clockwise: what was on N is on E after one turn.
 func (w Worker) Edges(rot int) [4]uint8 {
-	base := WorkerKinds[w].Edges
+	base := workerKinds[w].Edges
 	var e [4]uint8
 	for d := 0; d < 4; d++ {
 		e[(d+rot)&3] = base[d]
@@ -212,8 +218,14 @@ func (w Worker) Edges(rot int) [4]uint8 {
 }
 
 // Rotations returns the rotations of w that give distinct tiles, smallest first
-// (one for 1111, four for the others).
-func (w Worker) Rotations() []int { return workerRots[w] }
+// (one for 1111, four for the others), in a slice of the caller's own:
+// changing it changes no rule. (At most four ints: inlined, the copy costs
+// the caller no allocation.)
+func (w Worker) Rotations() []int {
+	var r [4]int
+	n := copy(r[:], workerRots[w])
+	return r[:n:n]
+}
 
 var workerRots = func() [numWorker][]int {
 	var out [numWorker][]int
@@ -241,8 +253,9 @@ func canonicalRot(w Worker, rot int) int {
 	return rot
 }
 
-// WaterTrack is the value of each field of the water track; carriers start on field 0.
-var WaterTrack = [...]int{-10, -4, -1, 0, 2, 4, 7, 11, 16}
+// waterTrack is the value of each field of the water track; carriers start
+// on field 0. Player.WaterValue reads it.
+var waterTrack = [...]int{-10, -4, -1, 0, 2, 4, 7, 11, 16}
 
 // Caps of the village board.
 const (
@@ -265,9 +278,9 @@ const (
 func JungleSet(n int) []Jungle {
 	var out []Jungle
 	for j := P1; j < numJungle; j++ {
-		c := JungleKinds[j].Count
+		c := jungleKinds[j].Count
 		if n == 2 {
-			c = JungleKinds[j].Count2
+			c = jungleKinds[j].Count2
 		}
 		if j == P1 || j == M2 {
 			c-- // start tiles
@@ -283,7 +296,7 @@ func JungleSet(n int) []Jungle {
 func WorkerSet(n int) []Worker {
 	var out []Worker
 	for w := Worker(0); w < numWorker; w++ {
-		for i := 0; i < WorkerKinds[w].PerPlayer[n-2]; i++ {
+		for i := 0; i < workerKinds[w].PerPlayer[n-2]; i++ {
 			out = append(out, w)
 		}
 	}

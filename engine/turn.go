@@ -225,9 +225,9 @@ func edgeLess(a, b Edge) bool {
 
 func jungleRank(j Jungle) int {
 	if j == NoJungle || j >= numJungle {
-		return len(JungleKinds) // unknown tiles (previews) last
+		return len(jungleKinds) // unknown tiles (previews) last
 	}
-	return JungleKinds[j].Rank
+	return jungleKinds[j].Rank
 }
 
 // orderActs checks acts against the fired edges (already in default order)
@@ -300,7 +300,7 @@ func (p *Player) gain(j Jungle, u int) {
 	if j == NoJungle || j >= numJungle || u <= 0 {
 		return
 	}
-	k := &JungleKinds[j]
+	k := &jungleKinds[j]
 	switch k.Effect {
 	case Plantation:
 		p.Fruit = min(MaxFruit, p.Fruit+u*k.Value)
@@ -311,7 +311,7 @@ func (p *Player) gain(j Jungle, u int) {
 	case Mine:
 		p.Gold += u * k.Value
 	case Water:
-		p.Water = min(len(WaterTrack)-1, p.Water+u*k.Value)
+		p.Water = min(len(waterTrack)-1, p.Water+u*k.Value)
 	case SunSite:
 		p.Sun = min(MaxSun, p.Sun+u*k.Value)
 	}
@@ -326,7 +326,7 @@ func (p *Player) NeedsDecision(b Batch) bool {
 		if e.Jungle == NoJungle || e.Jungle >= numJungle {
 			continue
 		}
-		switch JungleKinds[e.Jungle].Effect {
+		switch jungleKinds[e.Jungle].Effect {
 		case Market:
 			market = true
 		case Plantation:
@@ -437,7 +437,7 @@ func BestActs(p Player, edges []Edge) []Act {
 	for _, e := range edges {
 		eff := Temple
 		if e.Jungle != NoJungle && e.Jungle < numJungle {
-			eff = JungleKinds[e.Jungle].Effect
+			eff = jungleKinds[e.Jungle].Effect
 		}
 		if eff == Plantation || eff == Market {
 			pm = append(pm, e)
@@ -485,7 +485,7 @@ func bestOrder(fruit int, edges []Edge) []Act {
 			if mask&(1<<i) != 0 {
 				continue
 			}
-			k := &JungleKinds[e.Jungle]
+			k := &jungleKinds[e.Jungle]
 			if k.Effect == Plantation {
 				sub := best(mask|1<<i, min(MaxFruit, fruit+e.Workers*k.Value))
 				if sub.gold > r.gold || sub.gold == r.gold && sub.fruit > r.fruit {
@@ -511,7 +511,7 @@ func bestOrder(fruit int, edges []Edge) []Act {
 		v := best(mask, fruit)
 		e := edges[v.next]
 		out = append(out, Act{Tile: e.Tile, Side: e.Side, Use: int(v.use)})
-		k := &JungleKinds[e.Jungle]
+		k := &jungleKinds[e.Jungle]
 		if k.Effect == Plantation {
 			fruit = min(MaxFruit, fruit+e.Workers*k.Value)
 		} else {

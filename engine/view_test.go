@@ -64,7 +64,7 @@ func TestViewShowsPublicState(t *testing.T) {
 	if v.Players != 3 || v.Current != 2 || v.TotalTurns != 30 || v.JunglePile != 24 || len(v.Display) != 2 || v.Over {
 		t.Fatalf("view %+v", v)
 	}
-	if len(v.Tiles) != 2 || v.Tiles[0].Jungle != P1 || v.Tiles[1].Jungle != M2 || v.Tiles[1].At != StartM2 {
+	if len(v.Tiles) != 2 || v.Tiles[0].Jungle != P1 || v.Tiles[1].Jungle != M2 || v.Tiles[1].At != startM2 {
 		t.Fatalf("start tiles %+v", v.Tiles)
 	}
 	for _, sv := range v.Seats {
