@@ -12,6 +12,7 @@ import (
 
 	"cacao/engine"
 	"cacao/models"
+	"cacao/models/autoplay"
 )
 
 // TestInvitationJourney: a seat kept for an invited player is offered to
@@ -202,7 +203,7 @@ func TestDeadlineVisibleAndTimeoutPlayed(t *testing.T) {
 		t.Fatal("no reminder for the waiting player")
 	}
 	s.clock.Advance(12 * time.Hour)
-	if n, err := s.store.RunTimeouts(); err != nil || n != 1 {
+	if n, err := autoplay.Timeouts(s.store); err != nil || n != 1 {
 		t.Fatalf("timeouts: %d, %v", n, err)
 	}
 	page := fmt.Sprintf("/games/%d", id)

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"cacao/engine"
-	"cacao/views"
 )
 
 // BenchmarkGamePage renders a mid-game page for a player, through the
@@ -40,7 +39,7 @@ func BenchmarkGamePage(b *testing.B) {
 // BenchmarkTurn is the server's work for one move of a two-person game,
 // asked as the pages ask (cmd/loadtest's turn, without the network and
 // the generator): for a turn, the tile and then the cell chosen (htmx
-// steps from the page of the version shown), the move confirmed, and the
+// steps), the move confirmed, and the
 // other player's page fetched again; for a pending choice, the choice
 // confirmed and the other's page. Answers are gzipped as for a browser.
 // Choosing the move and reading the answers is not timed, nor is starting
@@ -50,7 +49,6 @@ func BenchmarkTurn(b *testing.B) {
 	ana, bob := s.signup("ana"), s.signup("bob")
 	h := s.srv.Config.Handler
 	base := mustURL(s.srv.URL)
-	shown := map[*client]string{}
 	requests := 0
 	// ask serves one htmx request from c's page and returns the answer's
 	// page key (untimed).
@@ -66,9 +64,6 @@ func BenchmarkTurn(b *testing.B) {
 		if form != nil {
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		}
-		if shown[c] != "" {
-			req.Header.Set(views.ShownHeader, shown[c])
-		}
 		for _, ck := range c.http.Jar.Cookies(base) {
 			req.AddCookie(ck)
 		}
@@ -79,9 +74,6 @@ func BenchmarkTurn(b *testing.B) {
 		if w.Code != http.StatusOK {
 			b.Fatalf("%s %s: status %d", method, path, w.Code)
 		}
-		if w.Header().Get(views.KeptHeader) != "" {
-			return // the page shows the same version
-		}
 		zr, err := gzip.NewReader(w.Body)
 		if err != nil {
 			b.Fatalf("%s %s: %v", method, path, err)
@@ -90,17 +82,12 @@ func BenchmarkTurn(b *testing.B) {
 		if strings.Contains(string(page), `class="error"`) {
 			b.Fatalf("%s %s refused:\n%s", method, path, page)
 		}
-		shown[c] = ""
-		if m := shownRE.FindStringSubmatch(string(page)); m != nil {
-			shown[c] = m[1]
-		}
 	}
 	var id uint
 	newGame := func() {
 		id = ana.createGame("open", "none", "none")
 		bob.post(fmt.Sprintf("/games/%d/join", id), nil)
 		for _, c := range []*client{ana, bob} {
-			shown[c] = ""
 			ask(c, "GET", fmt.Sprintf("/games/%d", id), nil)
 		}
 	}

@@ -56,7 +56,7 @@ func playerArgs(l *i18n.Lang, args []any) []any {
 		case engine.Cell:
 			out[i] = views.CellLabel(l, v)
 		case engine.Side:
-			out[i] = sideName(l, v)
+			out[i] = views.SideName(l, v)
 		case engine.Jungle:
 			out[i] = views.JungleName(l, v)
 		default:

@@ -13,9 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"cacao/engine"
 	"cacao/handlers"
+	"cacao/handlers/live"
 	"cacao/models"
+	"cacao/models/autoplay"
 	"cacao/models/modeltest"
 )
 
@@ -27,18 +31,18 @@ type site struct {
 	clock *modeltest.Clock
 }
 
-func newSite(t testing.TB) *site {
+// newSite serves a fresh site; opts set up its store (a dealer).
+func newSite(t testing.TB, opts ...models.Option) *site {
 	t.Helper()
-	store, err := models.Open(":memory:")
+	// The clock moves a millisecond per read, so events keep their order.
+	clock := modeltest.NewClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), time.Millisecond)
+	hub := live.New()
+	store, err := models.Open(":memory:", append([]models.Option{models.WithClock(clock.Now), models.WithPasswordCost(bcrypt.MinCost),
+		models.WithBots(autoplay.Kinds()...), models.WithChangeListener(handlers.ChangeListener(hub))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The clock moves a millisecond per read, so events keep their order.
-	clock := modeltest.NewClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), time.Millisecond)
-	store.Now = clock.Now
-	// Tests check the memos; benchmarks measure the site as it serves.
-	_, bench := t.(*testing.B)
-	h, err := handlers.New(store, handlers.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), CheckMemos: !bench})
+	h, err := handlers.New(store, handlers.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Live: hub})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,13 +389,12 @@ func playAgainstBots(t *testing.T, seats []string) {
 }
 
 func TestTwoPeoplePlayToTheEnd(t *testing.T) {
-	s := newSite(t)
 	// A fixed deal (seed 5, seat order as offered) in which overbuilding
 	// becomes legal; the players take every overbuild offered.
-	s.store.Dealer = func(n int) ([]int, int, engine.Setup) {
+	s := newSite(t, models.WithDealer(func(n int) ([]int, int, engine.Setup) {
 		su, _ := engine.NewSetup(n, 5)
 		return []int{0, 1}, 0, su
-	}
+	}))
 	ana, bob := s.signup("ana"), s.signup("bob")
 	id := ana.createGame("open", "none", "none")
 	_, body := ana.get(fmt.Sprintf("/games/%d", id))

@@ -146,8 +146,7 @@ func TestPagesDoNotDependOnHiddenInformation(t *testing.T) {
 	}
 	var views [2]map[string]string
 	for v := 0; v < 2; v++ {
-		s := newSite(t)
-		s.store.Dealer = deal(v == 1)
+		s := newSite(t, models.WithDealer(deal(v == 1)))
 		ana, bob := s.signup("ana"), s.signup("bob")
 		id := ana.createGame("open", "none", "none")
 		bob.get("/")

@@ -142,13 +142,9 @@ func TestBotGameAnswersReadNotices(t *testing.T) {
 }
 
 // unreadNotices counts the unread notices of name, a player of game id
-// (of game only, when it is not 0), as stored once the seen marks and the
-// notices seen, waiting in memory, are written.
+// (of game only, when it is not 0).
 func unreadNotices(t *testing.T, s *site, id uint, name string, only uint) (n int) {
 	t.Helper()
-	if err := s.store.FlushSeen(); err != nil {
-		t.Fatal(err)
-	}
 	seat, l := s.seatOf(id, name)
 	ns, _, err := s.store.Notifications(*l.Seats[seat].UserID, 1000)
 	if err != nil {

@@ -3,75 +3,27 @@ package handlers
 import (
 	"bytes"
 	"net/http"
-	"strings"
-	"sync"
 
 	"github.com/a-h/templ"
-	"github.com/klauspost/compress/gzip"
 	"github.com/labstack/echo/v4"
 
 	"cacao/models"
 	"cacao/views"
 )
 
-// bufs recycles the buffers pages are rendered into.
-var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
 // render writes a templ component with a status. The page is rendered
-// whole before it is sent: one write (and one compressed block), and an
-// error while rendering still gets an error page.
+// whole before it is sent, so that an error while rendering still gets an
+// error page.
 func render(c echo.Context, status int, comp templ.Component) error {
-	buf := bufs.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= 1<<20 {
-			buf.Reset()
-			bufs.Put(buf)
-		}
-	}()
-	if err := comp.Render(c.Request().Context(), buf); err != nil {
+	var buf bytes.Buffer
+	if err := comp.Render(c.Request().Context(), &buf); err != nil {
 		return err
 	}
 	// Pages change with every move, and a page kept in the browser's
 	// back/forward cache would keep its event stream open: browsers allow
 	// six connections to a site, so a few of those would stall it.
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return send(c, status, echo.MIMETextHTMLCharsetUTF8, buf.Bytes())
-}
-
-// gzips recycles compressors. A compressor is taken only once a response
-// is complete, for the moment it takes to compress it, so a few serve many
-// slow requests (holding one per request in flight would cost hundreds of
-// kilobytes each).
-var gzips = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
-	return zw
-}}
-
-// send writes a whole response body, gzipped when the client takes gzip
-// and the body is worth it.
-func send(c echo.Context, status int, contentType string, body []byte) error {
-	h := c.Response().Header()
-	h.Add("Vary", "Accept-Encoding")
-	if len(body) < 1024 || !strings.Contains(c.Request().Header.Get("Accept-Encoding"), "gzip") {
-		return c.Blob(status, contentType, body)
-	}
-	out := bufs.Get().(*bytes.Buffer)
-	defer func() {
-		if out.Cap() <= 1<<20 {
-			out.Reset()
-			bufs.Put(out)
-		}
-	}()
-	zw := gzips.Get().(*gzip.Writer)
-	zw.Reset(out)
-	zw.Write(body)
-	err := zw.Close()
-	gzips.Put(zw)
-	if err != nil {
-		return err
-	}
-	h.Set(echo.HeaderContentEncoding, "gzip")
-	return c.Blob(status, contentType, out.Bytes())
+	return c.HTMLBlob(status, buf.Bytes())
 }
 
 // isHTMX reports whether htmx made the request to swap a fragment. When

@@ -80,14 +80,13 @@ func TestSettingsAutoDecide(t *testing.T) {
 // choice and logged as theirs, and the game page no longer asks for it.
 // Later choices never wait for them.
 func TestAutoDecideFromSettings(t *testing.T) {
-	s := newSite(t)
 	// A fixed deal and fixed moves, in which a choice waits for a player
 	// not to move and more come after the policy is on.
 	const seed = 5
-	s.store.Dealer = func(n int) ([]int, int, engine.Setup) {
+	s := newSite(t, models.WithDealer(func(n int) ([]int, int, engine.Setup) {
 		su, _ := engine.NewSetup(n, seed)
 		return []int{0, 1, 2, 3}[:n], 0, su
-	}
+	}))
 	players := []*client{s.signup("ana"), s.signup("bob"), s.signup("carl")}
 	id := players[0].createGame("open", "open", "none")
 	for _, c := range players[1:] {

@@ -5,9 +5,9 @@
 package handlers
 
 import (
+	"compress/gzip"
 	"log/slog"
 	"net/http"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -16,10 +16,10 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
-	"cacao/engine"
 	"cacao/handlers/live"
 	"cacao/handlers/mail"
 	"cacao/models"
+	"cacao/static"
 	"cacao/views"
 )
 
@@ -40,10 +40,6 @@ type Config struct {
 	// Signer signs and checks the one-click links in mail; nil makes one from
 	// the store's "links" secret (the outbox must use the same one).
 	Signer *mail.Signer
-	// CheckMemos (for tests) compares every view of a position taken from
-	// the memo with one made afresh, and fails the request (a 500) when they
-	// differ: the memo's views are shared, and nothing may change them.
-	CheckMemos bool
 }
 
 // Server holds what the handlers share.
@@ -55,9 +51,6 @@ type Server struct {
 	sessions *scs.SessionManager
 	cfg      Config
 	log      *slog.Logger
-	lines    *memo[string]        // log lines by game, entry and language
-	places   *memo[[]views.Place] // where a tile may go, by position and viewer
-	views    *memo[engine.View]   // what a viewer sees of a position, by game, version and viewer; read only
 }
 
 // LinkSigner returns the signer of the store's one-click links.
@@ -69,14 +62,31 @@ func LinkSigner(store *models.Store) (*mail.Signer, error) {
 	return mail.NewSigner(key), nil
 }
 
-// New returns the site's router.
+// ChangeListener tells the pages open on hub of a committed change: the
+// game's page, its players' home pages and, when the list of open games
+// changed, every home page (models.WithChangeListener).
+func ChangeListener(hub *live.Hub) func(models.Change) {
+	return func(c models.Change) {
+		hub.Publish(live.Game(c.Game), c.Version)
+		topics := make([]string, 0, len(c.Users)+1)
+		for _, u := range c.Users {
+			topics = append(topics, live.User(u))
+		}
+		if c.Lobby {
+			topics = append(topics, live.Lobby)
+		}
+		hub.Touch(topics...)
+	}
+}
+
+// New returns the site's router. Pages follow the games live on cfg.Live,
+// the hub the store's change listener tells (ChangeListener).
 func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
 	sm := scs.New()
 	sm.Store = store.Sessions()
-	sm.Codec = newSessionCodec()
 	sm.Lifetime = 30 * 24 * time.Hour
 	sm.Cookie.Name = "cacao_session"
 	sm.Cookie.HttpOnly = true
@@ -91,22 +101,9 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 			return nil, err
 		}
 	}
-	hub := cfg.Live
-	store.OnChange = func(c models.Change) {
-		hub.Publish(live.Game(c.Game), c.Version)
-		topics := make([]string, 0, len(c.Users)+1)
-		for _, u := range c.Users {
-			topics = append(topics, live.User(u))
-		}
-		if c.Lobby {
-			topics = append(topics, live.Lobby)
-		}
-		hub.Touch(topics...)
-	}
-	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), sessions: sm, cfg: cfg, log: cfg.Logger,
-		lines: newMemo[string](50_000), places: newMemo[[]views.Place](1_000),
-		views: newMemo[engine.View](500)}
+	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), sessions: sm, cfg: cfg, log: cfg.Logger}
 
+	views.RegisterSprite()
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	// The client's address is the connection's (X-Forwarded-For can be
@@ -118,13 +115,22 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	e.HTTPErrorHandler = s.errorHandler
 	e.Pre(headAsGet)
 	e.Use(middleware.RequestID())
-	e.Use(admission(runtime.GOMAXPROCS(0) + 1))
 	e.Use(s.requestLog)
 	e.Use(middleware.Recover())
 	// Sessions load before anything can refuse the request: the error page
 	// needs them.
 	e.Use(echo.WrapMiddleware(sm.LoadAndSave))
 	e.Use(oneVary)
+	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
+		Level:     gzip.BestSpeed,
+		MinLength: 1024,
+		// Static files are compressed once, ahead; event streams are
+		// written a line at a time.
+		Skipper: func(c echo.Context) bool {
+			p := c.Request().URL.Path
+			return strings.HasPrefix(p, static.Prefix) || strings.HasSuffix(p, "/events")
+		},
+	}))
 	e.Use(middleware.BodyLimit("64K"))
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
 		TokenLookup:    "form:_csrf,header:X-CSRF-Token",
@@ -199,56 +205,6 @@ func (b bodiless) Flush() {
 	if f, ok := b.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
-}
-
-// admission lets at most n requests work at once; the others wait their
-// turn in order. On a saturated machine, hundreds of requests sharing the
-// CPU would each take longer, and one holding the database's write
-// connection would make every writer wait: a short queue keeps the latency
-// of every request close to its own work. One request per core plus one
-// that waits on the disk measured best (p99 68 ms against 80-90 ms with
-// four per core, the same throughput). Event streams, which mostly wait,
-// are not counted, and a request that waits on purpose (a password hash)
-// gives its place back meanwhile: see unadmitted.
-func admission(n int) echo.MiddlewareFunc {
-	slots := make(chan struct{}, n)
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			if strings.HasSuffix(c.Request().URL.Path, "/events") {
-				return next(c)
-			}
-			select {
-			case slots <- struct{}{}:
-			case <-c.Request().Context().Done():
-				return c.Request().Context().Err()
-			}
-			defer func() { <-slots }()
-			c.Set(slotsKey, slots)
-			return next(c)
-		}
-	}
-}
-
-// slotsKey holds the admission queue a request was let in by.
-const slotsKey = "cacao.admission"
-
-// hashers limits the password hashes worked out at once, apart from the
-// admission queue: half the cores at most, so that a burst of sign-ups or
-// log-ins cannot take the machine from the games.
-var hashers = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2))
-
-// unadmitted runs f with the request's place in the admission queue given
-// back, and waits for a place again after it: f is slow on purpose (bcrypt
-// takes tens of milliseconds) and must not hold up the requests behind it.
-// It waits for one of the hashers' places instead.
-func unadmitted(c echo.Context, f func()) {
-	if slots, _ := c.Get(slotsKey).(chan struct{}); slots != nil {
-		<-slots
-		defer func() { slots <- struct{}{} }()
-	}
-	hashers <- struct{}{}
-	defer func() { <-hashers }()
-	f()
 }
 
 // requestLog writes one structured line per request.

@@ -1,6 +1,8 @@
-package models
+package models_test
 
 import (
+	"cacao/models"
+	"cacao/models/autoplay"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -8,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/bcrypt"
 
 	"cacao/engine"
 	"cacao/models/modeltest"
@@ -23,7 +27,7 @@ var t0 = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 // player keeps the seat and the other player gets a fresh day.
 func TestDeadlineReminderAndTimeout(t *testing.T) {
 	s, clock := openClocked(t)
-	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
 	id := startDuel(t, s, ana, bob, 24)
 
 	l := mustLoad(t, s, id)
@@ -78,7 +82,7 @@ func TestDeadlineReminderAndTimeout(t *testing.T) {
 			t.Fatalf("entry %+v: want a timeout entry for ana's seat 0", ev)
 		}
 	}
-	if added[len(added)-1].Kind != KindTurn || l.Play.State().Turns() != 1 || l.Play.State().Current() != 1 {
+	if added[len(added)-1].Kind != models.KindTurn || l.Play.State().Turns() != 1 || l.Play.State().Current() != 1 {
 		t.Fatalf("after the timeout: %d turns, %d to play; want ana's turn played, bob to play", l.Play.State().Turns(), l.Play.State().Current())
 	}
 	for _, e := range l.Log[len(before.Log):] {
@@ -114,7 +118,7 @@ func TestDeadlineReminderAndTimeout(t *testing.T) {
 		t.Fatalf("a second RunTimeouts played %d seats", n)
 	}
 	for _, seat := range []int{0, 1, 2, -1} {
-		if _, err := s.TimeOut(id, seat); !errors.Is(err, ErrForbidden) {
+		if _, err := autoplay.TimeOut(s, id, seat); !errors.Is(err, models.ErrForbidden) {
 			t.Errorf("TimeOut of seat %d, not due: %v; want ErrForbidden", seat, err)
 		}
 	}
@@ -131,18 +135,17 @@ func TestDeadlineReminderAndTimeout(t *testing.T) {
 func TestTimeoutNeverTwice(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.db")
 	clock := modeltest.NewClock(t0, 0)
-	a, b := openFile(t, path, clock), openFile(t, path, clock)
-	a.Dealer = fixedDeal(5)
-	ana, bob := mustUser(t, a, "ana"), mustUser(t, a, "bob")
+	a, b := openFile(t, path, clock, models.WithDealer(fixedDeal(5))), openFile(t, path, clock)
+	ana, bob := models.MustUser(t, a, "ana"), models.MustUser(t, a, "bob")
 	id := startDuel(t, a, ana, bob, 24)
 
 	clock.Advance(25 * time.Hour)
 	var played atomic.Int64
 	var wg sync.WaitGroup
-	for _, s := range []*Store{a, b, a, b} {
+	for _, s := range []*models.Store{a, b, a, b} {
 		wg.Go(func() {
 			for range 5 {
-				n, err := s.RunTimeouts()
+				n, err := autoplay.Timeouts(s)
 				if err != nil {
 					t.Error(err)
 					return
@@ -193,10 +196,10 @@ func TestTimeoutNeverTwice(t *testing.T) {
 func TestTimeoutOfPendingChoice(t *testing.T) {
 	t.Run("turn and choice", func(t *testing.T) {
 		s, clock := openClocked(t)
-		ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
-		users := []*User{ana, bob}
+		ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+		users := []*models.User{ana, bob}
 		// The current player has a choice: it came with the turn.
-		l := findPosition(t, s, clock, users, func(l *Loaded) int {
+		l := findPosition(t, s, clock, users, func(l *models.Loaded) int {
 			if cur := l.Play.State().Current(); len(l.Play.State().Player(cur).Queue()) > 0 {
 				return cur
 			}
@@ -216,9 +219,9 @@ func TestTimeoutOfPendingChoice(t *testing.T) {
 			t.Fatalf("the timeout made %d entries in %d commits; want a resolution and a turn in one", len(added), after.Game.Version-l.Game.Version)
 		}
 		for i, ev := range added {
-			want := KindResolve // the choices first,
+			want := models.KindResolve // the choices first,
 			if i == len(added)-1 {
-				want = KindTurn // then the turn
+				want = models.KindTurn // then the turn
 			}
 			if !ev.Timeout || ev.Seat != holder || ev.Kind != want {
 				t.Fatalf("timeout entry %d: %+v; want a %s of seat %d marked as a timeout", i, ev, want, holder)
@@ -230,10 +233,10 @@ func TestTimeoutOfPendingChoice(t *testing.T) {
 	})
 	t.Run("choice only", func(t *testing.T) {
 		s, clock := openClocked(t)
-		ana, bob, carl := mustUser(t, s, "ana"), mustUser(t, s, "bob"), mustUser(t, s, "carl")
-		users := []*User{ana, bob, carl}
+		ana, bob, carl := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "carl")
+		users := []*models.User{ana, bob, carl}
 		// A player who is not to play has a choice.
-		l := findPosition(t, s, clock, users, func(l *Loaded) int {
+		l := findPosition(t, s, clock, users, func(l *models.Loaded) int {
 			st := l.Play.State()
 			for i := range l.Seats {
 				if i != st.Current() && len(st.Player(i).Queue()) > 0 {
@@ -266,7 +269,7 @@ func TestTimeoutOfPendingChoice(t *testing.T) {
 			t.Fatalf("the timeout made %d entries in %d commits", len(added), after.Game.Version-l.Game.Version)
 		}
 		for _, ev := range added {
-			if !ev.Timeout || ev.Seat != holder || ev.Kind != KindResolve {
+			if !ev.Timeout || ev.Seat != holder || ev.Kind != models.KindResolve {
 				t.Fatalf("entry %+v: want only resolutions of seat %d's choices", ev, holder)
 			}
 		}
@@ -297,10 +300,10 @@ func TestTimeoutOfPendingChoice(t *testing.T) {
 // it as not due and the overdue choice gets a fresh day.
 func TestTimeoutPlaysEveryDueSeat(t *testing.T) {
 	s, clock := openClocked(t)
-	users := []*User{mustUser(t, s, "ana"), mustUser(t, s, "bob"), mustUser(t, s, "carl")}
+	users := []*models.User{models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "carl")}
 	// The seat after the player to move has a choice, both clocks started
 	// by the same commit; the seat to move is taken first (lower seat).
-	l := findPosition(t, s, clock, users, func(l *Loaded) int {
+	l := findPosition(t, s, clock, users, func(l *models.Loaded) int {
 		st := l.Play.State()
 		cur, next := st.Current(), (st.Current()+1)%st.Players()
 		if next > cur && len(st.Player(next).Queue()) > 0 && l.Seats[next].Deadline.Equal(*l.Seats[cur].Deadline) {
@@ -314,7 +317,7 @@ func TestTimeoutPlaysEveryDueSeat(t *testing.T) {
 	after := mustLoad(t, s, l.Game.ID)
 	resolved := false
 	for _, ev := range after.Events[len(l.Events):] {
-		resolved = resolved || ev.Timeout && ev.Seat == holder && ev.Kind == KindResolve
+		resolved = resolved || ev.Timeout && ev.Seat == holder && ev.Kind == models.KindResolve
 	}
 	told := false // everyone hears of the other seat's timeout; this is about their own
 	for _, n := range notesOf(t, s, *l.Seats[holder].UserID, "timeout") {
@@ -336,10 +339,10 @@ func TestTimeoutPlaysEveryDueSeat(t *testing.T) {
 // allowance of 14 days; ending it early gives back the whole days not used.
 func TestVacation(t *testing.T) {
 	s, clock := openClocked(t)
-	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
 	g1 := startDuel(t, s, ana, bob, 24) // ana to play
 	g2 := startDuel(t, s, bob, ana, 24) // bob to play
-	if _, err := s.EndVacation(ana.ID); !errors.Is(err, ErrInvalid) {
+	if _, err := s.EndVacation(ana.ID); !errors.Is(err, models.ErrInvalid) {
 		t.Fatalf("ending a vacation one is not on: %v", err)
 	}
 
@@ -409,7 +412,7 @@ func TestVacation(t *testing.T) {
 	// Too many days, or a vacation on a vacation, is refused and changes nothing.
 	deadline := seatOf(t, s, g1, ana).Deadline
 	for _, days := range []int{12, 0, -1} {
-		if _, err := s.StartVacation(ana.ID, days); !errors.Is(err, ErrInvalid) {
+		if _, err := s.StartVacation(ana.ID, days); !errors.Is(err, models.ErrInvalid) {
 			t.Fatalf("a vacation of %d days with 11 left: %v; want ErrInvalid", days, err)
 		}
 	}
@@ -420,7 +423,7 @@ func TestVacation(t *testing.T) {
 	if _, err := s.StartVacation(ana.ID, 3); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.StartVacation(ana.ID, 1); !errors.Is(err, ErrInvalid) {
+	if _, err := s.StartVacation(ana.ID, 1); !errors.Is(err, models.ErrInvalid) {
 		t.Fatalf("a second vacation during one: %v; want ErrInvalid", err)
 	}
 	if left := mustUserByID(t, s, ana.ID).VacationLeft(clock.Now()); left != 8 {
@@ -429,10 +432,10 @@ func TestVacation(t *testing.T) {
 
 	// A new year, a new allowance.
 	clock.Advance(time.Date(2027, 1, 2, 9, 0, 0, 0, time.UTC).Sub(clock.Now()))
-	if left := mustUserByID(t, s, ana.ID).VacationLeft(clock.Now()); left != VacationAllowance {
-		t.Fatalf("%d days left in the new year; want %d", left, VacationAllowance)
+	if left := mustUserByID(t, s, ana.ID).VacationLeft(clock.Now()); left != models.VacationAllowance {
+		t.Fatalf("%d days left in the new year; want %d", left, models.VacationAllowance)
 	}
-	if _, err := s.StartVacation(ana.ID, VacationAllowance); err != nil {
+	if _, err := s.StartVacation(ana.ID, models.VacationAllowance); err != nil {
 		t.Fatalf("a whole new year's allowance: %v", err)
 	}
 }
@@ -441,7 +444,7 @@ func TestVacation(t *testing.T) {
 // and never reminds.
 func TestNoGameLimitNoDeadline(t *testing.T) {
 	s, clock := openClocked(t)
-	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
 	id := startDuel(t, s, ana, bob, 0)
 	mustMove(t, s, id, ana)
 	for _, seat := range mustLoad(t, s, id).Seats {
@@ -469,9 +472,9 @@ func TestNoGameLimitNoDeadline(t *testing.T) {
 // whose address is not verified or who unsubscribed.
 func TestTurnMailSkippedWhenSeen(t *testing.T) {
 	s, clock := openClocked(t)
-	ana, bob, carl := mustUser(t, s, "ana"), mustUser(t, s, "bob"), mustUser(t, s, "carl")
-	mustEmail(t, s, bob, "bob@example.com", MailEach, true)
-	mustEmail(t, s, carl, "carl@example.com", MailEach, false)
+	ana, bob, carl := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "carl")
+	mustEmail(t, s, bob, "bob@example.com", models.MailEach, true)
+	mustEmail(t, s, carl, "carl@example.com", models.MailEach, false)
 	seen := startDuel(t, s, ana, bob, 24)   // bob opens it before the mail goes
 	unseen := startDuel(t, s, ana, bob, 24) // bob does not look
 	played := startDuel(t, s, ana, bob, 24) // bob plays before the mail goes
@@ -482,17 +485,17 @@ func TestTurnMailSkippedWhenSeen(t *testing.T) {
 	for _, id := range []uint{seen, unseen, played, unverified} {
 		mustMove(t, s, id, ana)
 	}
-	turnMail := map[uint]Mail{}
+	turnMail := map[uint]models.Mail{}
 	for _, m := range mailsOf(t, s, bob.ID, "turn") {
 		turnMail[m.GameID] = m
-		if !m.NextAttempt.Equal(began.Add(DefaultMailDelay)) {
-			t.Fatalf("turn mail for game %d is due at %v; want %v", m.GameID, m.NextAttempt, began.Add(DefaultMailDelay))
+		if !m.NextAttempt.Equal(began.Add(models.DefaultMailDelay)) {
+			t.Fatalf("turn mail for game %d is due at %v; want %v", m.GameID, m.NextAttempt, began.Add(models.DefaultMailDelay))
 		}
 	}
 	if len(turnMail) != 3 {
 		t.Fatalf("bob has turn mail for %d games; want 3", len(turnMail))
 	}
-	if ms := mailsOf(t, s, carl.ID, ""); len(ms) != 1 || ms[0].Kind != KindVerify || ms[0].To != "carl@example.com" {
+	if ms := mailsOf(t, s, carl.ID, ""); len(ms) != 1 || ms[0].Kind != models.KindVerify || ms[0].To != "carl@example.com" {
 		t.Fatalf("carl, unverified, has mail %+v; want only the verification", ms)
 	}
 
@@ -502,12 +505,12 @@ func TestTurnMailSkippedWhenSeen(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustMove(t, s, played, bob)
-	clock.Advance(DefaultMailDelay - 2*time.Minute - time.Second)
+	clock.Advance(models.DefaultMailDelay - 2*time.Minute - time.Second)
 	if due := dueOf(t, s, "turn"); len(due) != 0 {
 		t.Fatalf("turn mail due before the delay: %+v", due)
 	}
 	clock.Advance(time.Second)
-	due := map[uint]Mail{}
+	due := map[uint]models.Mail{}
 	for _, m := range dueOf(t, s, "turn") {
 		due[m.GameID] = m
 	}
@@ -537,17 +540,17 @@ func TestTurnMailSkippedWhenSeen(t *testing.T) {
 // waits on them, listing those games.
 func TestDigest(t *testing.T) {
 	s, clock := openClocked(t)
-	dana, erin, finn := mustUser(t, s, "dana"), mustUser(t, s, "erin"), mustUser(t, s, "finn")
-	for _, u := range []*User{dana, erin, finn} {
-		mustEmail(t, s, u, u.Username+"@example.com", MailDigest, true)
+	dana, erin, finn := models.MustUser(t, s, "dana"), models.MustUser(t, s, "erin"), models.MustUser(t, s, "finn")
+	for _, u := range []*models.User{dana, erin, finn} {
+		mustEmail(t, s, u, u.Username+"@example.com", models.MailDigest, true)
 	}
 	id := startDuel(t, s, dana, erin, 24) // dana to play; finn has no game
 
 	if n := mustDigests(t, s); n != 1 {
 		t.Fatalf("%d digests; want 1, dana's", n)
 	}
-	ds := mailsOf(t, s, dana.ID, KindDigest)
-	if len(ds) != 1 || len(mailsOf(t, s, erin.ID, KindDigest))+len(mailsOf(t, s, finn.ID, KindDigest)) != 0 {
+	ds := mailsOf(t, s, dana.ID, models.KindDigest)
+	if len(ds) != 1 || len(mailsOf(t, s, erin.ID, models.KindDigest))+len(mailsOf(t, s, finn.ID, models.KindDigest)) != 0 {
 		t.Fatal("the digest went to someone nothing waits on")
 	}
 	r, skip, err := s.MailRecipient(&ds[0])
@@ -567,7 +570,7 @@ func TestDigest(t *testing.T) {
 		t.Fatalf("a second digest within a day: %d", n)
 	}
 	clock.Advance(time.Hour)
-	if n := mustDigests(t, s); n != 1 || len(mailsOf(t, s, dana.ID, KindDigest)) != 2 {
+	if n := mustDigests(t, s); n != 1 || len(mailsOf(t, s, dana.ID, models.KindDigest)) != 2 {
 		t.Fatalf("a day later: %d digests; want dana's second", n)
 	}
 
@@ -576,7 +579,7 @@ func TestDigest(t *testing.T) {
 	if _, skip, err := s.MailRecipient(&ds[0]); err != nil || skip == "" {
 		t.Fatalf("dana's digest with nothing waiting: skip %q (%v); want skipped", skip, err)
 	}
-	if n := mustDigests(t, s); n != 1 || len(mailsOf(t, s, erin.ID, KindDigest)) != 1 {
+	if n := mustDigests(t, s); n != 1 || len(mailsOf(t, s, erin.ID, models.KindDigest)) != 1 {
 		t.Fatalf("after dana's move: %d digests; want erin's", n)
 	}
 }
@@ -587,15 +590,15 @@ func TestOutboxRetryBackoff(t *testing.T) {
 	for attempts, want := range map[int]time.Duration{
 		1: 30 * time.Second, 2: time.Minute, 3: 2 * time.Minute, 7: 32 * time.Minute, 8: time.Hour, 9: time.Hour, 100: time.Hour,
 	} {
-		if got := Backoff(attempts); got != want {
+		if got := models.Backoff(attempts); got != want {
 			t.Errorf("Backoff(%d) = %v; want %v", attempts, got, want)
 		}
 	}
 
 	s, clock := openClocked(t)
-	ana := mustUser(t, s, "ana")
-	mustEmail(t, s, ana, "ana@example.com", MailEach, false) // queues the verification
-	due := dueOf(t, s, KindVerify)
+	ana := models.MustUser(t, s, "ana")
+	mustEmail(t, s, ana, "ana@example.com", models.MailEach, false) // queues the verification
+	due := dueOf(t, s, models.KindVerify)
 	if len(due) != 1 {
 		t.Fatalf("%d verification mails due; want 1", len(due))
 	}
@@ -606,7 +609,7 @@ func TestOutboxRetryBackoff(t *testing.T) {
 	if ok, err := s.ClaimMail(&second, time.Minute); err != nil || ok {
 		t.Fatalf("second claim of the same message: %v, %v; want refused", ok, err)
 	}
-	if len(dueOf(t, s, KindVerify)) != 0 {
+	if len(dueOf(t, s, models.KindVerify)) != 0 {
 		t.Fatal("a claimed message is still due")
 	}
 
@@ -618,13 +621,13 @@ func TestOutboxRetryBackoff(t *testing.T) {
 		if err := s.MailRetry(&m, errors.New("smtp: connection refused")); err != nil {
 			t.Fatal(err)
 		}
-		wait := Backoff(attempt)
+		wait := models.Backoff(attempt)
 		clock.Advance(wait - time.Second)
-		if len(dueOf(t, s, KindVerify)) != 0 {
+		if len(dueOf(t, s, models.KindVerify)) != 0 {
 			t.Fatalf("retry %d due before its backoff of %v", attempt, wait)
 		}
 		clock.Advance(time.Second)
-		due = dueOf(t, s, KindVerify)
+		due = dueOf(t, s, models.KindVerify)
 		if len(due) != 1 || due[0].LastError != "smtp: connection refused" {
 			t.Fatalf("retry %d not due after %v: %+v", attempt, wait, due)
 		}
@@ -635,21 +638,21 @@ func TestOutboxRetryBackoff(t *testing.T) {
 	}
 
 	// Two days after it was written, a failure is final.
-	clock.Advance(MailGiveUp)
+	clock.Advance(models.MailGiveUp)
 	if err := s.MailRetry(&m, errors.New("smtp: connection refused")); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(2 * time.Hour)
-	if n, err := s.MailCount(MailFailed); err != nil || n != 1 {
+	if n, err := s.MailCount(models.MailFailed); err != nil || n != 1 {
 		t.Fatalf("%d failed mails (%v); want 1", n, err)
 	}
-	if len(dueOf(t, s, KindVerify)) != 0 {
+	if len(dueOf(t, s, models.KindVerify)) != 0 {
 		t.Fatal("a failed mail is still due")
 	}
 
 	// A delivered message is not sent again.
-	mustEmail(t, s, ana, "ana@example.org", MailEach, false)
-	due = dueOf(t, s, KindVerify)
+	mustEmail(t, s, ana, "ana@example.org", models.MailEach, false)
+	due = dueOf(t, s, models.KindVerify)
 	if len(due) != 1 || due[0].To != "ana@example.org" {
 		t.Fatalf("the new address's verification: %+v", due)
 	}
@@ -660,7 +663,7 @@ func TestOutboxRetryBackoff(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.Advance(time.Hour)
-	if n, _ := s.MailCount(MailSent); n != 1 || len(dueOf(t, s, KindVerify)) != 0 {
+	if n, _ := s.MailCount(models.MailSent); n != 1 || len(dueOf(t, s, models.KindVerify)) != 0 {
 		t.Fatalf("%d sent; a sent mail is due again or not counted", n)
 	}
 }
@@ -669,16 +672,16 @@ func TestOutboxRetryBackoff(t *testing.T) {
 // may take it or decline it; declining opens it to anyone.
 func TestInvitations(t *testing.T) {
 	s, _ := openClocked(t)
-	ana, bob, carl, dave := mustUser(t, s, "ana"), mustUser(t, s, "bob"), mustUser(t, s, "carl"), mustUser(t, s, "dave")
+	ana, bob, carl, dave := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "carl"), models.MustUser(t, s, "dave")
 
-	for _, spec := range []GameSpec{
+	for _, spec := range []models.GameSpec{
 		{Seats: []string{"@nobody"}, TurnHours: 24},
 		{Seats: []string{"@ana"}, TurnHours: 24},
 		{Seats: []string{"@bob", "@bob"}, TurnHours: 24},
-		{Seats: []string{SeatOpen}, TurnHours: 5},
-		{Seats: []string{SeatOpen}, TurnHours: -24},
+		{Seats: []string{models.SeatOpen}, TurnHours: 5},
+		{Seats: []string{models.SeatOpen}, TurnHours: -24},
 	} {
-		if _, err := s.CreateGame(ana, spec); !errors.Is(err, ErrInvalid) {
+		if _, err := s.CreateGame(ana, spec); !errors.Is(err, models.ErrInvalid) {
 			t.Errorf("CreateGame %+v: %v; want ErrInvalid", spec, err)
 		}
 	}
@@ -687,7 +690,7 @@ func TestInvitations(t *testing.T) {
 	}
 
 	// Taken by the invited player.
-	g, err := s.CreateGame(ana, GameSpec{Seats: []string{"@bob"}, TurnHours: 72})
+	g, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"@bob"}, TurnHours: 72})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -697,13 +700,13 @@ func TestInvitations(t *testing.T) {
 	if inv, err := s.Invitations(bob.ID); err != nil || len(inv) != 1 || inv[0].Game.ID != g.ID {
 		t.Fatalf("bob's invitation list: %+v (%v)", inv, err)
 	}
-	if _, err := s.Join(g.ID, "", carl); !errors.Is(err, ErrNotOpen) {
+	if _, err := s.Join(g.ID, "", carl); !errors.Is(err, models.ErrNotOpen) {
 		t.Fatalf("carl taking bob's seat: %v; want ErrNotOpen", err)
 	}
-	if _, err := s.Join(0, g.InviteToken, carl); !errors.Is(err, ErrNotOpen) {
+	if _, err := s.Join(0, g.InviteToken, carl); !errors.Is(err, models.ErrNotOpen) {
 		t.Fatalf("carl taking bob's seat with the link: %v; want ErrNotOpen", err)
 	}
-	if g, err := s.Join(g.ID, "", bob); err != nil || g.Status != StatusActive {
+	if g, err := s.Join(g.ID, "", bob); err != nil || g.Status != models.StatusActive {
 		t.Fatalf("bob taking his seat: %v", err)
 	}
 	if l := mustLoad(t, s, g.ID); l.SeatOf(bob.ID) < 0 || l.SeatOf(carl.ID) >= 0 {
@@ -714,22 +717,22 @@ func TestInvitations(t *testing.T) {
 	}
 
 	// With an open seat besides, others take the open one.
-	g, err = s.CreateGame(ana, GameSpec{Seats: []string{"@bob", SeatOpen}})
+	g, err = s.CreateGame(ana, models.GameSpec{Seats: []string{"@bob", models.SeatOpen}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Join(g.ID, "", carl); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Join(g.ID, "", dave); !errors.Is(err, ErrNotOpen) {
+	if _, err := s.Join(g.ID, "", dave); !errors.Is(err, models.ErrNotOpen) {
 		t.Fatalf("dave taking bob's seat: %v; want ErrNotOpen", err)
 	}
-	if l := mustLoad(t, s, g.ID); l.Game.Status != StatusOpen || l.Seats[1].InvitedID == nil || *l.Seats[1].InvitedID != bob.ID || l.Seats[1].UserID != nil {
+	if l := mustLoad(t, s, g.ID); l.Game.Status != models.StatusOpen || l.Seats[1].InvitedID == nil || *l.Seats[1].InvitedID != bob.ID || l.Seats[1].UserID != nil {
 		t.Fatalf("bob's seat after carl joined: %+v", l.Seats[1])
 	}
 
 	// The invited player takes the seat kept for them, not an open one.
-	g, err = s.CreateGame(ana, GameSpec{Seats: []string{SeatOpen, "@bob"}})
+	g, err = s.CreateGame(ana, models.GameSpec{Seats: []string{models.SeatOpen, "@bob"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -739,16 +742,16 @@ func TestInvitations(t *testing.T) {
 	if l := mustLoad(t, s, g.ID); l.Seats[2].UserID == nil || *l.Seats[2].UserID != bob.ID || !l.Seats[1].FreeFor(dave.ID) {
 		t.Fatalf("bob joined as %+v, leaving %+v; want his kept seat taken and the open one free", l.Seats[2], l.Seats[1])
 	}
-	if g, err := s.Join(g.ID, "", dave); err != nil || g.Status != StatusActive {
+	if g, err := s.Join(g.ID, "", dave); err != nil || g.Status != models.StatusActive {
 		t.Fatalf("dave taking the open seat: %v", err)
 	}
 
 	// Declined, then taken by someone else.
-	g, err = s.CreateGame(ana, GameSpec{Seats: []string{"@bob"}})
+	g, err = s.CreateGame(ana, models.GameSpec{Seats: []string{"@bob"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Decline(g.ID, carl); !errors.Is(err, ErrNotInvited) {
+	if err := s.Decline(g.ID, carl); !errors.Is(err, models.ErrNotInvited) {
 		t.Fatalf("carl declining bob's invitation: %v; want ErrNotInvited", err)
 	}
 	if err := s.Decline(g.ID, bob); err != nil {
@@ -757,16 +760,16 @@ func TestInvitations(t *testing.T) {
 	if ns := notesOf(t, s, ana.ID, "declined"); len(ns) != 1 || ns[0].GameID != g.ID || !strings.Contains(ns[0].Text, "bob") {
 		t.Fatalf("ana's declined notifications: %+v", ns)
 	}
-	if err := s.Decline(g.ID, bob); !errors.Is(err, ErrNotInvited) {
+	if err := s.Decline(g.ID, bob); !errors.Is(err, models.ErrNotInvited) {
 		t.Fatalf("declining twice: %v; want ErrNotInvited", err)
 	}
-	if g, err := s.Join(g.ID, "", carl); err != nil || g.Status != StatusActive {
+	if g, err := s.Join(g.ID, "", carl); err != nil || g.Status != models.StatusActive {
 		t.Fatalf("carl joining the declined seat: %v", err)
 	}
 }
 
 // fixedDeal deals the creator seat 0 and the first turn, from a fixed seed.
-func fixedDeal(seed uint64) Deal {
+func fixedDeal(seed uint64) models.Deal {
 	return func(n int) ([]int, int, engine.Setup) {
 		su, _ := engine.NewSetup(n, seed)
 		order := make([]int, n)
@@ -779,34 +782,49 @@ func fixedDeal(seed uint64) Deal {
 
 // openClocked returns an in-memory store on a fake clock at t0, dealing
 // the creator the first turn.
-func openClocked(t *testing.T) (*Store, *modeltest.Clock) {
+func openClocked(t *testing.T) (*models.Store, *modeltest.Clock) {
 	t.Helper()
-	s := MustOpen(t)
 	clock := modeltest.NewClock(t0, 0)
-	s.Now = clock.Now
-	s.Dealer = fixedDeal(5)
+	seed := new(atomic.Uint64)
+	seed.Store(5)
+	s := models.MustOpen(t, models.WithClock(clock.Now), models.WithDealer(func(n int) ([]int, int, engine.Setup) {
+		return fixedDeal(seed.Load())(n)
+	}))
+	dealSeeds.Store(s, seed)
 	return s, clock
 }
 
-func openFile(t *testing.T, path string, clock *modeltest.Clock) *Store {
+// dealSeeds holds the seed each store of openClocked deals from now.
+var dealSeeds sync.Map // *models.Store → *atomic.Uint64
+
+// dealFrom has s (from openClocked) deal from seed from now on.
+func dealFrom(t *testing.T, s *models.Store, seed uint64) {
 	t.Helper()
-	s, err := Open(path)
+	v, ok := dealSeeds.Load(s)
+	if !ok {
+		t.Fatal("the store was not opened by openClocked")
+	}
+	v.(*atomic.Uint64).Store(seed)
+}
+
+func openFile(t *testing.T, path string, clock *modeltest.Clock, opts ...models.Option) *models.Store {
+	t.Helper()
+	s, err := models.Open(path, append([]models.Option{models.WithClock(clock.Now), models.WithPasswordCost(bcrypt.MinCost), models.WithBots("random", "greedy")}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Now = clock.Now
 	t.Cleanup(func() { s.Close() }) // closing twice is harmless
 	return s
 }
 
 // startDuel starts a game of first (seat 0, to play) against second.
-func startDuel(t *testing.T, s *Store, first, second *User, turnHours int) uint {
+func startDuel(t *testing.T, s *models.Store, first, second *models.User, turnHours int) uint {
 	t.Helper()
-	g, err := s.CreateGame(first, GameSpec{Seats: []string{SeatOpen}, TurnHours: turnHours})
+	g, err := s.CreateGame(first, models.GameSpec{Seats: []string{models.SeatOpen}, TurnHours: turnHours})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, err = s.Join(g.ID, "", second); err != nil || g.Status != StatusActive {
+	if g, err = s.Join(g.ID, "", second); err != nil || g.Status != models.StatusActive {
 		t.Fatalf("join: %v", err)
 	}
 	return g.ID
@@ -816,15 +834,15 @@ func startDuel(t *testing.T, s *Store, first, second *User, turnHours int) uint 
 // player making their choices with the defaults when it is their turn)
 // until found returns a seat, and returns the game there. Each commit takes
 // a minute of the clock.
-func findPosition(t *testing.T, s *Store, clock *modeltest.Clock, users []*User, found func(*Loaded) int) *Loaded {
+func findPosition(t *testing.T, s *models.Store, clock *modeltest.Clock, users []*models.User, found func(*models.Loaded) int) *models.Loaded {
 	t.Helper()
 	open := make([]string, len(users)-1)
 	for i := range open {
-		open[i] = SeatOpen
+		open[i] = models.SeatOpen
 	}
 	for seed := uint64(1); seed <= 30; seed++ {
-		s.Dealer = fixedDeal(seed)
-		g, err := s.CreateGame(users[0], GameSpec{Seats: open, TurnHours: 24})
+		dealFrom(t, s, seed)
+		g, err := s.CreateGame(users[0], models.GameSpec{Seats: open, TurnHours: 24})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -836,7 +854,7 @@ func findPosition(t *testing.T, s *Store, clock *modeltest.Clock, users []*User,
 		r := engine.NewRand(seed)
 		for step := 0; step < 200; step++ {
 			l := mustLoad(t, s, g.ID)
-			if l.Game.Status != StatusActive {
+			if l.Game.Status != models.StatusActive {
 				break
 			}
 			if found(l) >= 0 {
@@ -851,7 +869,7 @@ func findPosition(t *testing.T, s *Store, clock *modeltest.Clock, users []*User,
 					}
 				}
 			}
-			actor := Actor{UserID: *l.Seats[seat].UserID}
+			actor := models.Actor{UserID: *l.Seats[seat].UserID}
 			clock.Advance(time.Minute)
 			if len(st.Player(seat).Queue()) > 0 {
 				_, err = s.CommitResolve(g.ID, l.Game.Version, actor, nil)
@@ -869,19 +887,19 @@ func findPosition(t *testing.T, s *Store, clock *modeltest.Clock, users []*User,
 }
 
 // mustMove plays u's turn in game id: their first legal placement.
-func mustMove(t *testing.T, s *Store, id uint, u *User) {
+func mustMove(t *testing.T, s *models.Store, id uint, u *models.User) {
 	t.Helper()
 	l := mustLoad(t, s, id)
 	legal := l.Play.State().LegalPlacements(nil)
 	if len(legal) == 0 {
 		t.Fatalf("%s has no move in game %d", u.Username, id)
 	}
-	if _, err := s.CommitTurn(id, l.Game.Version, Actor{UserID: u.ID}, engine.Move{Placement: legal[0]}); err != nil {
+	if _, err := s.CommitTurn(id, l.Game.Version, models.Actor{UserID: u.ID}, engine.Move{Placement: legal[0]}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func mustLoad(t *testing.T, s *Store, id uint) *Loaded {
+func mustLoad(t *testing.T, s *models.Store, id uint) *models.Loaded {
 	t.Helper()
 	l, err := s.LoadGame(id)
 	if err != nil {
@@ -890,7 +908,7 @@ func mustLoad(t *testing.T, s *Store, id uint) *Loaded {
 	return l
 }
 
-func mustUserByID(t *testing.T, s *Store, id uint) *User {
+func mustUserByID(t *testing.T, s *models.Store, id uint) *models.User {
 	t.Helper()
 	u, err := s.UserByID(id)
 	if err != nil {
@@ -900,7 +918,7 @@ func mustUserByID(t *testing.T, s *Store, id uint) *User {
 }
 
 // seatOf returns u's seat in game id.
-func seatOf(t *testing.T, s *Store, id uint, u *User) Seat {
+func seatOf(t *testing.T, s *models.Store, id uint, u *models.User) models.Seat {
 	t.Helper()
 	l := mustLoad(t, s, id)
 	i := l.SeatOf(u.ID)
@@ -910,16 +928,16 @@ func seatOf(t *testing.T, s *Store, id uint, u *User) Seat {
 	return l.Seats[i]
 }
 
-func mustTimeouts(t *testing.T, s *Store) int {
+func mustTimeouts(t *testing.T, s *models.Store) int {
 	t.Helper()
-	n, err := s.RunTimeouts()
+	n, err := autoplay.Timeouts(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return n
 }
 
-func mustRemind(t *testing.T, s *Store) int {
+func mustRemind(t *testing.T, s *models.Store) int {
 	t.Helper()
 	n, err := s.SendReminders()
 	if err != nil {
@@ -928,7 +946,7 @@ func mustRemind(t *testing.T, s *Store) int {
 	return n
 }
 
-func mustDigests(t *testing.T, s *Store) int {
+func mustDigests(t *testing.T, s *models.Store) int {
 	t.Helper()
 	n, err := s.QueueDigests()
 	if err != nil {
@@ -938,7 +956,7 @@ func mustDigests(t *testing.T, s *Store) int {
 }
 
 // mustEmail sets u's address and mail mode, verified or not.
-func mustEmail(t *testing.T, s *Store, u *User, address, mode string, verified bool) {
+func mustEmail(t *testing.T, s *models.Store, u *models.User, address, mode string, verified bool) {
 	t.Helper()
 	if _, err := s.SetEmail(u.ID, address, mode); err != nil {
 		t.Fatal(err)
@@ -951,13 +969,13 @@ func mustEmail(t *testing.T, s *Store, u *User, address, mode string, verified b
 }
 
 // notesOf returns user's notifications of kind, newest first.
-func notesOf(t *testing.T, s *Store, userID uint, kind string) []Notification {
+func notesOf(t *testing.T, s *models.Store, userID uint, kind string) []models.Notification {
 	t.Helper()
 	ns, _, err := s.Notifications(userID, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []Notification
+	var out []models.Notification
 	for _, n := range ns {
 		if n.Kind == kind {
 			out = append(out, n)
@@ -966,7 +984,7 @@ func notesOf(t *testing.T, s *Store, userID uint, kind string) []Notification {
 	return out
 }
 
-func kindsOf(t *testing.T, s *Store, userID uint) map[string]int {
+func kindsOf(t *testing.T, s *models.Store, userID uint) map[string]int {
 	t.Helper()
 	ns, _, err := s.Notifications(userID, 1000)
 	if err != nil {
@@ -980,13 +998,13 @@ func kindsOf(t *testing.T, s *Store, userID uint) map[string]int {
 }
 
 // mailsOf returns the outbox messages of user (of kind, unless empty).
-func mailsOf(t *testing.T, s *Store, userID uint, kind string) []Mail {
+func mailsOf(t *testing.T, s *models.Store, userID uint, kind string) []models.Mail {
 	t.Helper()
-	q := s.db.Where("user_id = ?", userID)
+	q := models.DB(s).Where("user_id = ?", userID)
 	if kind != "" {
 		q = q.Where("kind = ?", kind)
 	}
-	var ms []Mail
+	var ms []models.Mail
 	if err := q.Order("id").Find(&ms).Error; err != nil {
 		t.Fatal(err)
 	}
@@ -994,13 +1012,13 @@ func mailsOf(t *testing.T, s *Store, userID uint, kind string) []Mail {
 }
 
 // dueOf returns the due outbox messages of kind.
-func dueOf(t *testing.T, s *Store, kind string) []Mail {
+func dueOf(t *testing.T, s *models.Store, kind string) []models.Mail {
 	t.Helper()
 	ms, err := s.DueMail(1000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []Mail
+	var out []models.Mail
 	for _, m := range ms {
 		if m.Kind == kind {
 			out = append(out, m)
@@ -1011,10 +1029,10 @@ func dueOf(t *testing.T, s *Store, kind string) []Mail {
 
 // timeoutTurns counts game id's timeout turn entries for each turn, in
 // turn order.
-func timeoutTurns(t *testing.T, s *Store, id uint) []int {
+func timeoutTurns(t *testing.T, s *models.Store, id uint) []int {
 	t.Helper()
-	var es []LogEntry
-	if err := s.db.Where("game_id = ? AND timeout = ?", id, true).Order("seq").Find(&es).Error; err != nil {
+	var es []models.LogEntry
+	if err := models.DB(s).Where("game_id = ? AND timeout = ?", id, true).Order("seq").Find(&es).Error; err != nil {
 		t.Fatal(err)
 	}
 	var counts []int
@@ -1022,7 +1040,7 @@ func timeoutTurns(t *testing.T, s *Store, id uint) []int {
 		for len(counts) <= e.Turn {
 			counts = append(counts, 0)
 		}
-		if e.Kind == KindTurn {
+		if e.Kind == models.KindTurn {
 			counts[e.Turn]++
 		}
 	}

@@ -26,9 +26,6 @@ type User struct {
 	// section 7): a batch of the user's that needs a decision is resolved at
 	// once with the best-value choice, the most gold, then the most fruit.
 	AutoDecide bool `gorm:"not null;default:false"`
-	// Unread counts the user's unread notifications, kept by the database's
-	// triggers (see unreadTriggers); never written by the code.
-	Unread int `gorm:"not null;default:0"`
 }
 
 // Email modes.
@@ -64,10 +61,6 @@ type Game struct {
 	Setup   string
 	First   int
 	Version int `gorm:"not null;default:0"`
-	// Rev counts every committed change to the game's row or its seats,
-	// kept by the database's triggers (see revTriggers): a load that finds
-	// the rev it read last uses the rows it read then.
-	Rev int `gorm:"not null;default:0"`
 	// TurnHours is the time each seat has for a turn or a choice; 0 means
 	// no limit. Chosen at creation: 0, 24, 72 or 168.
 	TurnHours  int `gorm:"not null;default:0"`

@@ -1,6 +1,8 @@
-package models
+package models_test
 
 import (
+	"cacao/models"
+	"cacao/models/autoplay"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,15 +19,15 @@ import (
 // deal each; every player makes their choices with the defaults when it is
 // their turn, and places a random legal tile) until found returns a seat,
 // and returns the game there. Each commit takes a minute of the clock.
-func playUntil(t *testing.T, s *Store, clock *modeltest.Clock, users []*User, turnHours int, found func(*Loaded) int) *Loaded {
+func playUntil(t *testing.T, s *models.Store, clock *modeltest.Clock, users []*models.User, turnHours int, found func(*models.Loaded) int) *models.Loaded {
 	t.Helper()
 	open := make([]string, len(users)-1)
 	for i := range open {
-		open[i] = SeatOpen
+		open[i] = models.SeatOpen
 	}
 	for seed := uint64(1); seed <= 30; seed++ {
-		s.Dealer = fixedDeal(seed)
-		g, err := s.CreateGame(users[0], GameSpec{Seats: open, TurnHours: turnHours})
+		dealFrom(t, s, seed)
+		g, err := s.CreateGame(users[0], models.GameSpec{Seats: open, TurnHours: turnHours})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +42,7 @@ func playUntil(t *testing.T, s *Store, clock *modeltest.Clock, users []*User, tu
 			if found(l) >= 0 {
 				return l
 			}
-			if l.Game.Status != StatusActive {
+			if l.Game.Status != models.StatusActive {
 				break
 			}
 			clock.Advance(time.Minute)
@@ -54,7 +56,7 @@ func playUntil(t *testing.T, s *Store, clock *modeltest.Clock, users []*User, tu
 // playStep makes one change in game l: the pending choice of the player to
 // move (of anyone, once the game is over) with the defaults, else a random
 // legal placement.
-func playStep(t *testing.T, s *Store, l *Loaded, r *engine.Rand) {
+func playStep(t *testing.T, s *models.Store, l *models.Loaded, r *engine.Rand) {
 	t.Helper()
 	st := l.Play.State()
 	seat := st.Current()
@@ -65,7 +67,7 @@ func playStep(t *testing.T, s *Store, l *Loaded, r *engine.Rand) {
 			}
 		}
 	}
-	actor := Actor{UserID: *l.Seats[seat].UserID}
+	actor := models.Actor{UserID: *l.Seats[seat].UserID}
 	var err error
 	if len(st.Player(seat).Queue()) > 0 {
 		_, err = s.CommitResolve(l.Game.ID, l.Game.Version, actor, nil)
@@ -80,7 +82,7 @@ func playStep(t *testing.T, s *Store, l *Loaded, r *engine.Rand) {
 
 // bestFor returns seat's village after the best-value choice is applied to
 // every batch in its queue in game l (on a copy).
-func bestFor(t *testing.T, l *Loaded, seat int) engine.Player {
+func bestFor(t *testing.T, l *models.Loaded, seat int) engine.Player {
 	t.Helper()
 	g := l.Play.Clone()
 	for len(g.State().Player(seat).Queue()) > 0 {
@@ -97,7 +99,7 @@ func sameVillage(a, b engine.Player) bool {
 
 // waitingHolder is the seat, other than the player to move, with a choice
 // waiting, or -1.
-func waitingHolder(l *Loaded) int {
+func waitingHolder(l *models.Loaded) int {
 	st := l.Play.State()
 	for i := range l.Seats {
 		if i != st.Current() && len(st.Player(i).Queue()) > 0 {
@@ -109,7 +111,7 @@ func waitingHolder(l *Loaded) int {
 
 // onlyWaiting is the only seat with a choice waiting, when it is not the
 // player to move in an active game, or -1.
-func onlyWaiting(l *Loaded) int {
+func onlyWaiting(l *models.Loaded) int {
 	st := l.Play.State()
 	holder := -1
 	for i := range l.Seats {
@@ -120,7 +122,7 @@ func onlyWaiting(l *Loaded) int {
 			holder = i
 		}
 	}
-	if l.Game.Status != StatusActive || holder == st.Current() {
+	if l.Game.Status != models.StatusActive || holder == st.Current() {
 		return -1
 	}
 	return holder
@@ -133,7 +135,7 @@ func onlyWaiting(l *Loaded) int {
 // nothing else is played. The turn of the player to move has no clock.
 func TestNoLimitChoiceTimesOut(t *testing.T) {
 	s, clock := openClocked(t)
-	users := []*User{mustUser(t, s, "ana"), mustUser(t, s, "bob"), mustUser(t, s, "carl")}
+	users := []*models.User{models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "carl")}
 	l := playUntil(t, s, clock, users, 0, onlyWaiting)
 	holder, cur := onlyWaiting(l), l.Play.State().Current()
 	seat := l.Seats[holder]
@@ -174,7 +176,7 @@ func TestNoLimitChoiceTimesOut(t *testing.T) {
 		t.Fatalf("the timeout made %d entries in %d commits; want some in one", len(added), after.Game.Version-l.Game.Version)
 	}
 	for _, ev := range added {
-		if !ev.Timeout || ev.Seat != holder || ev.Kind != KindResolve {
+		if !ev.Timeout || ev.Seat != holder || ev.Kind != models.KindResolve {
 			t.Fatalf("entry %+v: want only timeout resolutions of seat %d's choices", ev, holder)
 		}
 	}
@@ -208,9 +210,9 @@ func TestNoLimitChoiceTimesOut(t *testing.T) {
 // seat then waits without a deadline.
 func TestNoLimitTurnAndChoice(t *testing.T) {
 	s, clock := openClocked(t)
-	users := []*User{mustUser(t, s, "ana"), mustUser(t, s, "bob")}
-	l := playUntil(t, s, clock, users, 0, func(l *Loaded) int {
-		if cur := l.Play.State().Current(); l.Game.Status == StatusActive && len(l.Play.State().Player(cur).Queue()) > 0 {
+	users := []*models.User{models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")}
+	l := playUntil(t, s, clock, users, 0, func(l *models.Loaded) int {
+		if cur := l.Play.State().Current(); l.Game.Status == models.StatusActive && len(l.Play.State().Player(cur).Queue()) > 0 {
 			return cur
 		}
 		return -1
@@ -226,7 +228,7 @@ func TestNoLimitTurnAndChoice(t *testing.T) {
 	}
 	after := mustLoad(t, s, l.Game.ID)
 	for _, ev := range after.Events[len(l.Events):] {
-		if !ev.Timeout || ev.Seat != holder || ev.Kind != KindResolve {
+		if !ev.Timeout || ev.Seat != holder || ev.Kind != models.KindResolve {
 			t.Fatalf("entry %+v: want only the choices made, not the turn", ev)
 		}
 	}
@@ -259,8 +261,8 @@ func TestNoLimitTurnAndChoice(t *testing.T) {
 // in a game without a limit). A vacation moves it like any deadline.
 func TestNoLimitChoiceKeepsItsDeadlineWhenTheTurnComes(t *testing.T) {
 	s, clock := openClocked(t)
-	users := []*User{mustUser(t, s, "ana"), mustUser(t, s, "bob"), mustUser(t, s, "carl")}
-	l := playUntil(t, s, clock, users, 0, func(l *Loaded) int {
+	users := []*models.User{models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "carl")}
+	l := playUntil(t, s, clock, users, 0, func(l *models.Loaded) int {
 		st := l.Play.State()
 		if st.Over() {
 			return -1
@@ -311,10 +313,10 @@ func TestNoLimitChoiceKeepsItsDeadlineWhenTheTurnComes(t *testing.T) {
 // commit made by someone else or on a policy (not by the seat's player
 // resolving through CommitResolve, not a timeout): for this test's games
 // every resolution of the auto-deciding seat.
-func autoEntries(l *Loaded, seat int) []LogEntry {
-	var out []LogEntry
+func autoEntries(l *models.Loaded, seat int) []models.LogEntry {
+	var out []models.LogEntry
 	for _, e := range l.Log {
-		if e.Kind == KindResolve && e.Seat == seat && !e.Timeout {
+		if e.Kind == models.KindResolve && e.Seat == seat && !e.Timeout {
 			out = append(out, e)
 		}
 	}
@@ -325,12 +327,12 @@ func autoEntries(l *Loaded, seat int) []LogEntry {
 // best-value choice of the batch it resolved, that the engine record
 // holds it explicitly, and that the record replays to the position of the
 // log.
-func checkBest(t *testing.T, l *Loaded, entries []LogEntry) {
+func checkBest(t *testing.T, l *models.Loaded, entries []models.LogEntry) {
 	t.Helper()
 	rec := l.Play.Record()
 	for _, e := range entries {
-		before := &Loaded{Game: l.Game, Seats: l.Seats, Log: l.Log[:e.Seq]}
-		if err := before.replay(); err != nil {
+		before := &models.Loaded{Game: l.Game, Seats: l.Seats, Log: l.Log[:e.Seq]}
+		if err := models.ReplayLog(before); err != nil {
 			t.Fatal(err)
 		}
 		p := before.Play.State().Player(e.Seat)
@@ -379,20 +381,20 @@ func checkBest(t *testing.T, l *Loaded, entries []LogEntry) {
 // waits.
 func TestAutoDecideResolvesAtOnce(t *testing.T) {
 	s, clock := openClocked(t)
-	ana, bob, carl := mustUser(t, s, "ana"), mustUser(t, s, "bob"), mustUser(t, s, "carl")
+	ana, bob, carl := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "carl")
 	if err := s.SetAutoDecide(bob.ID, true); err != nil {
 		t.Fatal(err)
 	}
 	if !mustUserByID(t, s, bob.ID).AutoDecide {
 		t.Fatal("the policy was not stored")
 	}
-	var entries []LogEntry
-	l := playUntil(t, s, clock, []*User{ana, bob, carl}, 0, func(l *Loaded) int {
+	var entries []models.LogEntry
+	l := playUntil(t, s, clock, []*models.User{ana, bob, carl}, 0, func(l *models.Loaded) int {
 		bs := l.SeatOf(bob.ID)
 		if n := len(l.Play.State().Player(bs).Queue()); n > 0 {
 			t.Fatalf("a choice waits for bob, who wants his choices made for him (%d batches)", n)
 		}
-		if l.Game.Status == StatusFinished {
+		if l.Game.Status == models.StatusFinished {
 			if entries = autoEntries(l, bs); len(entries) > 0 {
 				return bs
 			}
@@ -407,7 +409,7 @@ func TestAutoDecideResolvesAtOnce(t *testing.T) {
 		// Made in the commit of someone else's turn.
 		same := false
 		for _, o := range l.Log {
-			same = same || o.Version == e.Version && o.Kind == KindTurn && o.Seat != bs
+			same = same || o.Version == e.Version && o.Kind == models.KindTurn && o.Seat != bs
 		}
 		if !same {
 			t.Fatalf("entry %d was not made in the commit of the turn that activated bob's workers", e.Seq)
@@ -433,8 +435,8 @@ func TestAutoDecideResolvesAtOnce(t *testing.T) {
 // Turned off, the next choice waits for the player again.
 func TestAutoDecideTurnedOnWhileWaiting(t *testing.T) {
 	s, clock := openClocked(t)
-	users := []*User{mustUser(t, s, "ana"), mustUser(t, s, "bob"), mustUser(t, s, "carl")}
-	early := func(l *Loaded) int { // early, so that more choices come after
+	users := []*models.User{models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "carl")}
+	early := func(l *models.Loaded) int { // early, so that more choices come after
 		if l.Play.State().Turns() > 8 {
 			return -1
 		}
@@ -459,7 +461,7 @@ func TestAutoDecideTurnedOnWhileWaiting(t *testing.T) {
 		t.Fatal("the waiting choice was not resolved")
 	}
 	for _, e := range added {
-		if e.Kind != KindResolve || e.Seat != holder || e.Timeout || e.UserID == nil || *e.UserID != user {
+		if e.Kind != models.KindResolve || e.Seat != holder || e.Timeout || e.UserID == nil || *e.UserID != user {
 			t.Fatalf("entry %+v: want a resolution of seat %d credited to its player", e, holder)
 		}
 	}
@@ -492,7 +494,7 @@ func TestAutoDecideTurnedOnWhileWaiting(t *testing.T) {
 		if len(g.Play.State().Player(holder).Queue()) > 0 {
 			break
 		}
-		if step == 300 || g.Game.Status != StatusActive {
+		if step == 300 || g.Game.Status != models.StatusActive {
 			t.Fatal("no further choice waited for the player once the policy was off")
 		}
 		clock.Advance(time.Minute)
@@ -502,26 +504,25 @@ func TestAutoDecideTurnedOnWhileWaiting(t *testing.T) {
 
 // TestAutoDecideCatchesUp: a choice left waiting for a player whose policy
 // is on (the policy changed while the game's last commit was prepared) is
-// decided by the game's next commit, or by DriveBots, which runs after
+// decided by the game's next commit, or by autoplay.Bots, which runs after
 // every commit the site makes and after timeouts.
 func TestAutoDecideCatchesUp(t *testing.T) {
-	for _, how := range []string{"next commit", "DriveBots"} {
+	for _, how := range []string{"next commit", "autoplay.Bots"} {
 		t.Run(how, func(t *testing.T) {
 			s, clock := openClocked(t)
-			users := []*User{mustUser(t, s, "ana"), mustUser(t, s, "bob"), mustUser(t, s, "carl")}
+			users := []*models.User{models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "carl")}
 			l := playUntil(t, s, clock, users, 0, waitingHolder)
 			holder := waitingHolder(l)
 			user := *l.Seats[holder].UserID
 			// The setting as the racing commit would leave it: stored, not yet applied.
-			if err := s.w.Model(&User{}).Where("id = ?", user).Update("auto_decide", true).Error; err != nil {
+			if err := models.DB(s).Model(&models.User{}).Where("id = ?", user).Update("auto_decide", true).Error; err != nil {
 				t.Fatal(err)
 			}
-			s.users.drop(user)
 			switch how {
 			case "next commit":
 				playStep(t, s, l, engine.NewRand(5))
 			default:
-				if err := s.DriveBots(l.Game.ID); err != nil {
+				if _, err := autoplay.Bots(s, l.Game.ID, nil); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -529,9 +530,9 @@ func TestAutoDecideCatchesUp(t *testing.T) {
 			if n := len(after.Play.State().Player(holder).Queue()); n != 0 {
 				t.Fatalf("%d batches still wait for a player whose policy is to decide at once", n)
 			}
-			var mine []LogEntry
+			var mine []models.LogEntry
 			for _, e := range after.Log[len(l.Log):] {
-				if e.Seat == holder && e.Kind == KindResolve {
+				if e.Seat == holder && e.Kind == models.KindResolve {
 					mine = append(mine, e)
 				}
 			}
@@ -552,10 +553,10 @@ func TestAutoDecideCatchesUp(t *testing.T) {
 // than left to be picked up forever.
 func TestNoLimitTurnLosesChoiceDeadline(t *testing.T) {
 	s, clock := openClocked(t)
-	users := []*User{mustUser(t, s, "ana"), mustUser(t, s, "bob"), mustUser(t, s, "carl")}
-	l := playUntil(t, s, clock, users, 0, func(l *Loaded) int {
+	users := []*models.User{models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "carl")}
+	l := playUntil(t, s, clock, users, 0, func(l *models.Loaded) int {
 		st := l.Play.State()
-		if l.Game.Status != StatusActive || st.Over() || len(st.Player(st.Current()).Queue()) == 0 {
+		if l.Game.Status != models.StatusActive || st.Over() || len(st.Player(st.Current()).Queue()) == 0 {
 			return -1
 		}
 		return waitingHolder(l)
@@ -565,11 +566,10 @@ func TestNoLimitTurnLosesChoiceDeadline(t *testing.T) {
 		t.Fatal("the player to move has a choice waiting but no deadline")
 	}
 	user := *l.Seats[cur].UserID
-	if err := s.w.Model(&User{}).Where("id = ?", user).Update("auto_decide", true).Error; err != nil {
+	if err := models.DB(s).Model(&models.User{}).Where("id = ?", user).Update("auto_decide", true).Error; err != nil {
 		t.Fatal(err)
 	}
-	s.users.drop(user)
-	if _, err := s.CommitResolve(l.Game.ID, l.Game.Version, Actor{UserID: *l.Seats[other].UserID}, nil); err != nil {
+	if _, err := s.CommitResolve(l.Game.ID, l.Game.Version, models.Actor{UserID: *l.Seats[other].UserID}, nil); err != nil {
 		t.Fatal(err)
 	}
 	after := mustLoad(t, s, l.Game.ID)
@@ -583,10 +583,10 @@ func TestNoLimitTurnLosesChoiceDeadline(t *testing.T) {
 	// A stale deadline (as an older version could leave) is cleared by the
 	// timeout run, which plays nothing.
 	past := clock.Now().Add(-time.Hour)
-	if err := s.w.Model(&Seat{}).Where("id = ?", after.Seats[cur].ID).Updates(map[string]any{"deadline": past, "remind_at": past}).Error; err != nil {
+	if err := models.DB(s).Model(&models.Seat{}).Where("id = ?", after.Seats[cur].ID).Updates(map[string]any{"deadline": past, "remind_at": past}).Error; err != nil {
 		t.Fatal(err)
 	}
-	if n, err := s.RunTimeouts(); err != nil || n != 0 {
+	if n, err := autoplay.Timeouts(s); err != nil || n != 0 {
 		t.Fatalf("RunTimeouts: %d, %v; want nothing played", n, err)
 	}
 	again := mustLoad(t, s, l.Game.ID)

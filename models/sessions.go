@@ -2,7 +2,6 @@ package models
 
 import (
 	"errors"
-	"sync"
 	"time"
 
 	"gorm.io/gorm"
@@ -10,50 +9,17 @@ import (
 )
 
 // SessionStore keeps scs sessions in the site's database (it implements
-// scs.Store), with the sessions in use also in memory: every request looks
-// its session up, and only the database survives a restart.
+// scs.Store).
 type SessionStore struct {
 	db, w *gorm.DB
-	mu    sync.Mutex
-	mem   map[string]Session
 }
-
-// maxMemSessions bounds the sessions kept in memory.
-const maxMemSessions = 50_000
 
 // Sessions returns the session store on the same database.
-func (s *Store) Sessions() *SessionStore {
-	s.sessOnce.Do(func() { s.sess = &SessionStore{db: s.db, w: s.w, mem: map[string]Session{}} })
-	return s.sess
-}
-
-func (ss *SessionStore) remember(row Session) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	if len(ss.mem) >= maxMemSessions {
-		clear(ss.mem)
-	}
-	ss.mem[row.Token] = row
-}
-
-func (ss *SessionStore) forget(token string) {
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	delete(ss.mem, token)
-}
+func (s *Store) Sessions() *SessionStore { return &SessionStore{db: s.db, w: s.w} }
 
 // Find returns the data of an unexpired session.
 func (ss *SessionStore) Find(token string) ([]byte, bool, error) {
-	ss.mu.Lock()
-	row, ok := ss.mem[token]
-	ss.mu.Unlock()
-	if ok {
-		if row.Expiry.After(time.Now()) {
-			return row.Data, true, nil
-		}
-		ss.forget(token)
-		return nil, false, nil
-	}
+	var row Session
 	err := ss.db.Where("token = ? AND expiry > ?", token, time.Now()).Take(&row).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return nil, false, nil
@@ -61,27 +27,19 @@ func (ss *SessionStore) Find(token string) ([]byte, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	ss.remember(row)
 	return row.Data, true, nil
 }
 
 // Commit stores a session.
 func (ss *SessionStore) Commit(token string, b []byte, expiry time.Time) error {
-	ss.forget(token)
-	row := Session{Token: token, Data: b, Expiry: expiry}
-	err := ss.w.Clauses(clause.OnConflict{
+	return ss.w.Clauses(clause.OnConflict{
 		Columns:   []clause.Column{{Name: "token"}},
 		DoUpdates: clause.AssignmentColumns([]string{"data", "expiry"}),
-	}).Create(&row).Error
-	if err == nil {
-		ss.remember(row)
-	}
-	return err
+	}).Create(&Session{Token: token, Data: b, Expiry: expiry}).Error
 }
 
 // Delete removes a session.
 func (ss *SessionStore) Delete(token string) error {
-	ss.forget(token)
 	return ss.w.Where("token = ?", token).Delete(&Session{}).Error
 }
 

@@ -1,11 +1,9 @@
 package models
 
 import (
-	"database/sql"
 	"errors"
 	"regexp"
 	"strings"
-	"sync"
 
 	"golang.org/x/crypto/bcrypt"
 	"gorm.io/gorm"
@@ -18,9 +16,6 @@ var (
 )
 
 var usernameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,24}$`)
-
-// bcryptCost is the bcrypt work factor (tests may lower it).
-var bcryptCost = bcrypt.DefaultCost
 
 // ValidateUsername says what is wrong with a username, or returns nil.
 func ValidateUsername(name string) error {
@@ -47,7 +42,7 @@ func (s *Store) CreateUser(username, password string) (*User, error) {
 	if err := ValidatePassword(password); err != nil {
 		return nil, err
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcryptCost)
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.opts.passwordCost)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +74,7 @@ func (s *Store) Authenticate(username, password string) (*User, error) {
 	err := userNamed(s.db, strings.TrimSpace(username), &u)
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		// Spend the same time as a real check so usernames cannot be probed.
-		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
+		_ = bcrypt.CompareHashAndPassword(s.dummyHash(), []byte(password))
 		return nil, ErrBadLogin
 	}
 	if err != nil {
@@ -102,105 +97,27 @@ func userNamed(db *gorm.DB, name string, u *User) error {
 	return err
 }
 
-// dummyHash is made on first use, not at start: bcrypt takes tens of
-// milliseconds, which every run of the binary (cacao replay too) would pay.
-var dummyHash = sync.OnceValue(func() []byte {
-	h, _ := bcrypt.GenerateFromPassword([]byte("not a password at all"), bcryptCost)
-	return h
-})
+// dummyHash is a hash at the store's cost, compared with when no user has
+// the name given (made on first use: bcrypt takes tens of milliseconds,
+// which every run of the binary would pay).
+func (s *Store) dummyHash() []byte {
+	s.dummyOnce.Do(func() {
+		s.dummy, _ = bcrypt.GenerateFromPassword([]byte("not a password at all"), s.opts.passwordCost)
+	})
+	return s.dummy
+}
 
 // UserByID returns a user.
 func (s *Store) UserByID(id uint) (*User, error) {
-	u, ok, gen := s.users.get(id)
-	if ok {
-		return &u, nil
+	var u User
+	if err := s.db.Take(&u, id).Error; err != nil {
+		return nil, notFound(err)
 	}
-	if err := readUser(s.db, id, &u); err != nil {
-		return nil, err
-	}
-	s.users.put(u, gen)
-	return &u, nil
-}
-
-// readUser reads a user with plain SQL: a notice to a user changes their
-// row (the unread count), so the next page of theirs reads it again, and
-// GORM's reflection cost more than the query. TestReadUserMatchesGORM keeps
-// it in step with the struct.
-func readUser(db *gorm.DB, id uint, u *User) error {
-	var email sql.NullString
-	var created, digest, vacation sql.NullTime
-	err := rawRow(db, `SELECT id, username, password_hash, created_at, lang, email, email_verified, email_mode,
-		last_digest_at, vacation_until, vacation_year, vacation_days, auto_decide, unread FROM users WHERE id = ?`, id).
-		Scan(&u.ID, &u.Username, &u.PasswordHash, &created, &u.Lang, &email, &u.EmailVerified, &u.EmailMode,
-			&digest, &vacation, &u.VacationYear, &u.VacationDays, &u.AutoDecide, &u.Unread)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ErrNotFound
-	}
-	if err != nil {
-		return err
-	}
-	u.CreatedAt, u.Email = created.Time, email.String
-	u.LastDigestAt, u.VacationUntil = timePtr(digest), timePtr(vacation)
-	return nil
-}
-
-// settingsIn returns what a commit needs of a user: their vacation (for
-// their clock) and mail settings (for a notice); the other fields are left
-// empty. It takes the user from the cache, or else reads those columns in
-// tx (whose connection may be the only one: an in-memory database has
-// one). The cache often misses here: the notice just written changed the
-// user's unread count.
-func (s *Store) settingsIn(tx *gorm.DB, id uint) (*User, error) {
-	if u, ok, _ := s.users.get(id); ok {
-		return &User{ID: id, VacationUntil: u.VacationUntil, EmailMode: u.EmailMode, EmailVerified: u.EmailVerified}, nil
-	}
-	u := User{ID: id}
-	var until sql.NullTime
-	err := rawRow(tx, `SELECT vacation_until, email_mode, email_verified FROM users WHERE id = ?`, id).Scan(&until, &u.EmailMode, &u.EmailVerified)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, gorm.ErrRecordNotFound
-	}
-	if err != nil {
-		return nil, err
-	}
-	u.VacationUntil = timePtr(until)
 	return &u, nil
 }
 
 // SetLang sets the language a user chose for the site (a code the caller
 // has checked; "" follows the browser).
 func (s *Store) SetLang(userID uint, code string) error {
-	if err := s.w.Model(&User{}).Where("id = ?", userID).Update("lang", code).Error; err != nil {
-		return err
-	}
-	s.users.drop(userID)
-	return nil
-}
-
-// SetAutoDecide sets user's standing policy "always decide for me"
-// (RULES.md section 7): a batch of theirs that needs a decision is resolved
-// at once with the best-value choice, the most gold, then the most fruit.
-// Turned on, it resolves at once, in each of the user's active games, what
-// waits for them already (a game whose commit raced with this is caught by
-// its next commit, or by DriveBots after it).
-func (s *Store) SetAutoDecide(userID uint, on bool) error {
-	if err := s.w.Model(&User{}).Where("id = ?", userID).Update("auto_decide", on).Error; err != nil {
-		return err
-	}
-	s.users.drop(userID)
-	if !on {
-		return nil
-	}
-	var games []uint
-	err := s.db.Model(&Seat{}).Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
-		Where("seats.user_id = ? AND seats.waiting_since IS NOT NULL", userID).Order("seats.game_id").Pluck("seats.game_id", &games).Error
-	if err != nil {
-		return err
-	}
-	for _, id := range games {
-		if err := s.decideNow(id, userID); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s.w.Model(&User{}).Where("id = ?", userID).Update("lang", code).Error
 }

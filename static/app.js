@@ -12,37 +12,6 @@ addEventListener("pageshow", function (e) {
   if (e.persisted) location.reload();
 });
 
-// A step asked from a game page that shows the game's current version comes
-// back without the parts a step cannot change (the board's tiles, the
-// players, the log): the page keeps its own (hx-preserve). A step among the
-// places the page shows for its tile (a cell, a fill) leaves those out too;
-// its X-Cacao-Kept then names them after a slash. Should the page have moved
-// to another version or other places meanwhile (a live refetch or another
-// step answered first), those would not fit the answer: ask again for the
-// whole game area.
-document.addEventListener("htmx:beforeSwap", function (e) {
-  var kept = e.detail.xhr && e.detail.xhr.getResponseHeader("X-Cacao-Kept");
-  if (!kept) return;
-  var main = document.getElementById("game-main");
-  var shown = main && main.getAttribute("data-shown");
-  if (shown && (shown === kept || (kept.indexOf("/") < 0 && shown.split("/")[0] === kept))) return;
-  e.detail.shouldSwap = false;
-  if (!main) return;
-  var p = e.detail.pathInfo, url = p.finalRequestPath || p.requestPath;
-  var src = e.detail.requestConfig && e.detail.requestConfig.elt;
-  var from = src && src.closest("[hx-push-url]");
-  var push = !!from && from.getAttribute("hx-push-url") === "true";
-  // Asked from the body, not the game area: the area's hx-push-url would
-  // have htmx push the address too (twice for a step; and a live refetch
-  // or a form, which take no address, would take one).
-  htmx.ajax("GET", url, {
-    source: "body", target: "#game-main", select: "#game-main", swap: "outerHTML",
-    headers: { "X-Cacao-Shown": "" },
-  }).then(function () {
-    if (push) history.pushState({ htmx: true }, "", url);
-  });
-});
-
 // The game area asks one thing at a time (its hx-sync): a new step aborts
 // the one under way. A move or a choice being confirmed is not aborted:
 // while its form waits for its answer, nothing else in the game area is

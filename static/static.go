@@ -5,6 +5,11 @@
 // Each file is also served under a name with a hash of its content
 // ("app.3f9c1a2b7d.css"), which may be cached for a year: a changed file gets
 // a new name. Pages link to files by Path.
+//
+// Nothing is done when the package loads: the names and hashes are worked
+// out at the first Path, Handler request or Add, and each file is gzipped
+// (at the best level) at its first request that accepts gzip. A command
+// that serves nothing, such as `cacao replay`, pays for neither.
 package static
 
 import (
@@ -14,10 +19,13 @@ import (
 	"embed"
 	"encoding/hex"
 	"io/fs"
+	"maps"
 	"mime"
 	"net/http"
 	"path"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,62 +37,109 @@ var FS embed.FS
 // Prefix is where the files are served.
 const Prefix = "/static/"
 
-// files maps a served name (plain or hashed) to its file.
-var (
-	files  = map[string]file{}
-	hashed = map[string]string{} // plain name → hashed name
-)
+// table is the files served. Its maps are never changed once it is stored
+// in served (Add stores a new table), so that Path and Handler read them
+// without a lock.
+type table struct {
+	files  map[string]file   // served name (plain or hashed) → file
+	hashed map[string]string // plain name → hashed name
+}
 
 type file struct {
-	data, gz  []byte // gz: compressed once, at the best level
+	c         *content // shared by the file's plain and hashed names
 	immutable bool
 }
 
-func init() {
-	err := fs.WalkDir(FS, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := FS.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		Add(name, data)
-		return nil
+// content is a file's bytes and, from its first request that accepts
+// gzip, their gzipped form.
+type content struct {
+	data   []byte
+	gzOnce sync.Once
+	gz     []byte
+}
+
+func (c *content) gzipped() []byte {
+	c.gzOnce.Do(func() {
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		zw.Write(c.data)
+		zw.Close()
+		c.gz = b.Bytes()
 	})
-	if err != nil {
-		panic(err)
-	}
+	return c.gz
+}
+
+var (
+	served   atomic.Pointer[table]
+	embedded sync.Once // stores the embedded files' table in served
+	adding   sync.Mutex
+)
+
+// files returns the files served, listing the embedded ones at the first call.
+func files() *table {
+	embedded.Do(func() {
+		t := &table{files: map[string]file{}, hashed: map[string]string{}}
+		err := fs.WalkDir(FS, ".", func(name string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := FS.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			t.put(name, data)
+			return nil
+		})
+		if err != nil {
+			panic(err) // the embedded files are part of the binary
+		}
+		served.Store(t)
+	})
+	return served.Load()
 }
 
 // hashBytes is how much of a file's SHA-256 its hashed name carries, in
 // hex (twice as many digits).
 const hashBytes = 5
 
-// Add serves data as the static file name, like the embedded ones: for
-// files another package makes from its own data when it starts (views
-// draws the hand's tiles once, from the engine's). Only from an init
-// function: the files are read without a lock once the site serves.
-func Add(name string, data []byte) {
-	if _, ok := hashed[name]; ok {
-		panic("static: " + name + " added twice")
-	}
+// put serves data as name in t, which must not be stored in served yet.
+func (t *table) put(name string, data []byte) {
 	sum := sha256.Sum256(data)
 	ext := path.Ext(name)
 	h := strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:hashBytes]) + ext
-	var gz bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
-	zw.Write(data)
-	zw.Close()
-	files[name] = file{data: data, gz: gz.Bytes()}
-	files[h] = file{data: data, gz: gz.Bytes(), immutable: true}
-	hashed[name] = h
+	c := &content{data: data}
+	t.files[name] = file{c: c}
+	t.files[h] = file{c: c, immutable: true}
+	t.hashed[name] = h
+}
+
+// Add serves data as the static file name, like the embedded files: for a
+// file another package makes from its own data (views draws the hand's
+// sprite from the engine's tiles). The program that serves pages adds such
+// files itself, before it serves (handlers.New does), so that no page links
+// to a file that is not served yet. Adding a name again with the same data
+// does nothing, so that one process may build several servers; with other
+// data it panics. Add may be called while other goroutines use Path and
+// Handler.
+func Add(name string, data []byte) {
+	adding.Lock()
+	defer adding.Unlock()
+	t := files()
+	if h, ok := t.hashed[name]; ok {
+		if bytes.Equal(t.files[h].c.data, data) {
+			return
+		}
+		panic("static: " + name + " added twice, with different data")
+	}
+	nt := &table{files: maps.Clone(t.files), hashed: maps.Clone(t.hashed)}
+	nt.put(name, bytes.Clone(data))
+	served.Store(nt)
 }
 
 // outdated says whether name is a file's name with a hash that is not its
 // content's now ("app.0123456789.css" when app.css hashes otherwise), and
 // returns the file's plain name.
-func outdated(name string) (string, bool) {
+func (t *table) outdated(name string) (string, bool) {
 	ext := path.Ext(name)
 	stem := strings.TrimSuffix(name, ext)
 	i := strings.LastIndexByte(stem, '.')
@@ -97,15 +152,15 @@ func outdated(name string) (string, bool) {
 		}
 	}
 	plain := stem[:i] + ext
-	_, ok := hashed[plain]
+	_, ok := t.hashed[plain]
 	return plain, ok
 }
 
 // Path returns the URL of the static file name (e.g. "app.css"), with its
-// content hash in it. It panics for a file that does not exist, so that a
-// page cannot link to nothing.
+// content hash in it. It panics for a file that does not exist (or has not
+// been added yet), so that a page cannot link to nothing.
 func Path(name string) string {
-	h, ok := hashed[name]
+	h, ok := files().hashed[name]
 	if !ok {
 		panic("static: no file " + name)
 	}
@@ -116,18 +171,20 @@ func Path(name string) string {
 // plain names with revalidation. A hashed name of a file whose content has
 // changed since (a page, or htmx's snapshot of one, from before the site was
 // updated) gets the file as it is now, with revalidation: a sprite's icons
-// drawn from newer symbols are better than none.
+// drawn from newer symbols are better than none. Files added after Handler
+// is called are served too.
 func Handler() http.Handler {
 	start := time.Now()
 	return http.StripPrefix(Prefix, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f, ok := files[r.URL.Path]
+		t := files()
+		f, ok := t.files[r.URL.Path]
 		if !ok {
-			plain, stale := outdated(r.URL.Path)
+			plain, stale := t.outdated(r.URL.Path)
 			if !stale {
 				http.NotFound(w, r)
 				return
 			}
-			f = files[plain]
+			f = t.files[plain]
 		}
 		h := w.Header()
 		if f.immutable {
@@ -136,9 +193,9 @@ func Handler() http.Handler {
 			h.Set("Cache-Control", "public, no-cache")
 		}
 		h.Set("Vary", "Accept-Encoding")
-		data := f.data
+		data := f.c.data
 		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-			data = f.gz
+			data = f.c.gzipped()
 			h.Set("Content-Encoding", "gzip")
 			if ct := mime.TypeByExtension(path.Ext(r.URL.Path)); ct != "" {
 				h.Set("Content-Type", ct)

@@ -1,9 +1,15 @@
 package static
 
 import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -45,4 +51,87 @@ func TestOutdatedHashGetsTheFileNow(t *testing.T) {
 			t.Errorf("%s: %d, want 404", name, w.Code)
 		}
 	}
+}
+
+// TestMain: loading the package does no work; the files are listed at
+// their first use.
+func TestMain(m *testing.M) {
+	if served.Load() != nil {
+		fmt.Fprintln(os.Stderr, "static: the files were listed when the package loaded, before any use")
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+// TestGzipOnFirstAsk: a file is gzipped when a request first accepts gzip,
+// once for its plain and hashed names, also under concurrent requests, and
+// the gzipped answer is the file.
+func TestGzipOnFirstAsk(t *testing.T) {
+	name := "vendor/htmx-ext-sse-2.2.4.js"
+	want, err := FS.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := files().files[name].c
+	if w := get(t, Path(name)); w.Code != 200 || w.Body.String() != string(want) || c.gz != nil {
+		t.Fatalf("a request without gzip: %d, %d bytes, gzipped already: %v", w.Code, w.Body.Len(), c.gz != nil)
+	}
+	var wg sync.WaitGroup
+	bodies := make([][]byte, 8)
+	for i := range bodies {
+		wg.Go(func() {
+			u := Prefix + name
+			if i%2 == 1 {
+				u = Path(name)
+			}
+			r := httptest.NewRequest("GET", u, nil)
+			r.Header.Set("Accept-Encoding", "gzip, deflate")
+			w := httptest.NewRecorder()
+			Handler().ServeHTTP(w, r)
+			if w.Code != 200 || w.Header().Get("Content-Encoding") != "gzip" || !strings.Contains(w.Header().Get("Content-Type"), "javascript") {
+				t.Errorf("%s: %d, %v", u, w.Code, w.Header())
+				return
+			}
+			zr, err := gzip.NewReader(w.Body)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			bodies[i], err = io.ReadAll(zr)
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	for i, b := range bodies {
+		if !bytes.Equal(b, want) {
+			t.Fatalf("answer %d: %d bytes unzipped, want the file's %d", i, len(b), len(want))
+		}
+	}
+}
+
+// TestAdd: an added file is served like an embedded one; adding it again
+// with the same data (a second server in one process) changes nothing,
+// with other data it panics.
+func TestAdd(t *testing.T) {
+	data := []byte(`<svg xmlns="http://www.w3.org/2000/svg"></svg>`)
+	Add("test-added.svg", data)
+	p := Path("test-added.svg")
+	Add("test-added.svg", bytes.Clone(data))
+	if again := Path("test-added.svg"); again != p {
+		t.Fatalf("the name changed from %s to %s", p, again)
+	}
+	if w := get(t, p); w.Code != 200 || w.Body.String() != string(data) || !strings.Contains(w.Header().Get("Cache-Control"), "immutable") {
+		t.Fatalf("%s: %d %q %q", p, w.Code, w.Body.String(), w.Header().Get("Cache-Control"))
+	}
+	if Path("app.css") == "" {
+		t.Fatal("the embedded files went")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("adding other data under the same name did not panic")
+		}
+	}()
+	Add("test-added.svg", []byte("<svg/>"))
 }

@@ -13,7 +13,12 @@ import (
 // turns, one symbol each (tileGlyph): the hand's icons refer to it.
 const handSprite = "hand.svg"
 
-func init() { static.Add(handSprite, handSpriteSVG()) }
+// RegisterSprite adds the hand's sprite to the static files (static.Add).
+// The program that serves pages calls it before it serves (handlers.New
+// does): a page with a hand links to the sprite by its content's hash, and
+// until the sprite is added such a page panics in static.Path rather than
+// link to nothing. Calling it again does nothing.
+func RegisterSprite() { static.Add(handSprite, handSpriteSVG()) }
 
 // handSpriteSVG draws the hand's sprite.
 func handSpriteSVG() []byte {

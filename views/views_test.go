@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +19,12 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
+
+// TestMain adds the hand's sprite, as the site does before it serves.
+func TestMain(m *testing.M) {
+	RegisterSprite()
+	os.Exit(m.Run())
+}
 
 // fixedGame is a 3-player game after six turns of a fixed setup, seen by seat 0.
 func fixedGame(t *testing.T) GameVM {
@@ -168,9 +175,16 @@ func TestSeatName(t *testing.T) {
 
 // TestHandSprite: the hand's icons name symbols of the hand's sprite, a
 // static file with every worker tile in each of its four turns, drawn as
-// the board draws the tile's workers.
+// the board draws the tile's workers, served under the name the icons use
+// (also when a second server adds it again).
 func TestHandSprite(t *testing.T) {
+	RegisterSprite()
 	sprite := string(handSpriteSVG())
+	rec := httptest.NewRecorder()
+	static.Handler().ServeHTTP(rec, httptest.NewRequest("GET", static.Path(handSprite), nil))
+	if rec.Code != 200 || rec.Body.String() != sprite {
+		t.Fatalf("%s: %d, %d bytes; want the sprite's %d", static.Path(handSprite), rec.Code, rec.Body.Len(), len(sprite))
+	}
 	ids := regexp.MustCompile(`<symbol id="([^"]+)"`).FindAllStringSubmatch(sprite, -1)
 	if len(ids) != 4*engine.NumWorkerKinds {
 		t.Fatalf("%d symbols in the sprite, want %d", len(ids), 4*engine.NumWorkerKinds)

@@ -5,7 +5,6 @@ package views
 
 import (
 	"fmt"
-	"hash/fnv"
 	"net/url"
 	"strconv"
 	"strings"
@@ -251,62 +250,7 @@ type GameVM struct {
 	LogLen    int      // log entries shown: a refetch announces what came after
 	Fragment  bool     // rendered for htmx: the game area alone, with the announcements after it
 	Step      bool     // a selection step's answer (htmx): the game area alone is taken, not the header's count
-	// Keep: the page asking shows this version (ShownHeader), so the parts
-	// a selection cannot change go as empty hx-preserve placeholders and
-	// htmx keeps the page's own: the board's tiles, the players, the log.
-	Keep  bool
-	Shown string // the ShownKey of an active game's page
-	// PlacesKey names the places shown for the selected tile (PlacesKey);
-	// KeepPlaces: the page asking shows them (ShownValue), so they go as
-	// empty hx-preserve placeholders too: choosing a cell, or a fill, among
-	// the same places changes none of them.
-	PlacesKey  string
-	KeepPlaces bool
 	Focus      string // the control the next step starts from ("rotate", "confirm"); none on live refetches
-}
-
-// ShownHeader carries, on every htmx request of a game page, what the page
-// shows (ShownKey); KeptHeader answers it when the response left the kept
-// parts out, for app.js to check that the page still shows that.
-const (
-	ShownHeader = "X-Cacao-Shown"
-	KeptHeader  = "X-Cacao-Kept"
-)
-
-// ShownKey names what a game page shows: the game, its version, the
-// language, the viewer's seat, and the players' clocks (their text moves
-// with time, not with the version).
-func ShownKey(game uint, version int, lang string, viewer int, clocks []string) string {
-	h := fnv.New32a()
-	for _, c := range clocks {
-		h.Write([]byte(c))
-		h.Write([]byte{0})
-	}
-	return fmt.Sprintf("%d.%d.%s.%d.%08x", game, version, lang, viewer, h.Sum32())
-}
-
-// PlacesKey names the places of a tile: the tile, its place in the hand
-// (Selection.Slot, which their links carry) and its rotation. The rest of
-// what they depend on (the game, its version, the viewer, the language) is
-// in the ShownKey.
-func PlacesKey(tile engine.Worker, slot, rot int) string {
-	return fmt.Sprintf("%s.%d.%d", tile, slot, rot)
-}
-
-// ShownValue is what the game area says it shows (data-shown) and sends
-// with its requests: its ShownKey, then the key of the places it shows for
-// the selected tile, after a slash, when it shows some.
-func (vm GameVM) ShownValue() string {
-	if vm.PlacesKey == "" {
-		return vm.Shown
-	}
-	return vm.Shown + "/" + vm.PlacesKey
-}
-
-// shownHeaders is the game area's hx-headers: its ShownValue, sent by every
-// request from within it.
-func (vm GameVM) shownHeaders() string {
-	return `{"` + ShownHeader + `":"` + vm.ShownValue() + `"}`
 }
 
 // LiveLink is the address a live refetch takes: the same selection, no
@@ -516,7 +460,8 @@ func (vm GameVM) Name(seat int) string {
 	return "?"
 }
 
-func (vm GameVM) names() []string {
+// Names lists the seats' names in play order.
+func (vm GameVM) Names() []string {
 	out := make([]string, len(vm.Seats))
 	for i, s := range vm.Seats {
 		out[i] = s.Name
@@ -532,7 +477,7 @@ func (vm GameVM) boardFor() Board {
 	}
 	sortCells(legal)
 	b := NewBoard(vm.View, legal)
-	b.Names = vm.names()
+	b.Names = vm.Names()
 	if vm.Since != nil {
 		b.Changed = vm.Since.Cells
 	}

@@ -32,6 +32,7 @@ import (
 	"cacao/handlers/live"
 	"cacao/handlers/mail"
 	"cacao/models"
+	"cacao/models/autoplay"
 )
 
 func main() {
@@ -150,12 +151,12 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 	if cfg.MemoryLimitMB > 0 {
 		debug.SetMemoryLimit(int64(cfg.MemoryLimitMB) << 20)
 	}
-	store, err := models.Open(cfg.DB)
+	hub := live.New()
+	store, err := models.Open(cfg.DB, models.WithChangeListener(handlers.ChangeListener(hub)), models.WithBots(autoplay.Kinds()...))
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	hub := live.New()
 	signer, err := handlers.LinkSigner(store)
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 
 	"cacao/handlers/mail"
 	"cacao/models"
+	"cacao/models/autoplay"
 )
 
 // Worker runs the site's background work: it plays timed-out seats, sends
@@ -40,10 +41,7 @@ func (w *Worker) Run(ctx context.Context) {
 
 // Once does one round of the background work and logs what it did.
 func (w *Worker) Once(ctx context.Context) {
-	if err := w.Store.FlushSeen(); err != nil {
-		w.Log.Error("seen marks", "err", err)
-	}
-	timeouts, err := w.Store.RunTimeouts()
+	timeouts, err := autoplay.Timeouts(w.Store)
 	if err != nil {
 		w.Log.Error("timeouts", "err", err)
 	}

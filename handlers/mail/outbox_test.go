@@ -15,7 +15,10 @@ import (
 	"cacao/handlers/mail"
 	"cacao/handlers/mail/mailtest"
 	"cacao/models"
+	"cacao/models/autoplay"
 	"cacao/models/modeltest"
+
+	"golang.org/x/crypto/bcrypt"
 )
 
 // outboxWorld is a store with players who want an email for each event.
@@ -30,17 +33,13 @@ type outboxWorld struct {
 
 const outboxBase = "http://cacao.test"
 
+// mailDelay holds "your turn" mail back in these tests.
+const mailDelay = 5 * time.Minute
+
 func newOutboxWorld(t *testing.T, names ...string) *outboxWorld {
 	t.Helper()
-	store, err := models.Open(":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
 	clock := modeltest.NewClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), time.Millisecond)
-	store.Now = clock.Now
-	store.MailDelay = 5 * time.Minute
-	store.Dealer = func(n int) ([]int, int, engine.Setup) {
+	deal := func(n int) ([]int, int, engine.Setup) {
 		su, _ := engine.NewSetup(n, 5)
 		order := make([]int, n)
 		for i := range order {
@@ -48,6 +47,12 @@ func newOutboxWorld(t *testing.T, names ...string) *outboxWorld {
 		}
 		return order, 0, su
 	}
+	store, err := models.Open(":memory:", models.WithClock(clock.Now), models.WithMailDelay(mailDelay), models.WithDealer(deal),
+		models.WithPasswordCost(bcrypt.MinCost))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
 	signer, err := handlers.LinkSigner(store)
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +182,7 @@ func received(t *testing.T, msgs []mailtest.Received) ([]delivered, map[uint]int
 		var id uint
 		fmt.Sscan(m[1], &id)
 		times[id]++
-		if len(r.To) != 1 || h.Get("To") != r.To[0] {
+		if to, err := h.AddressList("To"); err != nil || len(r.To) != 1 || len(to) != 1 || to[0].Address != r.To[0] {
 			t.Fatalf("message %d: envelope to %v, header To %q; want one recipient", id, r.To, h.Get("To"))
 		}
 		out = append(out, delivered{row: id, to: r.To[0], subject: subject, body: body, hdr: map[string]string{
@@ -200,7 +205,7 @@ func TestOutboxDeliversEachMessageOnceThroughOutage(t *testing.T) {
 	if _, err := w.store.CreateGame(w.users["ana"], models.GameSpec{Seats: []string{"@carl"}}); err != nil {
 		t.Fatal(err)
 	}
-	w.clock.Advance(w.store.MailDelay + time.Second)
+	w.clock.Advance(mailDelay + time.Second)
 
 	rows := w.due()
 	kinds := map[string]int{}
@@ -359,7 +364,7 @@ func TestOutboxDeliversEachMessageOnceThroughOutage(t *testing.T) {
 	if _, err := w.store.CreateGame(w.users["dave"], models.GameSpec{Seats: []string{"@bob"}}); err != nil {
 		t.Fatal(err)
 	}
-	w.clock.Advance(w.store.MailDelay + time.Second)
+	w.clock.Advance(mailDelay + time.Second)
 	fresh := w.due()
 	if len(fresh) < 5 {
 		t.Fatalf("only %d fresh rows queued", len(fresh))
@@ -424,7 +429,7 @@ func TestOutboxWorkerWithStaleListSendsNothingTwice(t *testing.T) {
 	if _, err := w.store.CreateGame(w.users["bob"], models.GameSpec{Seats: []string{"@carl"}}); err != nil {
 		t.Fatal(err)
 	}
-	w.clock.Advance(w.store.MailDelay + time.Second)
+	w.clock.Advance(mailDelay + time.Second)
 	srv := mailtest.Start(t)
 	first, second := w.outbox(srv), w.outbox(srv)
 	var inner mail.Stats
@@ -499,13 +504,13 @@ func TestOutboxSkipsTurnMailFromAnEndedWait(t *testing.T) {
 	srv := mailtest.Start(t)
 	ob := w.outbox(srv)
 	srv.SetFail(true)
-	w.clock.Advance(w.store.MailDelay + time.Second)
+	w.clock.Advance(mailDelay + time.Second)
 	if st, err := ob.RunOnce(ctx); err != nil || st.Failed == 0 {
 		t.Fatalf("run during the outage: %+v (%v)", st, err)
 	}
 	// Bob's time runs out; the bot plays for him; ana moves; bob's turn again.
 	w.clock.Advance(25 * time.Hour)
-	if n, err := w.store.RunTimeouts(); err != nil || n != 1 {
+	if n, err := autoplay.Timeouts(w.store); err != nil || n != 1 {
 		t.Fatalf("timeouts: %d (%v); want bob's", n, err)
 	}
 	l := anaActs()
@@ -517,7 +522,7 @@ func TestOutboxSkipsTurnMailFromAnEndedWait(t *testing.T) {
 	}
 
 	srv.SetFail(false)
-	w.clock.Advance(w.store.MailDelay + time.Second)
+	w.clock.Advance(mailDelay + time.Second)
 	for round := 0; w.count(models.MailPending) > 0; round++ {
 		if round == 10 {
 			t.Fatal("mail still pending after 10 runs")

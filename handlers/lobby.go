@@ -9,9 +9,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"cacao/engine/bot"
 	"cacao/handlers/live"
 	"cacao/models"
+	"cacao/models/autoplay"
 	"cacao/views"
 	"cacao/views/i18n"
 )
@@ -33,7 +33,7 @@ func (s *Server) home(c echo.Context) error {
 const recentFinished = 10
 
 func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
-	vm := views.HomeVM{Page: s.page(c, tr(c, "My games")), BotNames: bot.Names(), TurnLimits: models.TurnLimits,
+	vm := views.HomeVM{Page: s.page(c, tr(c, "My games")), BotNames: autoplay.Kinds(), TurnLimits: models.TurnLimits(),
 		LiveVersion: s.live.Version(live.User(u.ID), live.Lobby), ListsURL: "/"}
 	now := s.store.Clock()
 	finished := recentFinished
@@ -84,50 +84,22 @@ func (s *Server) homeEvents(c echo.Context) error {
 
 // gameLine is a game in a list, for viewer (0: nobody signed in).
 func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) views.GameLine {
-	gl := views.GameLine{ID: g.Game.ID, Status: g.Game.Status, WaitingOnMe: g.WaitingOnMe, TurnLimit: turnLimitText(l, g.Game.TurnHours)}
+	gl := views.GameLine{ID: g.Game.ID, Status: g.Game.Status, WaitingOnMe: g.WaitingOnMe, TurnLimit: views.TurnLimitText(l, g.Game.TurnHours)}
 	if g.WaitingOnMe && g.Deadline != nil {
-		gl.TimeLeft = timeLeft(l, g.Deadline.Sub(now))
+		gl.TimeLeft = views.TimeLeft(l, g.Deadline.Sub(now))
 	}
 	for _, seat := range g.Seats {
 		if seat.FreeFor(viewer) {
 			gl.Free++
 		}
-		switch {
-		case seat.Open() && seat.InvitedID != nil:
+		if seat.Open() {
 			gl.Open++
-			gl.Players = append(gl.Players, l.T("(invited)"))
-		case seat.Open():
-			gl.Open++
-			gl.Players = append(gl.Players, l.T("(open)"))
-		default:
+			gl.Players = append(gl.Players, views.OpenSeatShort(l, seat.InvitedID != nil))
+		} else {
 			gl.Players = append(gl.Players, views.SeatName(l, seat.Name, seat.Bot))
 		}
 	}
 	return gl
-}
-
-// turnLimitText says a game's time per turn in a list of games.
-func turnLimitText(l *i18n.Lang, hours int) string {
-	if hours == 0 {
-		return l.T("no time limit")
-	}
-	return l.T("%s per turn", views.LimitName(l, hours))
-}
-
-// timeLeft says how long is left before a deadline, to the hour.
-func timeLeft(l *i18n.Lang, d time.Duration) string {
-	if d <= 0 {
-		return l.T("time is up")
-	}
-	h := int((d + time.Hour - 1) / time.Hour)
-	switch {
-	case h >= 48:
-		return l.T("%d days %d h left", h/24, h%24)
-	case h > 1:
-		return l.T("%d hours left", h)
-	default:
-		return l.T("less than an hour left")
-	}
 }
 
 // createGame takes the form's seat choices ("open", a bot name, "invite"
@@ -170,7 +142,7 @@ func (s *Server) createGame(c echo.Context) error {
 		}
 		return s.refuseHome(c, u, msg)
 	}
-	if err := s.store.DriveBots(g.ID); err != nil {
+	if _, err := autoplay.Bots(s.store, g.ID, nil); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/games/%d", g.ID))
@@ -208,7 +180,7 @@ func (s *Server) joinGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.DriveBots(g.ID); err != nil {
+	if _, err := autoplay.Bots(s.store, g.ID, nil); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/games/%d", g.ID))
@@ -232,7 +204,7 @@ func (s *Server) joinByToken(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.DriveBots(g.ID); err != nil {
+	if _, err := autoplay.Bots(s.store, g.ID, nil); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/games/%d", g.ID))
@@ -246,35 +218,3 @@ func gameID(c echo.Context) (uint, error) {
 	return uint(id), nil
 }
 
-func (s *Server) notifications(c echo.Context) error {
-	u := currentUser(c)
-	ns, _, err := s.store.Notifications(u.ID, 100)
-	if err != nil {
-		return err
-	}
-	if err := s.store.MarkRead(u.ID); err != nil {
-		return err
-	}
-	var lines []views.NotificationLine
-	for _, n := range ns {
-		text := n.Text
-		if n.Format != "" {
-			text = lang(c).T(n.Format, n.NoteArgs()...)
-		}
-		lines = append(lines, views.NotificationLine{Text: text, GameID: n.GameID, Unread: !n.Read, At: n.CreatedAt})
-	}
-	return render(c, http.StatusOK, views.NotificationsPage(s.page(c, tr(c, "Notifications")), lines))
-}
-
-// next sends the player to the game that has waited longest on them.
-func (s *Server) next(c echo.Context) error {
-	games, _, err := s.store.MyGames(currentUser(c).ID, 0)
-	if err != nil {
-		return err
-	}
-	if len(games) > 0 && games[0].WaitingOnMe {
-		return redirect(c, fmt.Sprintf("/games/%d", games[0].Game.ID))
-	}
-	s.sessions.Put(c.Request().Context(), "flash", tr(c, "No game is waiting for you."))
-	return redirect(c, "/")
-}

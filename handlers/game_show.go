@@ -1,0 +1,187 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"cacao/engine"
+	"cacao/handlers/live"
+	"cacao/models"
+	"cacao/views"
+	"cacao/views/i18n"
+)
+
+// showGame renders the game page (a fragment for htmx) for the signed-in
+// viewer, with the choice in progress taken from the query string.
+func (s *Server) showGame(c echo.Context) error {
+	id, err := gameID(c)
+	if err != nil {
+		return err
+	}
+	sel, problem := parseSelection(lang(c), c.QueryParam("tile"), c.QueryParam("slot"), c.QueryParam("rot"), c.QueryParam("at"), c.QueryParam("overbuild"), c.QueryParam("fill"))
+	// Opening the game reads its notices, before the game is loaded, so
+	// that every notice read tells of the game as shown or earlier. A step
+	// of a selection (htmx) leaves the header as it is: the page that opened
+	// the game, or its live refresh, read them. A failure leaves them unread.
+	if u := currentUser(c); u != nil && !isStep(c, sel) {
+		if err := s.store.SeeGameNotices(u.ID, id); err != nil {
+			s.log.Warn("reading a game's notices", "game", id, "user", u.ID, "err", err)
+		}
+	}
+	l, err := s.store.LoadGame(id)
+	if err != nil {
+		return err
+	}
+	vm := s.gameVM(c, l, sel)
+	if problem != "" {
+		vm.Error = problem
+	}
+	if c.QueryParam("live") == "1" {
+		// A refetch after someone else's move: focus stays where the player
+		// is, and the moves since the page's last look are read out.
+		vm.Focus = ""
+		from, _ := strconv.Atoi(c.QueryParam("from"))
+		vm.Announce = announce(lang(c), l, from, vm.Me, vm.Names())
+	}
+	// The player has now seen the game as it is: no "your turn" mail for it.
+	if err := s.store.MarkSeen(l, vm.Me); err != nil {
+		return err
+	}
+	return s.renderGame(c, http.StatusOK, vm)
+}
+
+// showLog is a game's whole log, for anyone who may see the game.
+func (s *Server) showLog(c echo.Context) error {
+	id, err := gameID(c)
+	if err != nil {
+		return err
+	}
+	l, err := s.store.LoadGame(id)
+	if err != nil {
+		return err
+	}
+	lg := lang(c)
+	vm := views.GameVM{Page: s.page(c, lg.T("Game %d: the whole log", int(id))), ID: id, Status: l.Game.Status}
+	if l.Play != nil {
+		for i, seat := range l.Seats {
+			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), Letter: views.Letters[i]})
+		}
+		vm.Log = logLines(lg, l.Events, vm.Names())
+	}
+	return render(c, http.StatusOK, views.LogPage(vm))
+}
+
+// gameEvents streams the game's changes (SSE) to an open game page.
+func (s *Server) gameEvents(c echo.Context) error {
+	id, err := gameID(c)
+	if err != nil {
+		return err
+	}
+	version, err := s.store.GameVersion(id)
+	if err != nil {
+		return err
+	}
+	s.live.Stream(c.Response(), c.Request(), version, live.Game(id))
+	return nil
+}
+
+func (s *Server) renderGame(c echo.Context, code int, vm views.GameVM) error {
+	if isHTMX(c) {
+		vm.Fragment = true
+		return render(c, code, views.GameMain(vm))
+	}
+	return render(c, code, views.GamePage(vm))
+}
+
+// parseSelection reads the choice in progress; what cannot be read is
+// dropped and reported.
+func parseSelection(l *i18n.Lang, tile, slot, rot, at, overbuild, fill string) (views.Selection, string) {
+	var sel views.Selection
+	if tile == "" {
+		return sel, ""
+	}
+	if _, ok := engine.ParseWorker(tile); !ok {
+		return sel, l.T("unknown tile %s", strconv.Quote(tile))
+	}
+	sel.Tile = tile
+	if slot != "" {
+		// Which of two alike tiles is marked; a place that does not hold
+		// the tile marks the first alike.
+		n, err := strconv.Atoi(slot)
+		if err != nil || n < 0 || n > 20 {
+			return views.Selection{}, l.T("unknown place in the hand")
+		}
+		sel.Slot = n
+	}
+	if rot != "" {
+		r, err := strconv.Atoi(rot)
+		if err != nil || r < 0 || r > 3 {
+			return views.Selection{}, l.T("a rotation is 0, 1, 2 or 3")
+		}
+		sel.Rot = r
+	}
+	if at == "" {
+		return sel, ""
+	}
+	c, ok := parseCell(at)
+	if !ok {
+		return sel, l.T("a cell is written x,y")
+	}
+	sel.At, sel.Overbuild = &c, overbuild == "1"
+	if fill != "" {
+		f, err := strconv.Atoi(fill)
+		if err != nil || f < 0 || f > 20 {
+			return sel, l.T("unknown fill choice")
+		}
+		sel.Fill = f
+	}
+	return sel, ""
+}
+
+func parseCell(s string) (engine.Cell, bool) {
+	xs, ys, ok := strings.Cut(s, ",")
+	if !ok {
+		return engine.Cell{}, false
+	}
+	x, err1 := strconv.Atoi(strings.TrimSpace(xs))
+	y, err2 := strconv.Atoi(strings.TrimSpace(ys))
+	if err1 != nil || err2 != nil || x < -1000 || x > 1000 || y < -1000 || y > 1000 {
+		return engine.Cell{}, false
+	}
+	return engine.Cell{X: x, Y: y}, true
+}
+
+// isStep reports whether the request is a step of a selection made with
+// htmx from an open game page (a tile, a rotation, a cell): its answer
+// replaces the game area alone, and the page that opened the game (or its
+// live refresh) has read the game's notices and shows the header's count.
+func isStep(c echo.Context, sel views.Selection) bool {
+	return isHTMX(c) && sel != (views.Selection{}) && c.QueryParam("live") != "1"
+}
+
+// exportRecord downloads the game record; only once the game is over, since
+// the record's setup holds every pile's order.
+func (s *Server) exportRecord(c echo.Context) error {
+	id, err := gameID(c)
+	if err != nil {
+		return err
+	}
+	l, err := s.store.LoadGame(id)
+	if err != nil {
+		return err
+	}
+	if l.Game.Status != models.StatusFinished {
+		return refusal(http.StatusForbidden, "the record can be downloaded once the game is over: it shows every pile")
+	}
+	data, err := l.Play.Record().Encode()
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="cacao-game-%d.json"`, id))
+	return c.Blob(http.StatusOK, "application/json", data)
+}
+

@@ -1,0 +1,200 @@
+package handlers
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"cacao/engine"
+	"cacao/models"
+	"cacao/views"
+	"cacao/views/i18n"
+)
+
+// gameVM builds the game page for the viewer from the engine's viewer-scoped
+// view only: nothing else of the position reaches the template.
+func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) views.GameVM {
+	u := currentUser(c)
+	lg := lang(c)
+	vm := views.GameVM{Page: s.page(c, lg.T("Game %d", int(l.Game.ID))), ID: l.Game.ID, Version: l.Game.Version,
+		Status: l.Game.Status, Me: -1, TurnLimit: views.LimitName(lg, l.Game.TurnHours)}
+	vm.Step = isStep(c, sel)
+	if u != nil {
+		vm.Me = l.SeatOf(u.ID)
+	}
+	if l.Game.Status == models.StatusOpen {
+		for i, seat := range l.Seats {
+			name := views.SeatName(lg, seat.Name, seat.Bot)
+			if seat.Open() {
+				name = views.OpenSeatName(lg, seat.InvitedID != nil)
+			}
+			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: name, Letter: views.Letters[i]})
+			if u != nil && seat.Open() && seat.InvitedID != nil && *seat.InvitedID == u.ID {
+				vm.InvitedMe = true
+			}
+			if u != nil && seat.FreeFor(u.ID) {
+				vm.CanJoin = true
+			}
+		}
+		if vm.Me >= 0 {
+			vm.Invite = s.baseURL(c) + "/join/" + l.Game.InviteToken
+		}
+		return vm
+	}
+	st := l.Play.State()
+	viewer := engine.Spectator
+	if vm.Me >= 0 {
+		viewer = vm.Me
+	}
+	v := st.View(viewer)
+	vm.View = v
+	vm.Finished = l.Game.Status == models.StatusFinished
+	clocks := s.clocks(lg, l)
+	for i, seat := range l.Seats {
+		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), Letter: views.Letters[i], Bot: seat.Bot,
+			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && v.Current == i, Clock: clocks[i]})
+	}
+	names := vm.Names()
+	vm.LogLen = len(l.Events)
+	// The page shows the log's last entries (the since panel tells a
+	// returning player the rest of what is new); /games/ID/log has it all.
+	from := max(0, len(l.Events)-views.LogShown)
+	vm.Log, vm.LogFrom = logLines(lg, l.Events[from:], names), from
+	for _, t := range v.Result.Temples {
+		vm.Temples = append(vm.Temples, views.TempleLine(lg, t, names))
+	}
+	if vm.Me >= 0 {
+		vm.Since = since(lg, l, vm.Me, names)
+	}
+	if vm.Finished {
+		win := map[int]bool{}
+		for _, w := range v.Result.Winners {
+			win[w] = true
+		}
+		for i, sc := range v.Result.Scores {
+			vm.Scores = append(vm.Scores, views.ScoreLine{Name: vm.Seats[i].Name, Letter: vm.Seats[i].Letter, Score: sc, Winner: win[i]})
+		}
+	}
+	if vm.Me < 0 {
+		return vm
+	}
+	if len(v.Queue) > 0 {
+		b := v.Queue[0]
+		vm.Pending = &views.Pending{Turn: b.Turn, Edges: views.EdgeChoices(lg, b.Edges), More: len(v.Queue) - 1}
+	}
+	vm.Play.MyTurn = !v.Over && v.Current == vm.Me
+	vm.Play.CanAct = vm.Play.MyTurn && len(v.Queue) == 0
+	if !vm.Play.CanAct {
+		return vm
+	}
+	vm.Sel = sel
+	selectMove(lg, st, &vm)
+	return vm
+}
+
+// clocks says, for each seat, how long its player has left and whether
+// their clock is paused by a vacation ("" for seats without a deadline).
+func (s *Server) clocks(lg *i18n.Lang, l *models.Loaded) []string {
+	out := make([]string, len(l.Seats))
+	var users []uint
+	for _, seat := range l.Seats {
+		if seat.Deadline != nil && seat.UserID != nil {
+			users = append(users, *seat.UserID)
+		}
+	}
+	if len(users) == 0 {
+		return out
+	}
+	away, err := s.store.Vacations(users)
+	if err != nil {
+		s.log.Warn("vacations", "err", err)
+	}
+	now := s.store.Clock()
+	for i, seat := range l.Seats {
+		if seat.Deadline != nil && seat.UserID != nil {
+			out[i] = views.ClockText(lg, seat.Deadline.Sub(now), away[*seat.UserID])
+		}
+	}
+	return out
+}
+
+// since tells what the other players did after the viewer's own last move
+// (or since the start): their moves, what the viewer gained meanwhile, the
+// cells that changed, and which of it is new since the viewer last looked.
+func since(lg *i18n.Lang, l *models.Loaded, me int, names []string) *views.SinceVM {
+	from := 0
+	for _, ev := range l.Events {
+		if ev.Seat == me && !ev.Timeout && !ev.Auto {
+			from = ev.Seq + 1
+		}
+	}
+	var evs []models.Event
+	var mine engine.Gain
+	for _, ev := range l.Events[from:] {
+		if ev.Seat == me && !ev.Timeout && !ev.Auto {
+			continue
+		}
+		evs = append(evs, ev)
+		g := ev.Gains[me]
+		mine.Gold, mine.Fruit, mine.Sun = mine.Gold+g.Gold, mine.Fruit+g.Fruit, mine.Sun+g.Sun
+		mine.WaterSteps, mine.Water = mine.WaterSteps+g.WaterSteps, mine.Water+g.Water
+	}
+	if len(evs) == 0 {
+		return nil
+	}
+	sv := &views.SinceVM{Mine: views.GainText(lg, mine)}
+	changed := map[engine.Cell]bool{}
+	seen := l.Seats[me].SeenSeq
+	for i, text := range logLines(lg, evs, names) {
+		ev := evs[i]
+		sv.Lines = append(sv.Lines, views.SinceLine{Text: text, New: ev.Seq >= seen})
+		if ev.Kind == models.KindTurn {
+			changed[ev.Placement.At] = true
+			for _, f := range ev.Fills {
+				changed[f.At] = true
+			}
+		}
+	}
+	for c := range changed {
+		sv.Cells = append(sv.Cells, c)
+	}
+	sort.Slice(sv.Cells, func(a, b int) bool { return sv.Cells[a].Less(sv.Cells[b]) })
+	return sv
+}
+
+// announce tells the log entries from the from-th on that are not the
+// viewer's own doing, for the page's live region.
+func announce(lg *i18n.Lang, l *models.Loaded, from, me int, names []string) []string {
+	if from < 0 || from >= len(l.Events) {
+		return nil
+	}
+	var others []models.Event
+	for _, ev := range l.Events[from:] {
+		if ev.Seat != me || ev.Timeout || ev.Auto {
+			others = append(others, ev)
+		}
+	}
+	out := logLines(lg, others, names)
+	if len(out) > 5 {
+		out = append([]string{lg.N("%d more moves before these.", "%d more moves before these.", len(out)-5, len(out)-5)}, out[len(out)-5:]...)
+	}
+	return out
+}
+
+// logLines tells events in plain words, one line each.
+func logLines(l *i18n.Lang, events []models.Event, names []string) []string {
+	out := make([]string, 0, len(events))
+	for _, ev := range events {
+		out = append(out, views.LogLine(l, views.LogEntry{Resolve: ev.Kind == models.KindResolve, Seat: ev.Seat, Turn: ev.Turn,
+			Timeout: ev.Timeout, Auto: ev.Auto, Placement: ev.Placement, Fills: ev.Fills, Gains: ev.Gains}, names))
+	}
+	return out
+}
+
+func (s *Server) baseURL(c echo.Context) string {
+	if s.cfg.BaseURL != "" {
+		return strings.TrimRight(s.cfg.BaseURL, "/")
+	}
+	return c.Scheme() + "://" + c.Request().Host
+}

@@ -1,0 +1,101 @@
+// Package autoplay plays the seats nobody plays at the keyboard: the bots'
+// seats, and a seat whose time ran out, for which the greedy bot plays. It
+// commits through the store like any player, so the store's checks (whose
+// turn, which version, is the deadline past) hold for it too.
+package autoplay
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"cacao/engine"
+	"cacao/engine/bot"
+	"cacao/models"
+)
+
+// Kinds lists the bots a game can seat (models.WithBots).
+func Kinds() []string { return bot.Names() }
+
+// maxSteps bounds the bots' moves in one call: a game has far fewer.
+const maxSteps = 1000
+
+// Bots lets the bots of game id play until a person must act or the game
+// ends, each action a commit of its own. from is the game as just
+// committed (nil loads it); the game as the bots left it is returned, so
+// that a move's answer need not read it again.
+func Bots(store *models.Store, id uint, from *models.Loaded) (*models.Loaded, error) {
+	r := engine.NewRand(seed())
+	l := from
+	for step := 0; step < maxSteps; step++ {
+		if l == nil || step > 0 {
+			var err error
+			if l, err = store.LoadGame(id); err != nil {
+				return nil, err
+			}
+		}
+		if l.Game.Status != models.StatusActive {
+			return l, nil
+		}
+		if decided, err := store.CatchUpPolicies(l); err != nil || decided {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		st := l.Play.State()
+		actor, play, ok, err := botPlay(l, r)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return l, nil
+		}
+		_, err = store.Commit(id, l.Game.Version, actor, play)
+		if err != nil && !errors.Is(err, models.ErrConflict) {
+			return nil, fmt.Errorf("autoplay: bot of game %d at turn %d: %w", id, st.Turns(), err)
+		}
+		// A conflict: someone else moved first; go on from the new position.
+	}
+	return nil, fmt.Errorf("autoplay: the bots of game %d did not stop", id)
+}
+
+// botPlay is what a bot of l does next: resolve its pending choice (the
+// first bot seat with one), or play its turn. ok is false when no bot has
+// anything to do.
+func botPlay(l *models.Loaded, r *engine.Rand) (models.Actor, models.Play, bool, error) {
+	st := l.Play.State()
+	for i, seat := range l.Seats {
+		if seat.Bot == "" || len(st.Player(i).Queue()) == 0 {
+			continue
+		}
+		b, ok := bot.ByName(seat.Bot)
+		if !ok {
+			return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", seat.Bot)
+		}
+		return models.Actor{Bot: true, Seat: i}, models.Play{Acts: b.Resolve(st, i, r)}, true, nil
+	}
+	cur := st.Current()
+	if st.Over() || l.Seats[cur].Bot == "" {
+		return models.Actor{}, models.Play{}, false, nil
+	}
+	b, ok := bot.ByName(l.Seats[cur].Bot)
+	if !ok {
+		return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", l.Seats[cur].Bot)
+	}
+	m, err := b.Move(st, r)
+	if err != nil {
+		return models.Actor{}, models.Play{}, false, err
+	}
+	m.Fills = append([]engine.Fill(nil), m.Fills...) // the bot's buffer
+	return models.Actor{Bot: true, Seat: cur}, models.Play{Move: &m}, true, nil
+}
+
+func seed() uint64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return binary.LittleEndian.Uint64(b[:])
+}

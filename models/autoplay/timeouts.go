@@ -1,0 +1,108 @@
+package autoplay
+
+import (
+	"errors"
+	"fmt"
+
+	"cacao/engine"
+	"cacao/engine/bot"
+	"cacao/models"
+)
+
+// TimeOut plays for seat of game id, whose time ran out: the greedy bot
+// makes the seat's pending choices and, if it is the seat's turn in a game
+// with a turn limit, its turn, all in one commit marked as a timeout;
+// everyone at the table is told and the player keeps the seat. In a game
+// without a limit only choices run out of time: the turn waits. A seat
+// whose deadline has not passed, or with nothing to play (its timeout was
+// already played, by this or another worker), is refused with an error
+// matching models.ErrForbidden, and nothing changes.
+func TimeOut(store *models.Store, id uint, seat int) (*models.Loaded, error) {
+	r := engine.NewRand(seed())
+	for attempt := 0; ; attempt++ {
+		l, err := store.LoadGame(id)
+		if err != nil {
+			return nil, err
+		}
+		if l.Game.Status != models.StatusActive {
+			return nil, models.ErrNotActive
+		}
+		if seat < 0 || seat >= len(l.Seats) {
+			return nil, models.ErrForbidden
+		}
+		plays, err := timeoutPlays(l.Play.State().Clone(), seat, l.Game.TurnHours > 0, r)
+		if err != nil {
+			return nil, err
+		}
+		done, err := store.Commit(id, l.Game.Version, models.Actor{Timeout: true, Seat: seat}, plays...)
+		if errors.Is(err, models.ErrConflict) && attempt < 5 {
+			continue // someone moved meanwhile: decide again on the new position
+		}
+		return done, err
+	}
+}
+
+// timeoutPlays is what the greedy bot does for seat on st (a copy, which it
+// plays on): every pending choice, then the seat's turn if it has one and
+// turns have a clock (limited).
+func timeoutPlays(st *engine.State, seat int, limited bool, r *engine.Rand) ([]models.Play, error) {
+	greedy, _ := bot.ByName("greedy")
+	var plays []models.Play
+	for step := 0; step < 64; step++ {
+		switch {
+		case len(st.Player(seat).Queue()) > 0:
+			acts := greedy.Resolve(st, seat, r)
+			if _, err := st.Resolve(seat, acts); err != nil {
+				return nil, err
+			}
+			plays = append(plays, models.Play{Acts: acts})
+		case limited && !st.Over() && st.Current() == seat:
+			m, err := greedy.Move(st, r)
+			if err != nil {
+				return nil, err
+			}
+			m.Fills = append([]engine.Fill(nil), m.Fills...) // the bot's buffer
+			m.Reactions = nil                                // as the store plays it: others' batches join their queues
+			played := m
+			if _, err := st.Play(seat, m); err != nil {
+				return nil, err
+			}
+			plays = append(plays, models.Play{Move: &played})
+		default:
+			return plays, nil
+		}
+	}
+	return plays, nil
+}
+
+// Timeouts plays every seat whose deadline has passed (see TimeOut), at
+// most a hundred a call, then lets the bots of those games move. It
+// returns how many seats it played for.
+func Timeouts(store *models.Store) (int, error) {
+	due, err := store.DueTimeouts(100)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, seat := range due {
+		_, err := TimeOut(store, seat.GameID, seat.Index)
+		if errors.Is(err, models.ErrForbidden) {
+			// Nothing to play, or played meanwhile.
+			if err := store.ClearStale(seat); err != nil {
+				return n, err
+			}
+			continue
+		}
+		if errors.Is(err, models.ErrNotActive) || errors.Is(err, models.ErrConflict) {
+			continue // moved on meanwhile
+		}
+		if err != nil {
+			return n, fmt.Errorf("autoplay: timeout of game %d seat %d: %w", seat.GameID, seat.Index, err)
+		}
+		n++
+		if _, err := Bots(store, seat.GameID, nil); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}

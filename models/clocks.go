@@ -1,0 +1,143 @@
+package models
+
+import (
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// day is a calendar day's length for deadlines and vacations.
+const day = 24 * time.Hour
+
+// reminderLead is how long before a deadline its player is reminded: 24
+// hours, or half the limit when that is shorter.
+func reminderLead(limit time.Duration) time.Duration {
+	return min(day, limit/2)
+}
+
+// choiceLimit is the time a pending choice has in a game without a turn
+// limit (RULES.md section 7); the turn itself has no limit there.
+const choiceLimit = 3 * day
+
+// waitLimit is the time a seat of g has for what it is waited on for: the
+// game's turn limit, or choiceLimit for a pending choice (choosing) in a
+// game without one; 0 is no limit.
+func waitLimit(g *Game, choosing bool) time.Duration {
+	switch {
+	case g.TurnHours > 0:
+		return time.Duration(g.TurnHours) * time.Hour
+	case choosing:
+		return choiceLimit
+	}
+	return 0
+}
+
+// startWaiting starts (or restarts) the clock of a seat that is waited on
+// from now, and tells its player what waits when kind is not empty.
+// choosing says the seat has a choice pending (the head of its queue
+// reached it now, or is still there). A player on vacation gets the whole
+// limit after their vacation ends.
+func (s *Store) startWaiting(tx *gorm.DB, g *Game, seat *Seat, now time.Time, kind string, choosing bool) error {
+	seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded = &now, nil, nil, false
+	if limit := waitLimit(g, choosing); limit > 0 && seat.UserID != nil {
+		var u User
+		if err := tx.Select("id", "vacation_until").Take(&u, *seat.UserID).Error; err != nil {
+			return err
+		}
+		start := now
+		if u.OnVacation(now) {
+			start = *u.VacationUntil
+		}
+		deadline, remind := start.Add(limit), start.Add(limit-reminderLead(limit))
+		seat.Deadline, seat.RemindAt = &deadline, &remind
+	}
+	err := setClock(tx, seat)
+	if err != nil || kind == "" || seat.UserID == nil {
+		return err
+	}
+	switch kind {
+	case "reaction":
+		return s.notify(tx, *seat.UserID, g.ID, kind, "A choice is waiting for you in game %d: your workers were activated.", g.ID)
+	case turnAndChoice:
+		return s.notify(tx, *seat.UserID, g.ID, "turn", "It is your turn in game %d, and a choice is waiting for you: your workers were activated.", g.ID)
+	}
+	return s.notify(tx, *seat.UserID, g.ID, kind, "It is your turn in game %d.", g.ID)
+}
+
+// turnAndChoice asks startWaiting for a "turn" notice that also tells of
+// a pending choice.
+const turnAndChoice = "turn+choice"
+
+// clearDeadline takes the clock off a seat that is still waited on.
+func clearDeadline(tx *gorm.DB, seat *Seat) error {
+	seat.Deadline, seat.RemindAt, seat.Reminded = nil, nil, false
+	return tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"deadline": nil, "remind_at": nil, "reminded": false}).Error
+}
+
+// setClock writes seat's clock: since when it is waited on, its deadline
+// and reminder.
+func setClock(tx *gorm.DB, seat *Seat) error {
+	return tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{
+		"waiting_since": seat.WaitingSince, "deadline": seat.Deadline, "remind_at": seat.RemindAt, "reminded": seat.Reminded}).Error
+}
+
+func stopWaiting(tx *gorm.DB, seat *Seat) error {
+	seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded = nil, nil, nil, false
+	return setClock(tx, seat)
+}
+
+// DueTimeouts lists, oldest deadline first, up to limit seats of active
+// games whose deadline has passed: the seats someone must play for.
+func (s *Store) DueTimeouts(limit int) ([]Seat, error) {
+	var due []Seat
+	err := s.db.Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
+		Where("seats.deadline IS NOT NULL AND seats.deadline <= ?", s.now()).Order("seats.deadline").Limit(limit).Find(&due).Error
+	return due, err
+}
+
+// ClearStale takes a passed deadline off a seat of an active game that has
+// nothing left to play before it: no choice, and a turn without a clock
+// (a deadline left over with nothing behind it would be due for ever).
+// Nothing else changes; a seat that was played meanwhile is left alone.
+func (s *Store) ClearStale(seat Seat) error {
+	l, err := s.LoadGame(seat.GameID)
+	if err != nil || l.Play == nil || l.Game.Status != StatusActive {
+		return err
+	}
+	st := l.Play.State()
+	if len(st.Player(seat.Index).Queue()) > 0 || l.Game.TurnHours > 0 && !st.Over() && st.Current() == seat.Index {
+		return nil
+	}
+	return s.w.Model(&Seat{}).Where("id = ? AND deadline = ?", seat.ID, seat.Deadline).
+		Updates(map[string]any{"deadline": nil, "remind_at": nil, "reminded": false}).Error
+}
+
+// SendReminders tells every player whose reminder time has come that their
+// deadline is near, once per wait. It returns how many it reminded.
+func (s *Store) SendReminders() (int, error) {
+	now := s.now()
+	var due []Seat
+	err := s.db.Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
+		Where("seats.remind_at <= ? AND seats.reminded = ? AND seats.deadline > ? AND seats.user_id IS NOT NULL", now, false, now).
+		Limit(500).Find(&due).Error
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, seat := range due {
+		err := s.w.Transaction(func(tx *gorm.DB) error {
+			res := tx.Model(&Seat{}).Where("id = ? AND reminded = ? AND remind_at = ?", seat.ID, false, seat.RemindAt).Update("reminded", true)
+			if res.Error != nil || res.RowsAffected != 1 {
+				return res.Error
+			}
+			n++
+			left := max(1, int(seat.Deadline.Sub(now).Round(time.Hour)/time.Hour))
+			return s.notify(tx, *seat.UserID, seat.GameID, "reminder", "Game %d is waiting for you: your time runs out in about %d hours.", seat.GameID, left)
+		})
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+

@@ -1,0 +1,323 @@
+package models
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+
+	"cacao/engine"
+)
+
+// Actor says who submits a change: a user (UserID), a bot seat (Bot true,
+// Seat its engine seat), or whoever plays for a seat whose time ran out
+// (Timeout true, Seat).
+type Actor struct {
+	UserID  uint
+	Bot     bool
+	Timeout bool
+	Seat    int
+}
+
+// Play is one action of a seat: its turn (Move), or the resolution of the
+// batch at the head of its queue (Acts, when Move is nil).
+type Play struct {
+	Move *engine.Move
+	Acts []engine.Act
+}
+
+// CommitTurn commits a turn made on version of game id by actor. It returns
+// ErrConflict when the game moved on since version (the loser of a double
+// submit), ErrForbidden when actor has no seat, an engine.ErrIllegal error
+// when the move is illegal; in every error case nothing changes.
+func (s *Store) CommitTurn(id uint, version int, actor Actor, m engine.Move) (*Loaded, error) {
+	return s.Commit(id, version, actor, Play{Move: &m})
+}
+
+// CommitResolve resolves the batch at the head of actor's queue with acts.
+func (s *Store) CommitResolve(id uint, version int, actor Actor, acts []engine.Act) (*Loaded, error) {
+	return s.Commit(id, version, actor, Play{Acts: acts})
+}
+
+// Commit commits plays, in order, for actor's seat in one change of game
+// id made on version, as CommitTurn does. A timeout (actor.Timeout) is
+// refused with an error matching ErrForbidden unless the seat's deadline
+// has passed and plays are given; everyone at the table is told of it.
+func (s *Store) Commit(id uint, version int, actor Actor, plays ...Play) (*Loaded, error) {
+	if actor.Timeout && len(plays) == 0 {
+		return nil, errNotDue
+	}
+	l, err := s.commit(id, version, actor, func(l *Loaded, seat int, add func(LogEntry) error) error {
+		for _, p := range plays {
+			var e LogEntry
+			var err error
+			if p.Move != nil {
+				e, err = turnEntry(l, seat, *p.Move)
+			} else {
+				e, err = resolveEntry(l, seat, p.Acts)
+			}
+			if err != nil {
+				return err
+			}
+			if err := add(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, errMoved) {
+		err = ErrConflict
+	}
+	return l, err
+}
+
+// turnEntry checks seat's move on a copy of the position and returns its
+// log entry, every choice explicit.
+func turnEntry(l *Loaded, seat int, m engine.Move) (LogEntry, error) {
+	m.Reactions = nil // live play: other players' batches join their queues
+	out, err := l.Play.State().Clone().Play(seat, m)
+	if err != nil {
+		return LogEntry{}, err
+	}
+	data, err := engine.MarshalTurn(engine.RecordTurn{Seat: seat, Move: engine.Move{
+		Placement: out.Placement, Fills: out.Fills, Acts: out.Acts,
+	}})
+	return LogEntry{Kind: KindTurn, Seat: seat, Turn: l.Play.State().Turns(), Data: string(data)}, err
+}
+
+// resolveEntry checks the resolution of seat's first pending batch.
+func resolveEntry(l *Loaded, seat int, acts []engine.Act) (LogEntry, error) {
+	q := l.Play.State().Player(seat).Queue()
+	if len(q) == 0 {
+		return LogEntry{}, &engine.IllegalError{Reason: "you have no pending choice", Format: "you have no pending choice"}
+	}
+	turn := q[0].Turn
+	rs, err := l.Play.State().Clone().Resolve(seat, acts)
+	if err != nil {
+		return LogEntry{}, err
+	}
+	data, err := engine.MarshalActs(rs[0].Acts)
+	return LogEntry{Kind: KindResolve, Seat: seat, Turn: turn, Data: string(data)}, err
+}
+
+// errMoved says the game changed between reading it and writing.
+var errMoved = errors.New("models: the game moved while the change was prepared")
+
+// errNotDue refuses a timeout for a seat whose deadline has not passed (or
+// was already played: the seat is no longer waited on).
+var errNotDue = fmt.Errorf("%w: that seat's time has not run out", ErrForbidden)
+
+// commit prepares change on the game as loaded (the replay cache makes that
+// cheap), after checking who acts and on which version, then writes it in
+// one transaction that first moves the game's version on from the version
+// read: if someone else committed meanwhile, nothing is written and the
+// answer is errMoved. change appends log entries with add, which plays
+// each. A version below 0 takes the game as it is.
+func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded, seat int, add func(LogEntry) error) error) (*Loaded, error) {
+	now := s.now()
+	l, err := s.LoadGame(id)
+	if err != nil {
+		return nil, err
+	}
+	if l.Game.Status != StatusActive {
+		return nil, ErrNotActive
+	}
+	seat := actor.Seat
+	switch {
+	case actor.Timeout:
+		if seat < 0 || seat >= len(l.Seats) {
+			return nil, ErrForbidden
+		}
+		if d := l.Seats[seat].Deadline; d == nil || d.After(now) {
+			return nil, errNotDue
+		}
+	case actor.Bot:
+		if seat < 0 || seat >= len(l.Seats) || l.Seats[seat].Bot == "" {
+			return nil, ErrForbidden
+		}
+	default:
+		if seat = l.SeatOf(actor.UserID); seat < 0 {
+			return nil, ErrForbidden
+		}
+	}
+	if version >= 0 && l.Game.Version != version {
+		return nil, ErrConflict
+	}
+	read := l.Game.Version
+	prevCur := l.Play.State().Current()
+	var entries []LogEntry
+	put := func(e LogEntry, user *uint) error {
+		e.GameID, e.Seq, e.CreatedAt, e.Timeout, e.Version, e.UserID = id, len(l.Log), now, actor.Timeout, read+1, user
+		l.Log = append(l.Log, e)
+		entries = append(entries, e)
+		return l.apply(e)
+	}
+	add := func(e LogEntry) error {
+		var user *uint
+		if !actor.Bot && !actor.Timeout {
+			uid := actor.UserID
+			user = &uid
+		}
+		return put(e, user)
+	}
+	if err := change(l, seat, add); err != nil {
+		return nil, err
+	}
+	// Players who told us to always decide for them have what now waits
+	// for them resolved in the same commit, each resolution explicit.
+	err = s.decideForPolicies(l, func(e LogEntry, user uint) error {
+		e.Auto = true
+		return put(e, &user)
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = s.w.Transaction(func(tx *gorm.DB) error {
+		if err := bumpVersion(tx, &l.Game, s.now()); err != nil {
+			return err
+		}
+		if actor.Timeout {
+			// A vacation may have moved the deadline since it was read.
+			var st Seat
+			if err := tx.Select("id", "deadline").Take(&st, l.Seats[seat].ID).Error; err != nil {
+				return err
+			}
+			if st.Deadline == nil || st.Deadline.After(now) {
+				return errNotDue
+			}
+		}
+		if err := tx.Create(&entries).Error; err != nil {
+			if errors.Is(err, gorm.ErrDuplicatedKey) {
+				return errMoved
+			}
+			return err
+		}
+		if err := s.afterChange(tx, l, seat, prevCur, now); err != nil {
+			return err
+		}
+		if actor.Timeout {
+			return s.tellTimeout(tx, l, seat)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// The game as committed is shown without reading it again: its log
+	// carries the new entries' ids as a load would.
+	for i, e := range entries {
+		l.Log[len(l.Log)-len(entries)+i].ID = e.ID
+	}
+	s.remember(l)
+	s.changed(&l.Game, l.Seats, false)
+	return l, nil
+}
+
+// bumpVersion moves game g on by one version, if it is still at g's:
+// otherwise someone else committed first (errMoved).
+func bumpVersion(tx *gorm.DB, g *Game, at time.Time) error {
+	res := tx.Model(&Game{}).Where("id = ? AND version = ?", g.ID, g.Version).
+		Updates(map[string]any{"version": g.Version + 1, "updated_at": at})
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected != 1 {
+		return errMoved
+	}
+	g.Version++
+	g.UpdatedAt = at
+	return nil
+}
+
+// tellTimeout tells everyone at the table that seat's time ran out and the
+// greedy bot played for it.
+func (s *Store) tellTimeout(tx *gorm.DB, l *Loaded, seat int) error {
+	id, who := l.Game.ID, l.Seats[seat].Name
+	for i, other := range l.Seats {
+		if other.UserID == nil {
+			continue
+		}
+		var err error
+		if i == seat {
+			err = s.notify(tx, *other.UserID, id, "timeout", "Your time ran out in game %d: the greedy bot played for you. Your seat is still yours.", id)
+		} else {
+			err = s.notify(tx, *other.UserID, id, "timeout", "%s's time ran out in game %d: the greedy bot played for them.", who, id)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// afterChange updates who is waited on (and their clocks), finishes the
+// game when it is over and every choice is made, and notifies people.
+// acted is the seat that made the change; prevCur the player whose turn it
+// was before.
+func (s *Store) afterChange(tx *gorm.DB, l *Loaded, acted, prevCur int, now time.Time) error {
+	st := l.Play.State()
+	for i := range l.Seats {
+		seat := &l.Seats[i]
+		choosing := len(st.Player(i).Queue()) > 0
+		myTurn := !st.Over() && st.Current() == i
+		kind := "turn"
+		if choosing {
+			kind = map[bool]string{false: "reaction", true: turnAndChoice}[myTurn]
+		}
+		var err error
+		switch waiting := choosing || myTurn; {
+		case waiting && seat.WaitingSince == nil:
+			err = s.startWaiting(tx, &l.Game, seat, now, kind, choosing)
+		case waiting && !choosing && seat.Deadline != nil && waitLimit(&l.Game, false) == 0:
+			// Only the turn is left (its choices were made, perhaps in
+			// someone else's commit), and here a turn has no clock.
+			err = clearDeadline(tx, seat)
+		case waiting && i == acted:
+			err = s.startWaiting(tx, &l.Game, seat, now, "", choosing) // a fresh clock for what is left, no news
+		case waiting && myTurn && prevCur != i && seat.Deadline != nil && !seat.Deadline.After(now):
+			// An overdue choice stays overdue: its timeout plays it, and the turn.
+		case waiting && myTurn && prevCur != i && choosing && l.Game.TurnHours == 0 && seat.Deadline != nil:
+			// Without a turn limit the turn has no clock; the choice that
+			// waited keeps the deadline counted from when it reached the head.
+			if seat.UserID != nil {
+				err = s.notify(tx, *seat.UserID, l.Game.ID, "turn", "It is your turn in game %d.", l.Game.ID)
+			}
+		case waiting && myTurn && prevCur != i:
+			err = s.startWaiting(tx, &l.Game, seat, now, "turn", choosing)
+		case !waiting && seat.WaitingSince != nil:
+			err = stopWaiting(tx, seat)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if st.Over() && !st.Pending() && l.Game.Status == StatusActive {
+		return s.finish(tx, l, now)
+	}
+	return nil
+}
+
+// finish marks l's game finished and tells each player their place.
+func (s *Store) finish(tx *gorm.DB, l *Loaded, now time.Time) error {
+	l.Game.Status, l.Game.FinishedAt = StatusFinished, &now
+	if err := tx.Model(&Game{}).Where("id = ?", l.Game.ID).Updates(map[string]any{"status": StatusFinished, "finished_at": now}).Error; err != nil {
+		return err
+	}
+	res := l.Play.State().Score()
+	for i, seat := range l.Seats {
+		if seat.UserID == nil {
+			continue
+		}
+		place := 1
+		for _, sc := range res.Scores {
+			if sc.Total > res.Scores[i].Total || sc.Total == res.Scores[i].Total && sc.Fruit > res.Scores[i].Fruit {
+				place++
+			}
+		}
+		if err := s.notify(tx, *seat.UserID, l.Game.ID, "finished", "Game %d is over: you placed %d of %d.", l.Game.ID, place, len(l.Seats)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,70 @@
+package models
+
+import (
+	"net/mail"
+	"strings"
+
+	"gorm.io/gorm"
+)
+
+// SetEmail sets user's address and what mail they want. A new address is
+// unverified until its owner follows the link in the verification mail
+// queued here; MailOff needs no address.
+func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
+	address = strings.TrimSpace(address)
+	if mode != MailOff && mode != MailEach && mode != MailDigest {
+		return nil, invalid("choose no email, an email for each event, or a daily digest")
+	}
+	if address != "" {
+		a, err := mail.ParseAddress(address)
+		if err != nil || a.Address != address || len(address) > 254 {
+			return nil, invalid("“%s” is not an email address", address)
+		}
+	}
+	if address == "" && mode != MailOff {
+		return nil, invalid("give an email address to get email")
+	}
+	var u User
+	err := s.w.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Take(&u, userID).Error; err != nil {
+			return err
+		}
+		changed := u.Email != address
+		u.Email, u.EmailMode = address, mode
+		if changed {
+			u.EmailVerified = false
+		}
+		if err := tx.Model(&User{}).Where("id = ?", u.ID).Updates(map[string]any{"email": u.Email, "email_mode": mode, "email_verified": u.EmailVerified}).Error; err != nil {
+			return err
+		}
+		if changed && address != "" {
+			now := s.now()
+			return tx.Create(&Mail{UserID: u.ID, Kind: KindVerify, To: address, Text: "Confirm your email address",
+				Status: MailPending, NextAttempt: now, CreatedAt: now}).Error
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// VerifyEmail marks address verified for user, if it is still their address.
+func (s *Store) VerifyEmail(userID uint, address string) error {
+	res := s.w.Model(&User{}).Where("id = ? AND email = ? AND email <> ''", userID, address).Update("email_verified", true)
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected != 1 {
+		return invalid("this link is for an address that is no longer yours")
+	}
+	return nil
+}
+
+// Unsubscribe turns all of user's email off (one click from any mail).
+func (s *Store) Unsubscribe(userID uint) error {
+	err := s.w.Model(&User{}).Where("id = ?", userID).Update("email_mode", MailOff).Error
+	return err
+}
+

@@ -1,0 +1,158 @@
+package models
+
+import (
+	"fmt"
+	"time"
+
+	"cacao/engine"
+)
+
+// Loaded is a game with its seats, its log and its position replayed from
+// them. Seats are in play order once the game has started (in offered order
+// before). Play is nil while the game is open.
+type Loaded struct {
+	Game   Game
+	Seats  []Seat
+	Log    []LogEntry
+	Play   *engine.Game
+	Events []Event
+}
+
+// Event is one log entry as it played out: what was done and what every seat
+// gained by it (resources after minus before).
+type Event struct {
+	Seq       int
+	Kind      string
+	Seat      int
+	Turn      int
+	At        time.Time
+	Timeout   bool // played by the greedy bot when the seat's time ran out
+	Auto      bool // decided at once by the seat's "always decide for me" policy
+	Placement engine.Placement
+	Fills     []engine.Fill
+	Gains     []engine.Gain
+}
+
+// SeatOf returns the engine seat of a user in this game, or -1.
+func (l *Loaded) SeatOf(userID uint) int {
+	i := UserSeat(l.Seats, userID)
+	if i < 0 || l.Game.Status == StatusOpen {
+		return i
+	}
+	return l.Seats[i].Index
+}
+
+// Names lists the seats' names in play order.
+func (l *Loaded) Names() []string {
+	out := make([]string, len(l.Seats))
+	for i, s := range l.Seats {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// LoadGame returns a game with its seats, log and replayed position: from
+// the game's stored replay when there is one (see replays), applying only
+// the entries appended since. The log is read up to the version of the game
+// row read, never past it, though a commit may land between the statements.
+func (s *Store) LoadGame(id uint) (*Loaded, error) {
+	l := &Loaded{}
+	if err := s.db.Preload("Seats").Take(&l.Game, id).Error; err != nil {
+		return nil, notFound(err)
+	}
+	l.Seats, l.Game.Seats = l.Game.Seats, nil
+	sortSeats(l.Seats, l.Game.Status)
+	if l.Game.Status == StatusOpen {
+		return l, nil
+	}
+	from := 0
+	if r := s.replays.get(id); r != nil && r.version <= l.Game.Version {
+		n := len(r.log)
+		l.Log, l.Events, l.Play = r.log[:n:n], r.events[:n:n], r.play.Clone()
+		if r.version == l.Game.Version {
+			return l, nil
+		}
+		from = n
+	} else if err := l.start(); err != nil {
+		return nil, fmt.Errorf("models: game %d does not replay: %w", id, err)
+	}
+	var more []LogEntry
+	if err := s.db.Where("game_id = ? AND seq >= ? AND version <= ?", id, from, l.Game.Version).Order("seq").Find(&more).Error; err != nil {
+		return nil, err
+	}
+	for _, e := range more {
+		l.Log = append(l.Log, e)
+		if err := l.apply(e); err != nil {
+			return nil, fmt.Errorf("models: game %d does not replay: log entry %d: %w", id, e.Seq, err)
+		}
+	}
+	s.remember(l)
+	return l, nil
+}
+
+// remember stores the replay of l (committed data only).
+func (s *Store) remember(l *Loaded) {
+	n := len(l.Log)
+	s.replays.put(&replay{id: l.Game.ID, version: l.Game.Version, log: l.Log[:n:n], events: l.Events[:n:n], play: l.Play.Clone()})
+}
+
+// start sets up the position the log is played from.
+func (l *Loaded) start() error {
+	su, err := engine.UnmarshalSetup([]byte(l.Game.Setup))
+	if err != nil {
+		return err
+	}
+	l.Play, err = engine.NewGame(l.Names(), l.Game.First, su)
+	return err
+}
+
+// apply plays one log entry and records its event.
+func (l *Loaded) apply(e LogEntry) error {
+	s := l.Play.State()
+	before := snapshot(s)
+	ev := Event{Seq: e.Seq, Kind: e.Kind, Seat: e.Seat, Turn: e.Turn, At: e.CreatedAt, Timeout: e.Timeout, Auto: e.Auto}
+	switch e.Kind {
+	case KindTurn:
+		t, err := engine.UnmarshalTurn([]byte(e.Data), s.Players())
+		if err != nil {
+			return err
+		}
+		out, err := l.Play.Play(t.Seat, t.Move)
+		if err != nil {
+			return err
+		}
+		ev.Placement, ev.Fills = out.Placement, append([]engine.Fill(nil), out.Fills...)
+	case KindResolve:
+		acts, err := engine.UnmarshalActs([]byte(e.Data))
+		if err != nil {
+			return err
+		}
+		if _, err := l.Play.Resolve(e.Seat, acts); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("unknown log entry kind %q", e.Kind)
+	}
+	ev.Gains = gains(before, s)
+	l.Events = append(l.Events, ev)
+	return nil
+}
+
+func snapshot(s *engine.State) []engine.Player {
+	out := make([]engine.Player, s.Players())
+	for i := range out {
+		out[i] = *s.Player(i)
+	}
+	return out
+}
+
+func gains(before []engine.Player, s *engine.State) []engine.Gain {
+	out := make([]engine.Gain, len(before))
+	for i, a := range before {
+		b := s.Player(i)
+		out[i] = engine.Gain{Seat: i, Gold: b.Gold - a.Gold, Fruit: b.Fruit - a.Fruit, Sun: b.Sun - a.Sun,
+			WaterSteps: b.Water - a.Water, Water: b.WaterValue() - a.WaterValue()}
+	}
+	return out
+}
+

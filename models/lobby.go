@@ -1,0 +1,272 @@
+package models
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"gorm.io/gorm"
+
+	"cacao/engine"
+)
+
+// SeatOpen marks a seat offered to any player (or to whoever has the invite link).
+const SeatOpen = "open"
+
+// Game errors worded for players.
+var (
+	ErrNotOpen      = invalid("this game is not open for players")
+	ErrAlreadyIn    = invalid("you already have a seat in this game")
+	ErrNotActive    = invalid("this game is not being played")
+	ErrBadSeatSpecs = invalid("a game has 2 to 4 seats, each open, for an invited player, or a bot (random or greedy)")
+	ErrBadTurnLimit = invalid("the time per turn is none, 1 day, 3 days or 7 days")
+	ErrNotInvited   = invalid("no seat in this game is kept for you")
+)
+
+func randomToken() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return hex.EncodeToString(b[:])
+}
+
+func randomUint64() uint64 {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err)
+	}
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// GameSpec is what a game is created with. Seats lists the seats besides
+// the creator's: SeatOpen, a bot name, or "@name" to invite that user to a
+// seat kept for them. TurnHours is the time limit per turn: 0 (none), 24,
+// 72 or 168.
+type GameSpec struct {
+	Seats     []string
+	TurnHours int
+}
+
+// TurnLimits are the time limits a game may have, in hours (0: none).
+func TurnLimits() []int { return []int{0, 24, 72, 168} }
+
+// CreateGame creates a game whose first seat is the creator's. With no open
+// seat the game starts at once; invited users are told.
+func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
+	others := spec.Seats
+	if len(others) < 1 || len(others) > 3 {
+		return nil, ErrBadSeatSpecs
+	}
+	if !slices.Contains(TurnLimits(), spec.TurnHours) {
+		return nil, ErrBadTurnLimit
+	}
+	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken(), TurnHours: spec.TurnHours}
+	uid := creator.ID
+	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username})
+	err := s.w.Transaction(func(tx *gorm.DB) error {
+		for i, o := range others {
+			seat := Seat{Slot: i + 1, Index: -1}
+			switch {
+			case o == SeatOpen:
+			case strings.HasPrefix(o, "@"):
+				var u User
+				err := userNamed(tx.Select("id", "username"), strings.TrimSpace(o[1:]), &u)
+				if errors.Is(err, gorm.ErrRecordNotFound) {
+					return invalid("nobody here is called “%s”", strings.TrimSpace(o[1:]))
+				}
+				if err != nil {
+					return err
+				}
+				for _, other := range g.Seats {
+					if other.UserID != nil && *other.UserID == u.ID || other.InvitedID != nil && *other.InvitedID == u.ID {
+						return invalid("%s has a seat already", u.Username)
+					}
+				}
+				seat.InvitedID = &u.ID
+			default:
+				if !slices.Contains(s.opts.bots, o) {
+					return ErrBadSeatSpecs
+				}
+				seat.Bot = o
+				seat.Name = fmt.Sprintf("%s bot %d", o, i+1)
+			}
+			g.Seats = append(g.Seats, seat)
+		}
+		if err := tx.Create(g).Error; err != nil {
+			return err
+		}
+		for _, seat := range g.Seats {
+			if seat.InvitedID != nil {
+				if err := s.notify(tx, *seat.InvitedID, g.ID, "invited", "%s invited you to game %d.", creator.Username, g.ID); err != nil {
+					return err
+				}
+			}
+		}
+		return s.startIfFull(tx, g)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.changed(g, g.Seats, true)
+	return g, nil
+}
+
+// Join gives user a seat of game id (by id, or by invite token when token is
+// not empty): the one kept for them if they were invited, else the first
+// open seat kept for nobody.
+func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
+	var g Game
+	err := s.w.Transaction(func(tx *gorm.DB) error {
+		if err := takeGame(tx, id, token, &g); err != nil {
+			return err
+		}
+		if g.Status != StatusOpen {
+			return ErrNotOpen
+		}
+		free := -1
+		for i, seat := range g.Seats {
+			if seat.UserID != nil && *seat.UserID == user.ID {
+				return ErrAlreadyIn
+			}
+			if !seat.FreeFor(user.ID) {
+				continue
+			}
+			if free < 0 || seat.InvitedID != nil && g.Seats[free].InvitedID == nil {
+				free = i
+			}
+		}
+		if free < 0 {
+			return ErrNotOpen
+		}
+		uid := user.ID
+		g.Seats[free].UserID, g.Seats[free].Name, g.Seats[free].InvitedID = &uid, user.Username, nil
+		res := tx.Model(&Seat{}).Where("id = ? AND user_id IS NULL AND bot = ''", g.Seats[free].ID).
+			Updates(map[string]any{"user_id": uid, "name": user.Username, "invited_id": nil})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected != 1 {
+			return ErrConflict
+		}
+		if err := bumpVersion(tx, &g, s.now()); err != nil {
+			return ErrConflict // the game is read in this transaction: it cannot have moved
+		}
+		return s.startIfFull(tx, &g)
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.changed(&g, g.Seats, true)
+	return &g, nil
+}
+
+// Decline gives up the seat game id keeps for user: it becomes an open
+// seat, and the game's creator is told.
+func (s *Store) Decline(id uint, user *User) error {
+	var g Game
+	err := s.w.Transaction(func(tx *gorm.DB) error {
+		if err := takeGame(tx, id, "", &g); err != nil {
+			return err
+		}
+		if g.Status != StatusOpen {
+			return ErrNotOpen
+		}
+		for i, seat := range g.Seats {
+			if seat.Open() && seat.InvitedID != nil && *seat.InvitedID == user.ID {
+				if err := tx.Model(&Seat{}).Where("id = ?", g.Seats[i].ID).Update("invited_id", nil).Error; err != nil {
+					return err
+				}
+				g.Seats[i].InvitedID = nil
+				if err := bumpVersion(tx, &g, s.now()); err != nil {
+					return ErrConflict
+				}
+				return s.notify(tx, g.CreatorID, g.ID, "declined", "%s declined your invitation to game %d; their seat is open now.", user.Username, g.ID)
+			}
+		}
+		return ErrNotInvited
+	})
+	if err != nil {
+		return err
+	}
+	s.changed(&g, append(g.Seats, Seat{UserID: &user.ID}), true)
+	return nil
+}
+
+func takeGame(tx *gorm.DB, id uint, token string, g *Game) error {
+	q := tx.Preload("Seats", func(db *gorm.DB) *gorm.DB { return db.Order("slot") })
+	var err error
+	if token != "" {
+		err = q.Where("invite_token = ?", token).Take(g).Error
+	} else {
+		err = q.Take(g, id).Error
+	}
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return ErrNotFound
+	}
+	return err
+}
+
+// Deal decides what chance decides when a game starts: the play order
+// (order[slot] is the engine seat of the seat offered at slot), the first
+// player and the setup.
+type Deal func(n int) (order []int, first int, setup engine.Setup)
+
+// RandomDeal deals from the operating system's randomness.
+func RandomDeal(n int) ([]int, int, engine.Setup) {
+	r := engine.NewRand(randomUint64())
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	for i := n - 1; i > 0; i-- {
+		j := r.Intn(i + 1)
+		order[i], order[j] = order[j], order[i]
+	}
+	su, _ := engine.NewSetup(n, randomUint64())
+	return order, r.Intn(n), su
+}
+
+// startIfFull starts g when every seat is taken: random play order and first
+// player, a fresh shuffle, and notifications for the people at the table.
+func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
+	for _, seat := range g.Seats {
+		if seat.Open() {
+			return nil
+		}
+	}
+	order, first, su := s.opts.deal(len(g.Seats))
+	setup, err := engine.MarshalSetup(su)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	g.Status, g.Setup, g.First, g.StartedAt = StatusActive, string(setup), first, &now
+	for i := range g.Seats {
+		g.Seats[i].Index = order[i]
+		if err := tx.Model(&Seat{}).Where("id = ?", g.Seats[i].ID).Update("index", order[i]).Error; err != nil {
+			return err
+		}
+	}
+	if err := tx.Model(&Game{}).Where("id = ?", g.ID).Updates(map[string]any{"status": g.Status, "setup": g.Setup, "first": g.First, "started_at": now}).Error; err != nil {
+		return err
+	}
+	for i := range g.Seats {
+		seat := &g.Seats[i]
+		if seat.UserID != nil {
+			if err := s.notify(tx, *seat.UserID, g.ID, "started", "Game %d has started.", g.ID); err != nil {
+				return err
+			}
+		}
+		if seat.Index == g.First {
+			if err := s.startWaiting(tx, g, seat, now, "turn", false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
