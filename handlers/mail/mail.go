@@ -22,7 +22,7 @@ import (
 type Message struct {
 	To      string            // one address, as net/mail.ParseAddress accepts it
 	Subject string            // any UTF-8; encoded on the wire when not ASCII
-	Body    string            // plain text, UTF-8; line breaks are sent as CRLF
+	Body    string            // plain text, UTF-8; sent with CRLF line breaks, ending in one
 	Headers map[string]string // extra headers, e.g. "List-Unsubscribe", "List-Unsubscribe-Post"
 	ID      string            // stable id; becomes Message-ID "<ID@cacao>" so a receiver can drop duplicates
 }

@@ -3,6 +3,7 @@ package mail_test
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"io"
 	"log/slog"
@@ -10,10 +11,15 @@ import (
 	"mime/quotedprintable"
 	"net"
 	netmail "net/mail"
-	"net/textproto"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	gomail "github.com/wneessen/go-mail"
 
 	"cacao/handlers/mail"
 	"cacao/handlers/mail/mailtest"
@@ -85,15 +91,21 @@ func TestSendDeliversReadableMail(t *testing.T) {
 	if raw := h.Get("Subject"); raw == m.Subject {
 		t.Errorf("non-ASCII subject sent raw: %q", raw)
 	}
-	if gotBody = strings.ReplaceAll(gotBody, "\r\n", "\n"); gotBody != body {
-		t.Errorf("body\n%q\nwant\n%q", gotBody, body)
+	// DATA ends in a line break, so a body without a final one gains it
+	// (see Message.Body).
+	if gotBody = strings.ReplaceAll(gotBody, "\r\n", "\n"); gotBody != body+"\n" {
+		t.Errorf("body\n%q\nwant\n%q", gotBody, body+"\n")
+	}
+	if to, err := h.AddressList("To"); err != nil || len(to) != 1 || to[0].Address != "ana@example.org" || to[0].Name != "" {
+		t.Errorf("To %q (%v), want ana@example.org alone", h.Get("To"), err)
+	}
+	if mt, ps, err := mime.ParseMediaType(h.Get("Content-Type")); err != nil || mt != "text/plain" || !strings.EqualFold(ps["charset"], "utf-8") {
+		t.Errorf("Content-Type %q (%v), want text/plain in UTF-8", h.Get("Content-Type"), err)
 	}
 	for k, want := range map[string]string{
 		"Message-ID":                "<turn-5-12@cacao>",
 		"From":                      "\"Cacao\" <cacao@example.com>",
-		"To":                        "ana@example.org",
 		"MIME-Version":              "1.0",
-		"Content-Type":              "text/plain; charset=utf-8",
 		"Content-Transfer-Encoding": "quoted-printable",
 		"List-Unsubscribe":          "<https://cacao.example/unsubscribe?t=abc>",
 		"List-Unsubscribe-Post":     "List-Unsubscribe=One-Click",
@@ -127,16 +139,16 @@ func TestSendWithoutIDGetsUniqueMessageID(t *testing.T) {
 }
 
 // TestServerRefusalIsAnErrorThenRetrySucceeds: a temporary refusal is
-// reported (with the server's words) and nothing is delivered; the retry
-// goes through.
+// reported (with the server's words, as temporary) and nothing is
+// delivered; the retry goes through.
 func TestServerRefusalIsAnErrorThenRetrySucceeds(t *testing.T) {
 	srv := mailtest.Start(t)
 	mlr := smtpTo(srv)
 	m := mail.Message{To: "ana@example.org", Subject: "your turn", Body: "go", ID: "t1"}
 	srv.SetFail(true)
 	err := mlr.Send(context.Background(), m)
-	var te *textproto.Error
-	if !errors.As(err, &te) || te.Code != 451 || te.Msg != "4.3.0 try again later" {
+	var se *gomail.SendError
+	if !errors.As(err, &se) || se.ErrorCode() != 451 || !se.IsTemp() || !strings.Contains(err.Error(), "4.3.0 try again later") {
 		t.Fatalf("Send to a failing server: %v, want the 451 reply", err)
 	}
 	if n := len(srv.Messages()); n != 0 {
@@ -164,6 +176,94 @@ func TestAuthIsNotSkipped(t *testing.T) {
 	}
 	if srv.Attempts() != 0 {
 		t.Errorf("MAIL FROM sent after failed auth")
+	}
+}
+
+// trusted is the one certificate this test process trusts, through
+// SSL_CERT_FILE: Go reads that file once per process, at the first
+// verification, so a later run (-count) must reuse it. No other test in
+// this package verifies a certificate.
+var trusted struct {
+	once sync.Once
+	cfg  *tls.Config
+}
+
+func trustedCertificate(t *testing.T) *tls.Config {
+	trusted.once.Do(func() {
+		cfg, pem := mailtest.Certificate(t, "127.0.0.1")
+		roots := filepath.Join(t.TempDir(), "roots.pem")
+		if err := os.WriteFile(roots, pem, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv("SSL_CERT_FILE", roots)
+		trusted.cfg = cfg
+	})
+	return trusted.cfg
+}
+
+// TestSTARTTLSWhenOffered: a server that offers STARTTLS gets the mail,
+// and any credentials, only inside TLS, and only with a certificate valid
+// for the configured host; an invalid one is an error, never a fallback to
+// clear text.
+func TestSTARTTLSWhenOffered(t *testing.T) {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		t.Skip("trusting a test certificate needs SSL_CERT_FILE, which this platform's verifier ignores")
+	}
+	cfg := trustedCertificate(t)
+	untrusted, _ := mailtest.Certificate(t, "127.0.0.1")
+	m := mail.Message{To: "ana@example.org", Subject: "your turn", Body: "go"}
+	for _, user := range []string{"", "u"} {
+		start := func(cert *tls.Config) *mailtest.Server {
+			if user == "" {
+				return mailtest.Start(t, mailtest.WithSTARTTLS(cert))
+			}
+			return mailtest.Start(t, mailtest.WithSTARTTLS(cert), mailtest.WithAuth(user, "p"))
+		}
+		srv := start(cfg)
+		mlr := mail.NewSMTP(mail.SMTPConfig{Host: srv.Host(), Port: srv.Port(), Username: user, Password: "p"})
+		if err := mlr.Send(context.Background(), m); err != nil {
+			t.Fatalf("user %q: Send: %v", user, err)
+		}
+		if got := srv.Messages(); len(got) != 1 || !got[0].TLS || got[0].User != user {
+			t.Errorf("user %q: received %+v, want one message over TLS", user, got)
+		}
+
+		srv = start(untrusted)
+		mlr = mail.NewSMTP(mail.SMTPConfig{Host: srv.Host(), Port: srv.Port(), Username: user, Password: "p"})
+		err := mlr.Send(context.Background(), m)
+		var cerr *tls.CertificateVerificationError
+		if !errors.As(err, &cerr) {
+			t.Errorf("user %q: Send to a server with an untrusted certificate: %v, want a certificate error", user, err)
+		}
+		if n := srv.Attempts(); n != 0 {
+			t.Errorf("user %q: MAIL FROM sent after a failed handshake", user)
+		}
+	}
+}
+
+// TestCredentialsStayOffTheNetworkInClear: a server that offers AUTH but
+// not STARTTLS gets credentials only on loopback; to any other host name
+// the send fails before AUTH and before MAIL.
+func TestCredentialsStayOffTheNetworkInClear(t *testing.T) {
+	// An IPv4-mapped IPv6 literal reaches the loopback server under a name
+	// that is not on the loopback list: a remote host without a network.
+	remote := "::ffff:127.0.0.1"
+	send := func(srv *mailtest.Server, host, user string) error {
+		mlr := mail.NewSMTP(mail.SMTPConfig{Host: host, Port: srv.Port(), Username: user, Password: "p", From: "cacao@example.com"})
+		return mlr.Send(context.Background(), mail.Message{To: "a@example.org", Body: "x"})
+	}
+	if err := send(mailtest.Start(t), remote, ""); err != nil {
+		t.Fatalf("to %s without credentials: %v", remote, err)
+	}
+	srv := mailtest.Start(t, mailtest.WithAuth("u", "p"))
+	if err := send(srv, srv.Host(), "u"); err != nil {
+		t.Errorf("to %s with credentials: %v", srv.Host(), err)
+	}
+	if err := send(srv, remote, "u"); err == nil {
+		t.Errorf("to %s with credentials and no TLS: sent", remote)
+	}
+	if got := srv.Messages(); len(got) != 1 || got[0].User != "u" || srv.Attempts() != 1 {
+		t.Errorf("received %+v after %d MAIL commands, want only the loopback send", got, srv.Attempts())
 	}
 }
 

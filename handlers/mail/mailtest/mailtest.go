@@ -2,13 +2,15 @@
 // mailer sends, keeps it for the test to inspect, and can be told to refuse
 // mail to exercise retries.
 //
-// It speaks plain SMTP only: EHLO/HELO (advertising neither STARTTLS nor
-// AUTH), MAIL, RCPT, DATA, RSET, NOOP and QUIT; any other command is
-// answered 502.
+// It speaks EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP and QUIT; any other
+// command is answered 502. By default it offers neither STARTTLS nor AUTH;
+// the options WithSTARTTLS and WithAuth add them.
 package mailtest
 
 import (
 	"bufio"
+	"crypto/tls"
+	"encoding/base64"
 	"net"
 	"slices"
 	"strings"
@@ -21,13 +23,32 @@ type Received struct {
 	From string   // envelope sender, without angle brackets
 	To   []string // envelope recipients, in RCPT order
 	Data string   // everything after DATA up to the final ".", dot-unstuffed, CRLF kept
+	TLS  bool     // the session had switched to TLS with STARTTLS
+	User string   // who authenticated with AUTH; "" for nobody
+}
+
+// Option configures a Server at Start.
+type Option func(*Server)
+
+// WithSTARTTLS makes the server offer STARTTLS with cfg (see Certificate)
+// until the session has switched to TLS, and refuse AUTH before then.
+func WithSTARTTLS(cfg *tls.Config) Option {
+	return func(s *Server) { s.tls = cfg }
+}
+
+// WithAuth makes the server offer AUTH PLAIN, accept only user and pass,
+// and refuse MAIL until the session has authenticated.
+func WithAuth(user, pass string) Option {
+	return func(s *Server) { s.user, s.pass = user, pass }
 }
 
 // Server is a running loopback SMTP server. Its methods are safe for
 // concurrent use, as are any number of client connections.
 type Server struct {
-	ln net.Listener
-	wg sync.WaitGroup
+	ln         net.Listener
+	wg         sync.WaitGroup
+	tls        *tls.Config // nil: no STARTTLS
+	user, pass string      // user "": no AUTH
 
 	mu       sync.Mutex
 	fail     bool
@@ -40,13 +61,16 @@ type Server struct {
 // Start starts a server on 127.0.0.1 at a free port. It is stopped by
 // t.Cleanup: the listener and any open connections are closed, and Cleanup
 // returns only once every connection goroutine has finished.
-func Start(t testing.TB) *Server {
+func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatalf("mailtest: listen: %v", err)
 	}
 	s := &Server{ln: ln, conns: map[net.Conn]struct{}{}}
+	for _, o := range opts {
+		o(s)
+	}
 	s.wg.Go(s.accept)
 	t.Cleanup(s.close)
 	return s
@@ -134,6 +158,8 @@ func (s *Server) serve(c net.Conn) {
 		inTx    bool // MAIL accepted, transaction open
 		from    string
 		to      []string
+		isTLS   bool
+		user    string // authenticated as
 	)
 	reset := func() { inTx, from, to = false, "", nil }
 	if !reply("220 mailtest ESMTP ready") {
@@ -151,7 +177,46 @@ func (s *Server) serve(c net.Conn) {
 		case "EHLO":
 			greeted = true
 			reset()
-			ok = reply("250-mailtest\r\n250 8BITMIME")
+			ext := "250-mailtest\r\n"
+			if s.tls != nil && !isTLS {
+				ext += "250-STARTTLS\r\n"
+			}
+			if s.user != "" {
+				ext += "250-AUTH PLAIN\r\n"
+			}
+			ok = reply(ext + "250 8BITMIME")
+		case "STARTTLS":
+			if s.tls == nil || isTLS {
+				ok = reply("502 5.5.2 command not recognized")
+				break
+			}
+			if !reply("220 2.0.0 go ahead") {
+				return
+			}
+			tc := tls.Server(c, s.tls)
+			if tc.Handshake() != nil {
+				return
+			}
+			// RFC 3207: the session starts over, greeting included.
+			r, w = bufio.NewReader(tc), bufio.NewWriter(tc)
+			isTLS, greeted, user = true, false, ""
+			reset()
+			ok = true
+		case "AUTH":
+			mech, resp, _ := strings.Cut(arg, " ")
+			switch {
+			case s.user == "" || !strings.EqualFold(mech, "PLAIN"):
+				ok = reply("504 5.5.4 mechanism not supported")
+			case s.tls != nil && !isTLS:
+				ok = reply("538 5.7.11 encryption required")
+			case user != "":
+				ok = reply("503 5.5.1 already authenticated")
+			case resp != "" && plain(resp) == "\x00"+s.user+"\x00"+s.pass:
+				user = s.user
+				ok = reply("235 2.7.0 authenticated")
+			default:
+				ok = reply("535 5.7.8 bad credentials")
+			}
 		case "HELO":
 			greeted = true
 			reset()
@@ -167,6 +232,8 @@ func (s *Server) serve(c net.Conn) {
 				ok = reply("451 4.3.0 try again later")
 			case !greeted:
 				ok = reply("503 5.5.1 say EHLO first")
+			case s.user != "" && user == "":
+				ok = reply("530 5.7.0 authentication required")
 			case inTx:
 				ok = reply("503 5.5.1 nested MAIL")
 			case !valid:
@@ -206,7 +273,7 @@ func (s *Server) serve(c net.Conn) {
 				b.WriteString(strings.TrimPrefix(l, ".")) // RFC 5321 4.5.2
 			}
 			s.mu.Lock()
-			s.msgs = append(s.msgs, Received{From: from, To: to, Data: b.String()})
+			s.msgs = append(s.msgs, Received{From: from, To: to, Data: b.String(), TLS: isTLS, User: user})
 			s.mu.Unlock()
 			reset()
 			ok = reply("250 2.0.0 accepted")
@@ -225,6 +292,15 @@ func (s *Server) serve(c net.Conn) {
 			return
 		}
 	}
+}
+
+// plain decodes an AUTH PLAIN response; "" when it is not base64.
+func plain(resp string) string {
+	b, err := base64.StdEncoding.DecodeString(resp)
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // path extracts the address from "FROM:<a@b.c> PARAMS" (prefix "FROM:")

@@ -1,11 +1,15 @@
 package mailtest_test
 
 import (
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
 	"fmt"
 	"net"
 	"net/smtp"
 	"net/textproto"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -129,5 +133,66 @@ func TestCleanupClosesIdleConnections(t *testing.T) {
 	}) // the server's cleanup runs here, with c still open
 	if c != nil {
 		c.Close()
+	}
+}
+
+// TestSTARTTLSAndAuth: with both options the server behaves like a
+// submission server: credentials only inside TLS, mail only after AUTH, and
+// what arrived says how it came.
+func TestSTARTTLSAndAuth(t *testing.T) {
+	cfg, pemCert := mailtest.Certificate(t, "127.0.0.1")
+	s := mailtest.Start(t, mailtest.WithSTARTTLS(cfg), mailtest.WithAuth("u", "p"))
+	c := dial(t, s)
+	if err := c.PrintfLine("EHLO me"); err != nil {
+		t.Fatal(err)
+	}
+	_, ext, err := c.ReadResponse(250)
+	if err != nil || !strings.Contains(ext, "STARTTLS") || !strings.Contains(ext, "AUTH PLAIN") {
+		t.Fatalf("EHLO: %q %v, want STARTTLS and AUTH PLAIN offered", ext, err)
+	}
+	cred := base64.StdEncoding.EncodeToString([]byte("\x00u\x00p"))
+	expect(t, c, "AUTH PLAIN "+cred, 538) // not in clear
+	expect(t, c, "MAIL FROM:<a@b.c>", 530)
+
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(pemCert)
+	overTLS := func() *smtp.Client {
+		sc, err := smtp.Dial(net.JoinHostPort(s.Host(), strconv.Itoa(s.Port())))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { sc.Close() })
+		if err := sc.StartTLS(&tls.Config{ServerName: "127.0.0.1", RootCAs: roots}); err != nil {
+			t.Fatal(err)
+		}
+		if ok, _ := sc.Extension("STARTTLS"); ok {
+			t.Error("STARTTLS still offered inside TLS")
+		}
+		return sc
+	}
+	if err := overTLS().Auth(smtp.PlainAuth("", "u", "wrong", "127.0.0.1")); err == nil {
+		t.Error("wrong password accepted")
+	}
+	sc := overTLS()
+	if err := sc.Auth(smtp.PlainAuth("", "u", "p", "127.0.0.1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.Mail("a@b.c"); err != nil {
+		t.Fatal(err)
+	}
+	if err := sc.Rcpt("x@y.z"); err != nil {
+		t.Fatal(err)
+	}
+	w, err := sc.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprint(w, "Subject: hi\r\n\r\nhi\r\n")
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sc.Quit()
+	if msgs := s.Messages(); len(msgs) != 1 || !msgs[0].TLS || msgs[0].User != "u" {
+		t.Errorf("messages %+v, want one that came over TLS from u", msgs)
 	}
 }
