@@ -857,29 +857,6 @@ func TestRandomGamesShort(t *testing.T) {
 	}
 }
 
-// longGames is the number of games per player count of TestRandomGamesLong.
-const longGames = 10_000
-
-// TestRandomGamesLong plays 10,000 random games per player count, in chunks
-// that run in parallel so that both cores stay busy to the end. It takes
-// about 4 minutes under -race on two cores, so -short skips it.
-func TestRandomGamesLong(t *testing.T) {
-	if testing.Short() {
-		t.Skip("10,000 games per player count; run without -short")
-	}
-	const chunk = 1000
-	for n := 2; n <= 4; n++ {
-		for from := uint64(1_000_000); from < 1_000_000+longGames; from += chunk {
-			t.Run(fmt.Sprintf("players=%d,seeds=%d-%d", n, from, from+chunk-1), func(t *testing.T) {
-				t.Parallel()
-				for seed := from; seed < from+chunk; seed++ {
-					playChecked(t, n, seed, false)
-				}
-			})
-		}
-	}
-}
-
 // FuzzRandomGame plays the random game chosen by seed for 2 + players%3
 // players and checks the invariants after every turn.
 func FuzzRandomGame(f *testing.F) {
