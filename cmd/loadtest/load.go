@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"net/http/cookiejar"
@@ -16,109 +14,16 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/klauspost/compress/gzip"
 )
-
-// Stats is what the virtual users did in the measured time.
-type Stats struct {
-	Elapsed                   time.Duration
-	Turns, Resolves, Finished int
-	Errors                    int
-	ErrorSamples              []string
-	Lat                       map[string][]time.Duration
-	// Bytes sums, per kind, the response bodies as sent (wire) and as
-	// read after un-gzipping (body).
-	Bytes map[string]Size
-	// Committed lists, for every turn or choice that got a success
-	// response, its game and the game's version after it.
-	Committed []Commit
-}
-
-// Commit is a change the server confirmed: the game's version after it,
-// or Finished when the response showed the game over (no version on it).
-type Commit struct {
-	Game     uint
-	Version  int
-	Finished bool
-}
-
-// Size is bytes as sent and as read.
-type Size struct{ Wire, Body int64 }
-
-// addBytes counts b under kind.
-func (s *Stats) addBytes(kind string, b Size) {
-	if s.Bytes == nil {
-		s.Bytes = map[string]Size{}
-	}
-	t := s.Bytes[kind]
-	t.Wire, t.Body = t.Wire+b.Wire, t.Body+b.Body
-	s.Bytes[kind] = t
-}
-
-// Requests counts the timed requests.
-func (s *Stats) Requests() int {
-	n := 0
-	for _, ds := range s.Lat {
-		n += len(ds)
-	}
-	return n
-}
-
-// InFlight is the mean number of timed requests under way at once over
-// the measured time (Little's law: their summed latencies over the time).
-func (s *Stats) InFlight() float64 {
-	var sum time.Duration
-	for _, ds := range s.Lat {
-		for _, d := range ds {
-			sum += d
-		}
-	}
-	if s.Elapsed <= 0 {
-		return 0
-	}
-	return sum.Seconds() / s.Elapsed.Seconds()
-}
-
-func (s *Stats) add(o *Stats) {
-	s.Turns += o.Turns
-	s.Resolves += o.Resolves
-	s.Finished += o.Finished
-	s.Errors += o.Errors
-	if len(s.ErrorSamples) < 10 {
-		s.ErrorSamples = append(s.ErrorSamples, o.ErrorSamples[:min(len(o.ErrorSamples), 10-len(s.ErrorSamples))]...)
-	}
-	if s.Lat == nil {
-		s.Lat = map[string][]time.Duration{}
-	}
-	for k, ds := range o.Lat {
-		s.Lat[k] = append(s.Lat[k], ds...)
-	}
-	for k, b := range o.Bytes {
-		s.addBytes(k, b)
-	}
-	s.Committed = append(s.Committed, o.Committed...)
-}
 
 // Load is a set of virtual users against one server.
 type Load struct {
 	base  string
 	users []*vuser
-	// answers samples the answers of the measured time, for the floor
-	// (Sample); nil: none are.
-	answers *sampler
 }
 
-// Sample has the users keep a sample of the answers they get, for the
-// floor (Answers).
-func (l *Load) Sample(seed uint64) {
-	l.answers = newSampler(seed)
-	for _, u := range l.users {
-		u.answers = l.answers
-	}
-}
-
-// vuser is one browser: its cookies, CSRF token, game and partner.
+// vuser is one player's page in a browser: its account's cookies and CSRF
+// token, its game and partner.
 type vuser struct {
 	name    string
 	base    string
@@ -129,25 +34,40 @@ type vuser struct {
 	creator bool
 	invites chan string // from the creator of each new game to the partner
 	game    uint
-	shown   string // what the game area shown says it shows (its requests send it)
 	st      Stats
-	timing  bool
-	answers *sampler // nil: answers are not sampled
+	win     window
 	// finishOnly: play the current game to its end, then stop.
 	finishOnly bool
+	// open is the open loop's state of this page; nil in the closed loop,
+	// whose players never think and start each turn at once.
+	open *openPlayer
 }
 
-// NewLoad makes users virtual users for the server at base.
+// NewLoad makes users virtual users for the server at base, each with an
+// account of its own.
 func NewLoad(base string, users int, seed uint64) *Load {
+	return newLoad(base, users, users, seed)
+}
+
+// newLoad makes users virtual users sharing accounts accounts (an even
+// number, at most users): user i plays on account i mod accounts, as a
+// player with several games open in tabs of one browser. Users 2k and 2k+1
+// play together, on different accounts.
+func newLoad(base string, users, accounts int, seed uint64) *Load {
 	tr := &http.Transport{MaxIdleConns: 4 * users, MaxIdleConnsPerHost: 4 * users, IdleConnTimeout: time.Minute}
 	l := &Load{base: base}
 	run := time.Now().UnixNano() % 1_000_000
 	for i := 0; i < users; i++ {
-		jar, _ := cookiejar.New(nil)
-		u := &vuser{name: fmt.Sprintf("lt%d_%d", run, i), base: base, r: rand.New(rand.NewPCG(seed, uint64(i))),
-			http:    &http.Client{Jar: jar, Transport: tr, Timeout: 30 * time.Second},
-			stream:  &http.Client{Jar: jar, Transport: tr},
+		u := &vuser{name: fmt.Sprintf("lt%d_%d", run, i%accounts), base: base, r: rand.New(rand.NewPCG(seed, uint64(i))),
 			creator: i%2 == 0, st: Stats{Lat: map[string][]time.Duration{}}}
+		if i < accounts {
+			jar, _ := cookiejar.New(nil)
+			u.http = &http.Client{Jar: jar, Transport: tr, Timeout: 30 * time.Second}
+			u.stream = &http.Client{Jar: jar, Transport: tr}
+		} else {
+			acc := l.users[i%accounts]
+			u.http, u.stream = acc.http, acc.stream
+		}
 		if u.creator {
 			u.invites = make(chan string, 1)
 		} else {
@@ -158,12 +78,18 @@ func NewLoad(base string, users int, seed uint64) *Load {
 	return l
 }
 
-// Setup signs every user up (a few at a time: bcrypt is slow on purpose).
+// Setup signs every account up (a few at a time: bcrypt is slow on
+// purpose) and gives each user its account's CSRF token.
 func (l *Load) Setup(ctx context.Context) error {
 	sem := make(chan struct{}, 8)
 	errc := make(chan error, len(l.users))
 	var wg sync.WaitGroup
+	accounts := map[string]*vuser{}
 	for _, u := range l.users {
+		if accounts[u.name] != nil {
+			continue
+		}
+		accounts[u.name] = u
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
@@ -178,6 +104,9 @@ func (l *Load) Setup(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+	}
+	for _, u := range l.users {
+		u.csrf = accounts[u.name].csrf
 	}
 	return nil
 }
@@ -222,10 +151,10 @@ func (l *Load) each(ctx context.Context, d time.Duration, act func(*vuser, conte
 	start := time.Now()
 	var wg sync.WaitGroup
 	for _, u := range l.users {
+		u.win = window{from: start}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			u.timing = true
 			act(u, ctx)
 		}()
 	}
@@ -237,92 +166,7 @@ func (l *Load) each(ctx context.Context, d time.Duration, act func(*vuser, conte
 	return all
 }
 
-var (
-	csrfRE   = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
-	inviteRE = regexp.MustCompile(`/join/([0-9a-f]{32})`)
-)
-
-// errStop ends a user's loop when the measured time is over.
-var errStop = errors.New("stop")
-
-// do sends one request and times it under kind. htmx requests carry the
-// headers htmx sends.
-func (u *vuser) do(ctx context.Context, kind, method, path string, form url.Values, htmx bool) (*http.Response, string, error) {
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u.base+path, body)
-	if err != nil {
-		return nil, "", err
-	}
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	if htmx {
-		req.Header.Set("HX-Request", "true")
-		req.Header.Set("X-CSRF-Token", u.csrf)
-		if u.shown != "" {
-			req.Header.Set("X-Cacao-Shown", u.shown)
-		}
-	}
-	req.Header.Set("Accept-Encoding", "gzip")
-	start := time.Now()
-	res, err := u.http.Do(req)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, "", errStop
-		}
-		u.fail(fmt.Errorf("%s %s: %w", method, path, err))
-		return nil, "", err
-	}
-	b, wire, err := readBody(res)
-	res.Body.Close()
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, "", errStop
-		}
-		u.fail(fmt.Errorf("%s %s: reading: %w", method, path, err))
-		return nil, "", err
-	}
-	if u.timing {
-		u.st.Lat[kind] = append(u.st.Lat[kind], time.Since(start))
-		u.st.addBytes(kind, Size{Wire: wire, Body: int64(len(b))})
-		if u.answers != nil && res.StatusCode < 300 {
-			u.answers.add(kind, b)
-		}
-	}
-	if shown, ok := shownIn(b); ok && htmx {
-		u.shown = shown
-	}
-	if res.StatusCode >= 300 {
-		err := fmt.Errorf("%s %s: status %d: %.200s", method, path, res.StatusCode, b)
-		u.fail(err)
-		return res, b, err
-	}
-	return res, b, nil
-}
-
-func (u *vuser) fail(err error) {
-	u.st.Errors++
-	if len(u.st.ErrorSamples) < 3 {
-		u.st.ErrorSamples = append(u.st.ErrorSamples, u.name+": "+err.Error())
-	}
-}
-
-func (u *vuser) signup(ctx context.Context) error {
-	_, page, err := u.do(ctx, "signup", "GET", "/signup", nil, false)
-	if err != nil {
-		return err
-	}
-	m := csrfRE.FindStringSubmatch(page)
-	if m == nil {
-		return fmt.Errorf("no CSRF token on the sign-up page")
-	}
-	u.csrf = html.UnescapeString(m[1])
-	_, _, err = u.do(ctx, "signup", "POST", "/signup", url.Values{"_csrf": {u.csrf}, "username": {u.name}, "password": {"load-" + u.name}}, false)
-	return err
-}
+var inviteRE = regexp.MustCompile(`/join/([0-9a-f]{32})`)
 
 // loop plays games until ctx ends: the creator of a pair starts each game
 // and hands the invite to the partner, who joins by it.
@@ -332,7 +176,7 @@ func (u *vuser) loop(ctx context.Context) {
 			return
 		}
 		if u.game == 0 {
-			if err := u.newGame(ctx); err != nil {
+			if _, err := u.newGame(ctx); err != nil {
 				if ctx.Err() == nil {
 					time.Sleep(50 * time.Millisecond)
 				}
@@ -345,40 +189,43 @@ func (u *vuser) loop(ctx context.Context) {
 	}
 }
 
-func (u *vuser) newGame(ctx context.Context) error {
+// newGame puts u in a new game: the creator creates it, opens its page and
+// hands the invite on (and returns that page); the partner joins by the
+// invite (and returns "": the page is theirs to open).
+func (u *vuser) newGame(ctx context.Context) (string, error) {
 	if !u.creator {
 		select {
 		case tok := <-u.invites:
 			if _, _, err := u.do(ctx, "page", "GET", "/join/"+tok, nil, false); err != nil {
-				return err
+				return "", err
 			}
 			res, _, err := u.do(ctx, "join", "POST", "/join/"+tok, url.Values{}, true)
 			if err != nil {
-				return err
+				return "", err
 			}
-			return u.setGame(res)
+			return "", u.setGame(res)
 		case <-ctx.Done():
-			return errStop
+			return "", errStop
 		}
 	}
 	res, _, err := u.do(ctx, "create", "POST", "/games", url.Values{"seat": {"open"}}, true)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := u.setGame(res); err != nil {
-		return err
+		return "", err
 	}
 	_, page, err := u.do(ctx, "page", "GET", fmt.Sprintf("/games/%d", u.game), nil, false)
 	if err != nil {
-		return err
+		return "", err
 	}
 	m := inviteRE.FindStringSubmatch(page)
 	if m == nil {
 		u.fail(fmt.Errorf("no invite link on the page of a new game"))
-		return errors.New("no invite")
+		return "", errors.New("no invite")
 	}
 	u.invites <- m[1]
-	return nil
+	return page, nil
 }
 
 func (u *vuser) setGame(res *http.Response) error {
@@ -398,9 +245,8 @@ func (u *vuser) setGame(res *http.Response) error {
 func (u *vuser) playGame(ctx context.Context) error {
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	events := u.listen(gctx)
+	events := u.listen(gctx, fmt.Sprintf("/games/%d/events", u.game))
 	page := fmt.Sprintf("/games/%d", u.game)
-	u.shown = "" // the game's page is opened afresh
 	_, body, err := u.do(ctx, "page", "GET", page, nil, true)
 	if err != nil {
 		return err
@@ -408,18 +254,15 @@ func (u *vuser) playGame(ctx context.Context) error {
 	for ctx.Err() == nil {
 		shown := shownVersion(body)
 		switch {
-		case strings.Contains(body, `id="final"`):
-			if u.creator {
-				u.st.Finished++
-			}
-			u.game = 0
+		case isFinal(body):
+			u.gameOver()
 			return nil
-		case strings.Contains(body, `/resolve"`):
+		case hasChoice(body):
 			if body, err = u.submit(ctx, "resolve", body); err != nil {
 				return err
 			}
 			continue
-		case strings.Contains(body, "Choose a tile from your hand."):
+		case isMyTurn(body):
 			if body, err = u.turn(ctx, body); err != nil {
 				return err
 			}
@@ -442,18 +285,23 @@ func (u *vuser) playGame(ctx context.Context) error {
 	return errStop
 }
 
-// listen follows the game's event stream and passes on each event's id (the
-// game's new version).
-func (u *vuser) listen(ctx context.Context) <-chan int {
+// listen follows the game's event stream at path and passes on each
+// event's id (the game's new version). Reconnecting, it sends the last id
+// seen, as a browser's EventSource does, so no move is missed meanwhile.
+func (u *vuser) listen(ctx context.Context, path string) <-chan int {
 	ch := make(chan int, 16)
-	// The stream outlives playGame by a moment: it reads nothing of u that
+	// The stream outlives its game by a moment: it reads nothing of u that
 	// may change meanwhile (the crash test points u at a new server).
-	url := fmt.Sprintf("%s/games/%d/events", u.base, u.game)
+	url, client := u.base+path, u.stream
 	go func() {
+		last := ""
 		for ctx.Err() == nil {
 			req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 			req.Header.Set("Accept", "text/event-stream")
-			res, err := u.stream.Do(req)
+			if last != "" {
+				req.Header.Set("Last-Event-ID", last)
+			}
+			res, err := client.Do(req)
 			if err != nil {
 				if ctx.Err() == nil {
 					time.Sleep(100 * time.Millisecond)
@@ -463,6 +311,7 @@ func (u *vuser) listen(ctx context.Context) <-chan int {
 			sc := bufio.NewScanner(res.Body)
 			for sc.Scan() {
 				if id, ok := strings.CutPrefix(sc.Text(), "id: "); ok {
+					last = id
 					v, _ := strconv.Atoi(id)
 					select {
 					case ch <- v:
@@ -476,10 +325,21 @@ func (u *vuser) listen(ctx context.Context) <-chan int {
 	return ch
 }
 
+// gameOver leaves the game u was in, counting it once (by its creator)
+// when it ended in the measured time.
+func (u *vuser) gameOver() {
+	u.game = 0
+	if u.creator && u.win.has(time.Now()) {
+		u.st.Finished++
+	}
+}
+
 // turn chooses a tile, then a legal cell (rotating when the tile fits
-// nowhere as it is), then confirms the move form, as a player clicks.
+// nowhere as it is), then confirms the move form, as a player clicks. In
+// the open loop the player thinks before each click after the first, and
+// the page may be refreshed meanwhile (think).
 func (u *vuser) turn(ctx context.Context, body string) (string, error) {
-	hand := links(body, `data-tile="`)
+	hand := links(body, isTile)
 	u.r.Shuffle(len(hand), func(i, j int) { hand[i], hand[j] = hand[j], hand[i] })
 	for _, tile := range hand {
 		link := tile
@@ -488,14 +348,33 @@ func (u *vuser) turn(ctx context.Context, body string) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			if cells := links(sel, `class="cell"`); len(cells) > 0 {
+			cells := links(sel, isCell)
+			if len(cells) > 0 && u.open != nil {
+				if sel, err = u.think(ctx, sel); err != nil {
+					return "", err
+				}
+				if cells = links(sel, isCell); len(cells) == 0 {
+					return sel, nil // the page moved on: the player reads it again
+				}
+			}
+			if len(cells) > 0 {
 				_, chosen, err := u.do(ctx, "select", "GET", cells[u.r.IntN(len(cells))], nil, true)
 				if err != nil {
 					return "", err
 				}
+				if u.open != nil {
+					if chosen, err = u.think(ctx, chosen); err != nil {
+						return "", err
+					}
+				}
 				return u.submit(ctx, "turn", chosen)
 			}
-			rl := links(sel, `id="rotate"`)
+			if u.open != nil {
+				if sel, err = u.think(ctx, sel); err != nil {
+					return "", err
+				}
+			}
+			rl := links(sel, isRotate)
 			if len(rl) == 0 {
 				break
 			}
@@ -523,57 +402,20 @@ func (u *vuser) submit(ctx context.Context, kind, body string) (string, error) {
 		u.fail(fmt.Errorf("game %d: %s refused", u.game, kind))
 		return "", errors.New("refused")
 	}
-	if kind == "turn" {
-		u.st.Turns++
-	} else {
-		u.st.Resolves++
+	if kind == "turn" && u.open != nil {
+		u.open.turn = nil // spent
+	}
+	if u.win.has(time.Now()) {
+		if kind == "turn" {
+			u.st.Turns++
+		} else {
+			u.st.Resolves++
+		}
 	}
 	c := Commit{Game: u.game, Version: shownVersion(res)}
-	if strings.Contains(res, `id="final"`) {
+	if isFinal(res) {
 		c.Version, c.Finished = -1, true
 	}
 	u.st.Committed = append(u.st.Committed, c)
 	return res, nil
-}
-
-// gunzips keeps decompressors for reuse: each holds a 32 KB window.
-var gunzips sync.Pool
-
-// readBody reads a response, gunzipping it when the server compressed it,
-// and says how many bytes came over the wire.
-func readBody(res *http.Response) (string, int64, error) {
-	wire := &countReader{r: res.Body}
-	var r io.Reader = wire
-	if res.Header.Get("Content-Encoding") == "gzip" {
-		zr, _ := gunzips.Get().(*gzip.Reader)
-		var err error
-		if zr == nil {
-			zr, err = gzip.NewReader(wire)
-		} else {
-			err = zr.Reset(wire)
-		}
-		if err != nil {
-			return "", wire.n, err
-		}
-		defer gunzips.Put(zr)
-		r = zr
-	}
-	var b strings.Builder
-	if n := res.ContentLength; n > 0 && n < 1<<20 {
-		b.Grow(int(n) * 4) // compressed pages grow about fourfold
-	}
-	_, err := io.Copy(&b, r)
-	return b.String(), wire.n, err
-}
-
-// countReader counts the bytes read through it.
-type countReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }

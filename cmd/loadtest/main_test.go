@@ -2,64 +2,12 @@ package main
 
 import (
 	"bytes"
-	"fmt"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 )
-
-// TestLoadRunReports: a short run of the command as written plays games
-// without errors and ends with the RESULT line other tools read; with
-// -floor, the floor's line comes before it.
-func TestLoadRunReports(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the server and runs a load: not in -short")
-	}
-	var out, errOut bytes.Buffer
-	if code := run([]string{"-users", "6", "-duration", "3s", "-floor"}, &out, &errOut); code != 0 {
-		t.Fatalf("exit %d: %s\n%s", code, errOut.String(), out.String())
-	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-	last := lines[len(lines)-1]
-	re := regexp.MustCompile(`^RESULT turns_per_s=(\d+) p99_ms=\d+(\.\d+)? errors=(\d+) peak_rss_mb=\d+(\.\d+)? raw_sqlite_tx_per_s=\d+$`)
-	m := re.FindStringSubmatch(last)
-	if m == nil {
-		t.Fatalf("last line %q does not match %s", last, re)
-	}
-	if m[1] == "0" || m[3] != "0" {
-		t.Fatalf("a run with no turns or with errors: %q\n%s", last, out.String())
-	}
-	for _, kind := range []string{"page", "select", "turn", "all"} {
-		if !regexp.MustCompile(`(?m)^` + kind + ` +\d+`).MatchString(out.String()) {
-			t.Fatalf("no latency line for %q:\n%s", kind, out.String())
-		}
-	}
-	// Pages come gzipped: fewer bytes on the wire than read, neither zero.
-	for _, kind := range []string{"page", "select", "turn"} {
-		m := regexp.MustCompile(`(?m)^` + kind + `(?: +[\d.]+){5} +([\d.]+) +([\d.]+)$`).FindStringSubmatch(out.String())
-		if m == nil {
-			t.Fatalf("no sizes for %q:\n%s", kind, out.String())
-		}
-		var wire, body float64
-		fmt.Sscan(m[1], &wire)
-		fmt.Sscan(m[2], &body)
-		if wire <= 0 || body <= wire {
-			t.Fatalf("%s answers: %.1f KB on the wire, %.1f KB read; want gzipped pages", kind, wire, body)
-		}
-	}
-	cpu := regexp.MustCompile(`(?m)^CPU over the measured time: server (\d+\.\d) s \((\d+\.\d+) ms per turn, \d+\.\d+ ms per request\), generator \d+\.\d s`).FindStringSubmatch(out.String())
-	if cpu == nil || cpu[2] == "0.00" {
-		t.Fatalf("no CPU line with the server's time per turn:\n%s", out.String())
-	}
-	floor := regexp.MustCompile(`(?m)^floor: \d+ users .*: (\d+) turns/s, p99 [\d.]+ ms, 0 errors; CPU per turn: server [\d.]+ ms, generator [\d.]+ ms$`).FindStringSubmatch(out.String())
-	if floor == nil || floor[1] == "0" {
-		t.Fatalf("no floor line with turns and without errors:\n%s", out.String())
-	}
-	if code := run([]string{"-users", "3"}, &out, &errOut); code != 2 {
-		t.Fatalf("an odd number of users: exit %d", code)
-	}
-}
 
 // TestStatCPU reads a process's user and system time from its stat line,
 // whose command name may hold spaces and parentheses.
@@ -73,5 +21,66 @@ func TestStatCPU(t *testing.T) {
 	}
 	if spent(-1, time.Second) != -1 || spent(time.Second, -1) != -1 || spent(time.Second, 3*time.Second) != 2*time.Second {
 		t.Fatal("spent does not say -1 when a reading failed")
+	}
+}
+
+// TestStopAfterKill: a server killed is stopped; stopping it again (or
+// killing it again) returns at once.
+func TestStopAfterKill(t *testing.T) {
+	s := &Server{Cmd: exec.Command("sleep", "30"), done: make(chan error, 1)}
+	if err := s.Cmd.Start(); err != nil {
+		t.Skip("no sleep command:", err)
+	}
+	go func() { s.done <- s.Cmd.Wait() }()
+	done := make(chan struct{})
+	go func() { s.Kill(); s.Stop(); s.Kill(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Stop after Kill hangs")
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
+}
+
+// cpuLine is the CPU line both modes print.
+var cpuLine = regexp.MustCompile(`(?m)^CPU over the measured time: server (\d+\.\d) s \((\d+\.\d+) ms per turn, \d+\.\d+ ms per request\), generator (\d+\.\d) s \((\d+\.\d+) ms per turn\); \d+ % of \d+ cores; server ÷ generator CPU per turn (\d+\.\d+)$`)
+
+// TestReportsPrint: the closed loop's report ends with the RESULT line as
+// other tools read it, the open loop's with the RATE line; both print the
+// CPU per turn of each side and their ratio.
+func TestReportsPrint(t *testing.T) {
+	st := Stats{Elapsed: 10 * time.Second, Turns: 1000, Lat: map[string][]time.Duration{
+		"select": {time.Millisecond, 2 * time.Millisecond}, "turn": {4 * time.Millisecond}}}
+	cpu := CPU{Server: 3 * time.Second, Gen: 1500 * time.Millisecond, Cores: 2}
+	var out bytes.Buffer
+	(&Report{Stats: st, Users: 200, RawTxPerS: 9000, PeakRSSMB: 50, CPU: cpu}).Print(&out)
+	if !regexp.MustCompile(`^RESULT turns_per_s=100 p99_ms=4\.00 errors=0 peak_rss_mb=50\.0 raw_sqlite_tx_per_s=9000$`).MatchString(lastLine(out.String())) {
+		t.Fatalf("closed loop's last line: %q", lastLine(out.String()))
+	}
+	if m := cpuLine.FindStringSubmatch(out.String()); m == nil || m[2] != "3.00" || m[4] != "1.50" || m[5] != "2.00" {
+		t.Fatalf("closed loop's CPU line (want 3.00 and 1.50 ms per turn, ratio 2.00):\n%s", out.String())
+	}
+
+	rr := &RateReport{Stats: st, Rate: 100, Offered: 1000, PeakRSSMB: 50, CPU: cpu, Sizing: SizeFor(100, time.Second, 0)}
+	rr.StartLag = []time.Duration{0, 0, 3 * time.Millisecond}
+	out.Reset()
+	rr.Print(&out)
+	re := regexp.MustCompile(`^RATE offered_turns_per_s=100 achieved_turns_per_s=100\.0 held=yes p50_ms=2\.00 p95_ms=4\.00 p99_ms=4\.00 errors=0 peak_rss_mb=50\.0 server_cpu_ms_per_turn=3\.00 generator_cpu_ms_per_turn=1\.50 cpu_ratio=2\.00$`)
+	if !re.MatchString(lastLine(out.String())) {
+		t.Fatalf("open loop's last line: %q", lastLine(out.String()))
+	}
+	if !cpuLine.MatchString(out.String()) || !strings.Contains(out.String(), "\nheld: yes (") {
+		t.Fatalf("open loop's report:\n%s", out.String())
+	}
+	// Short of the rate: held says no, on its line and the RATE line.
+	rr.Turns, rr.Backlog = 900, 150
+	out.Reset()
+	rr.Print(&out)
+	if !strings.Contains(lastLine(out.String()), " held=no ") || !strings.Contains(out.String(), "\nheld: no (") {
+		t.Fatalf("a run 10 %% short held:\n%s", out.String())
 	}
 }

@@ -1,3 +1,5 @@
+//go:build long
+
 package main
 
 import (
@@ -11,11 +13,11 @@ import (
 	"cacao/models"
 )
 
-// TestCrashDurability kills the server with SIGKILL in the middle of a load
+// TestLongCrashDurability kills the server with SIGKILL in the middle of a load
 // run, restarts it on the same database file, and checks that every turn
 // and choice that got a success response is there, that SQLite finds the
 // file intact, and that the interrupted games play on to their end.
-func TestCrashDurability(t *testing.T) {
+func TestLongCrashDurability(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the server and runs a load: not in -short")
 	}

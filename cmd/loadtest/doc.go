@@ -1,0 +1,109 @@
+// Command loadtest measures the site under load, as browsers use it.
+//
+// It builds the server (cmd/cacao), or takes the binary given with
+// -server, and starts it on loopback with a fresh SQLite file. It signs
+// the virtual players up, pairs them into two-player games (one creates
+// the game with an open seat, the other joins by the invite link) and
+// plays through HTTP exactly as the pages do: htmx requests (HX-Request
+// and the CSRF header, nothing else of the page), the hx-get links of the
+// hand's tiles, the rotate button and the board's places, the confirm
+// form, the pending-choice form, and the game's Server-Sent Events, after
+// which a page refetches the game through its live trigger. Pages are
+// read by tag and attribute (parse.go), so any version of the markup that
+// keeps those controls is played alike. A finished game is followed by a
+// new one.
+//
+// # Two modes
+//
+// The closed loop (the default) has -users players (200) who never
+// think: each sends its next request when the last answer arrives. It
+// finds how many turns per second the server commits at that concurrency,
+// and so its capacity and CPU per turn; its latencies are those of a
+// saturated server, and the load it offers is whatever the server
+// manages, so it says nothing of the latency at a given load.
+//
+//	go run ./cmd/loadtest -users 200 -duration 30s
+//
+// The open loop (-rate) offers a fixed number of turns per second,
+// whatever the server does. The turn starts are laid out before the run,
+// as a Poisson process (independent players) or evenly spaced
+// (-arrivals even), and dealt in turn to the games, so that each game is
+// offered a turn every five think times on average. Its players think
+// before each step of a turn (tile, think, cell, think, confirm) and
+// before each pending choice, for -think on average (uniformly between
+// half and one and a half times it), and follow the game's events while
+// they wait, as an open page does. A turn begins at its start, or at once
+// if its player is late; when the server falls behind, turns wait on the
+// players' side and count against the rate: the schedule never slows
+// down. The number of players is chosen from the rate and the think time
+// (-users overrides it; with too few, the run warns that a rate not held
+// may be the generator's). The first games' turns begin during a warm-up
+// that is not measured.
+//
+//	go run ./cmd/loadtest -rate 300 -duration 30s
+//
+// -think sets how many games are open at once (rate × 5 × think) and so
+// how many event streams the server holds: a longer think is a lighter
+// player but more open pages at the same rate, and a longer set-up, since
+// each player signs up and the server hashes each password at bcrypt's
+// cost. Each player has an account of its own (beyond a thousand
+// players, accounts are shared, as by one person with several games
+// open, and the first line says so): a shared account's pages count and
+// read the notices of all its games, which is more work per request.
+//
+// To measure a given build, build it and pass its binary:
+//
+//	go build -o /tmp/cacao-a ./cmd/cacao
+//	go run ./cmd/loadtest -rate 300 -duration 30s -server /tmp/cacao-a
+//
+// # What it prints
+//
+// A line per kind of request with its count, its p50, p95, p99 and
+// maximum latency, and the mean size of its answers on the wire and
+// un-gzipped: page (a whole page, as opened), select (a step: a tile, a
+// rotation, a place), turn (the confirm), resolve (a pending choice),
+// refetch (the live refresh after an event, open loop), create and join
+// (a new game). Only requests sent in the measured time count. Then the
+// errors (refused moves, failed requests, and in the open loop a game
+// that sent no news for 30 s), and the CPU line: the server's and the
+// generator's CPU time over the measured time, each per committed turn,
+// and their ratio.
+//
+// The closed loop also measures the raw SQLite commit rate on the same
+// disk (one small row per transaction, the site's pragmas), a ceiling no
+// site on that disk can beat, and ends with
+//
+//	RESULT turns_per_s=… p99_ms=… errors=… peak_rss_mb=… raw_sqlite_tx_per_s=…
+//
+// The open loop also prints the turns committed against those offered in
+// the measured time, how far behind the schedule turns began (a turn not
+// begun by the end counts as waiting until then), the turns waiting to
+// begin at the end and at most, whether the rate was held, and ends with
+//
+//	RATE offered_turns_per_s=… achieved_turns_per_s=… held=yes|no p50_ms=… p95_ms=… p99_ms=… errors=… peak_rss_mb=… server_cpu_ms_per_turn=… generator_cpu_ms_per_turn=… cpu_ratio=…
+//
+// where the percentiles are over all the requests measured. The rate was
+// held when at least 95 % of the turns offered in the measured time were
+// committed in it, and when at its end fewer than one second's worth of
+// offered turns (none, below one turn a second) were waiting to begin: a
+// server that keeps up on average but lets a queue grow does not hold it.
+//
+// # Comparing two builds honestly
+//
+// The server and the generator share the machine's cores, and a small
+// virtual machine's speed drifts from minute to minute, so one run of
+// each build proves little. Build both, then alternate them (A, B, A, B,
+// … at least three runs each, same flags and -seed) and compare the
+// medians. The steadiest figure is the server's CPU per turn divided by
+// the generator's (cpu_ratio; the last figure of the CPU line): both
+// processes serve the same turns on the same cores at the same moment,
+// so most of the machine's drift cancels out. Turns per second in the
+// closed loop and latencies in the open loop move more with the machine.
+// Compare open-loop runs at the same rate: the CPU a turn costs depends
+// on the load. Latencies at a rate mean something only when the rate was
+// held.
+//
+// Both long runs are tests too: go test -tags long -run '^TestLong'
+// ./cmd/loadtest runs a short load of each mode and the crash test (the
+// server killed in the middle of a load and restarted on the same file).
+package main

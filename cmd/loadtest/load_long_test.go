@@ -1,0 +1,121 @@
+//go:build long
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestLongLoadRun: a short closed-loop run of the command as written plays
+// games without errors and ends with the RESULT line other tools read.
+func TestLongLoadRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the server and runs a load: not in -short")
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-users", "6", "-duration", "3s"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errOut.String(), out.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	last := lines[len(lines)-1]
+	re := regexp.MustCompile(`^RESULT turns_per_s=(\d+) p99_ms=\d+(\.\d+)? errors=(\d+) peak_rss_mb=\d+(\.\d+)? raw_sqlite_tx_per_s=\d+$`)
+	m := re.FindStringSubmatch(last)
+	if m == nil {
+		t.Fatalf("last line %q does not match %s", last, re)
+	}
+	if m[1] == "0" || m[3] != "0" {
+		t.Fatalf("a run with no turns or with errors: %q\n%s", last, out.String())
+	}
+	for _, kind := range []string{"page", "select", "turn", "all"} {
+		if !regexp.MustCompile(`(?m)^` + kind + ` +\d+`).MatchString(out.String()) {
+			t.Fatalf("no latency line for %q:\n%s", kind, out.String())
+		}
+	}
+	// Pages come gzipped: fewer bytes on the wire than read, neither zero.
+	for _, kind := range []string{"page", "select", "turn"} {
+		m := regexp.MustCompile(`(?m)^` + kind + `(?: +[\d.]+){5} +([\d.]+) +([\d.]+)$`).FindStringSubmatch(out.String())
+		if m == nil {
+			t.Fatalf("no sizes for %q:\n%s", kind, out.String())
+		}
+		var wire, body float64
+		fmt.Sscan(m[1], &wire)
+		fmt.Sscan(m[2], &body)
+		if wire <= 0 || body <= wire {
+			t.Fatalf("%s answers: %.1f KB on the wire, %.1f KB read; want gzipped pages", kind, wire, body)
+		}
+	}
+	cpu := regexp.MustCompile(`(?m)^CPU over the measured time: server (\d+\.\d) s \((\d+\.\d+) ms per turn, \d+\.\d+ ms per request\), generator \d+\.\d s`).FindStringSubmatch(out.String())
+	if cpu == nil || cpu[2] == "0.00" {
+		t.Fatalf("no CPU line with the server's time per turn:\n%s", out.String())
+	}
+	if code := run([]string{"-users", "3"}, &out, &errOut); code != 2 {
+		t.Fatalf("an odd number of users: exit %d", code)
+	}
+}
+
+// rateLine is the open loop's last line.
+var rateLine = regexp.MustCompile(`^RATE offered_turns_per_s=([\d.]+) achieved_turns_per_s=([\d.]+) held=(yes|no) p50_ms=[\d.]+ p95_ms=[\d.]+ p99_ms=([\d.]+) errors=(\d+) peak_rss_mb=[\d.]+ server_cpu_ms_per_turn=([\d.]+) generator_cpu_ms_per_turn=([\d.]+) cpu_ratio=([\d.]+)$`)
+
+// openRun runs the command in the open loop and returns its output and
+// the fields of its RATE line.
+func openRun(t *testing.T, args ...string) (string, []string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if code := run(args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errOut.String(), out.String())
+	}
+	m := rateLine.FindStringSubmatch(lastLine(out.String()))
+	if m == nil {
+		t.Fatalf("last line %q does not match %s", lastLine(out.String()), rateLine)
+	}
+	return out.String(), m
+}
+
+// TestLongOpenLoop: at a rate the server holds easily, the players commit
+// the turns offered, no more (the load does not follow the server's
+// speed) and no fewer, without errors; every kind of a turn's requests is
+// timed, and both sides' CPU per turn is reported.
+func TestLongOpenLoop(t *testing.T) {
+	out, m := openRun(t, "-rate", "20", "-think", "100ms", "-arrivals", "even", "-duration", "3s")
+	achieved, _ := strconv.ParseFloat(m[2], 64)
+	if m[1] != "20" || m[3] != "yes" || m[5] != "0" || achieved < 18 || achieved > 22 {
+		t.Fatalf("offered %s, achieved %s turns/s, held %s, %s errors; want 20 offered and held, 18 to 22 achieved, no errors:\n%s", m[1], m[2], m[3], m[5], out)
+	}
+	if m[6] == "0.00" || m[8] == "0.00" {
+		t.Fatalf("no CPU per turn or ratio:\n%s", out)
+	}
+	for _, kind := range []string{"select", "turn", "refetch", "all"} {
+		if !regexp.MustCompile(`(?m)^` + kind + ` +[1-9]\d*`).MatchString(out) {
+			t.Fatalf("no latency line for %q:\n%s", kind, out)
+		}
+	}
+	// A tile and a cell chosen per turn (give or take the turns at the
+	// edges of the measured time): steps are timed, not only the confirms.
+	var turns, selects int
+	fmt.Sscan(regexp.MustCompile(`(?m)^turn +(\d+)`).FindStringSubmatch(out)[1], &turns)
+	fmt.Sscan(regexp.MustCompile(`(?m)^select +(\d+)`).FindStringSubmatch(out)[1], &selects)
+	if selects < 2*turns*9/10 {
+		t.Fatalf("%d steps for %d turns:\n%s", selects, turns, out)
+	}
+	if !cpuLine.MatchString(out) || !strings.Contains(out, "turn starts behind the schedule (") {
+		t.Fatalf("no CPU line or no start lag:\n%s", out)
+	}
+}
+
+// TestLongOpenLoopNotHeld: one game cannot offer 500 turns a second: the
+// run says so (held=no) rather than reporting what it managed as the rate.
+func TestLongOpenLoopNotHeld(t *testing.T) {
+	out, m := openRun(t, "-rate", "500", "-users", "2", "-think", "10ms", "-arrivals", "even", "-duration", "2s")
+	achieved, _ := strconv.ParseFloat(m[2], 64)
+	if m[3] != "no" || achieved >= 475 || achieved == 0 || m[5] != "0" {
+		t.Fatalf("achieved %s turns/s of 500 with one game, held %s, %s errors:\n%s", m[2], m[3], m[5], out)
+	}
+	if !strings.Contains(out, "warning: 1 games are offered a turn each every") {
+		t.Fatalf("no warning that the generator is short of games:\n%s", out)
+	}
+}
