@@ -23,14 +23,18 @@ func (s *Server) showGame(c echo.Context) error {
 		return err
 	}
 	sel, problem := parseSelection(lang(c), c.QueryParam("tile"), c.QueryParam("slot"), c.QueryParam("rot"), c.QueryParam("at"), c.QueryParam("overbuild"), c.QueryParam("fill"))
-	// Opening the game reads its notices, before the game is loaded, so
-	// that every notice read tells of the game as shown or earlier. A step
-	// of a selection (htmx) leaves the header as it is: the page that opened
-	// the game, or its live refresh, read them. A failure leaves them unread.
-	if u := currentUser(c); u != nil && !isStep(c, sel) {
-		if err := s.store.SeeGameNotices(u.ID, id); err != nil {
-			s.log.Warn("reading a game's notices", "game", id, "user", u.ID, "err", err)
+	// Opening the game reads its notices: those counted before the game is
+	// loaded, so that every notice read tells of the game as shown or
+	// earlier; the header counts the others. A step of a selection (htmx)
+	// leaves the header as it is: the page that opened the game, or its
+	// live refresh, read them.
+	var seen models.GameNotices
+	u := currentUser(c)
+	if u != nil && !isStep(c, sel) {
+		if seen, err = s.store.NoticesAt(u.ID, id); err != nil {
+			return err
 		}
+		c.Set(unreadKey, int64(seen.All-seen.Here))
 	}
 	l, err := s.store.LoadGame(id)
 	if err != nil {
@@ -48,8 +52,10 @@ func (s *Server) showGame(c echo.Context) error {
 		vm.Announce = announce(lang(c), l, from, vm.Me, vm.Names())
 	}
 	// The player has now seen the game as it is: no "your turn" mail for it.
-	if err := s.store.MarkSeen(l, vm.Me); err != nil {
-		return err
+	if u != nil {
+		if err := s.store.SeeGame(l, vm.Me, u.ID, seen); err != nil {
+			return err
+		}
 	}
 	return s.renderGame(c, http.StatusOK, vm)
 }
@@ -182,6 +188,6 @@ func (s *Server) exportRecord(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="cacao-game-%d.json"`, id))
-	return c.Blob(http.StatusOK, "application/json", data)
+	return send(c, http.StatusOK, "application/json", data)
 }
 

@@ -2,7 +2,10 @@ package handlers
 
 import (
 	"bytes"
+	"compress/gzip"
 	"net/http"
+	"strings"
+	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -23,7 +26,38 @@ func render(c echo.Context, status int, comp templ.Component) error {
 	// back/forward cache would keep its event stream open: browsers allow
 	// six connections to a site, so a few of those would stall it.
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.HTMLBlob(status, buf.Bytes())
+	return send(c, status, echo.MIMETextHTMLCharsetUTF8, buf.Bytes())
+}
+
+// compressors are gzip writers at BestSpeed. A compressor (about a
+// megabyte with its window and tables) is taken only once a response is
+// complete, for the moment it takes to compress it: a middleware that
+// wraps the response holds one for every request in flight, and under
+// load hundreds wait (for the database, for a slow client) at once.
+var compressors = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
+	return zw
+}}
+
+// send writes a whole response body, gzipped when the client takes gzip
+// and the body is worth it.
+func send(c echo.Context, status int, contentType string, body []byte) error {
+	h := c.Response().Header()
+	h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	if len(body) < 1024 || !strings.Contains(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip") {
+		return c.Blob(status, contentType, body)
+	}
+	var out bytes.Buffer
+	zw := compressors.Get().(*gzip.Writer)
+	zw.Reset(&out)
+	zw.Write(body)
+	err := zw.Close()
+	compressors.Put(zw)
+	if err != nil {
+		return err
+	}
+	h.Set(echo.HeaderContentEncoding, "gzip")
+	return c.Blob(status, contentType, out.Bytes())
 }
 
 // isHTMX reports whether htmx made the request to swap a fragment. When
@@ -46,6 +80,10 @@ func redirect(c echo.Context, url string) error {
 
 const userKey = "user"
 
+// unreadKey holds, when the handler counted them already, the unread
+// notices the page's header shows.
+const unreadKey = "unread"
+
 // currentUser returns the signed-in user, or nil.
 func currentUser(c echo.Context) *models.User {
 	u, _ := c.Get(userKey).(*models.User)
@@ -61,7 +99,11 @@ func (s *Server) page(c echo.Context, title string) views.Page {
 	p.CSRF, _ = c.Get("csrf").(string)
 	if u := currentUser(c); u != nil {
 		p.User = &views.User{ID: u.ID, Name: u.Username}
-		p.Unread, _ = s.store.Unread(u.ID)
+		if n, ok := c.Get(unreadKey).(int64); ok {
+			p.Unread = n
+		} else {
+			p.Unread, _ = s.store.Unread(u.ID)
+		}
 	}
 	p.Flash = s.sessions.PopString(c.Request().Context(), "flash")
 	return p

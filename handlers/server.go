@@ -5,7 +5,6 @@
 package handlers
 
 import (
-	"compress/gzip"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -19,7 +18,6 @@ import (
 	"cacao/handlers/live"
 	"cacao/handlers/mail"
 	"cacao/models"
-	"cacao/static"
 	"cacao/views"
 )
 
@@ -121,16 +119,6 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	// needs them.
 	e.Use(echo.WrapMiddleware(sm.LoadAndSave))
 	e.Use(oneVary)
-	e.Use(middleware.GzipWithConfig(middleware.GzipConfig{
-		Level:     gzip.BestSpeed,
-		MinLength: 1024,
-		// Static files are compressed once, ahead; event streams are
-		// written a line at a time.
-		Skipper: func(c echo.Context) bool {
-			p := c.Request().URL.Path
-			return strings.HasPrefix(p, static.Prefix) || strings.HasSuffix(p, "/events")
-		},
-	}))
 	e.Use(middleware.BodyLimit("64K"))
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
 		TokenLookup:    "form:_csrf,header:X-CSRF-Token",

@@ -37,11 +37,11 @@ func waitLimit(g *Game, choosing bool) time.Duration {
 // choosing says the seat has a choice pending (the head of its queue
 // reached it now, or is still there). A player on vacation gets the whole
 // limit after their vacation ends.
-func (s *Store) startWaiting(tx *gorm.DB, g *Game, seat *Seat, now time.Time, kind string, choosing bool) error {
+func (s *Store) startWaiting(tx *gorm.DB, p *people, g *Game, seat *Seat, now time.Time, kind string, choosing bool) error {
 	seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded = &now, nil, nil, false
 	if limit := waitLimit(g, choosing); limit > 0 && seat.UserID != nil {
-		var u User
-		if err := tx.Select("id", "vacation_until").Take(&u, *seat.UserID).Error; err != nil {
+		u, err := p.get(*seat.UserID)
+		if err != nil {
 			return err
 		}
 		start := now
@@ -57,11 +57,11 @@ func (s *Store) startWaiting(tx *gorm.DB, g *Game, seat *Seat, now time.Time, ki
 	}
 	switch kind {
 	case "reaction":
-		return s.notify(tx, *seat.UserID, g.ID, kind, "A choice is waiting for you in game %d: your workers were activated.", g.ID)
+		return s.notify(tx, p, *seat.UserID, g.ID, kind, "A choice is waiting for you in game %d: your workers were activated.", g.ID)
 	case turnAndChoice:
-		return s.notify(tx, *seat.UserID, g.ID, "turn", "It is your turn in game %d, and a choice is waiting for you: your workers were activated.", g.ID)
+		return s.notify(tx, p, *seat.UserID, g.ID, "turn", "It is your turn in game %d, and a choice is waiting for you: your workers were activated.", g.ID)
 	}
-	return s.notify(tx, *seat.UserID, g.ID, kind, "It is your turn in game %d.", g.ID)
+	return s.notify(tx, p, *seat.UserID, g.ID, kind, "It is your turn in game %d.", g.ID)
 }
 
 // turnAndChoice asks startWaiting for a "turn" notice that also tells of
@@ -132,7 +132,7 @@ func (s *Store) SendReminders() (int, error) {
 			}
 			n++
 			left := max(1, int(seat.Deadline.Sub(now).Round(time.Hour)/time.Hour))
-			return s.notify(tx, *seat.UserID, seat.GameID, "reminder", "Game %d is waiting for you: your time runs out in about %d hours.", seat.GameID, left)
+			return s.notify(tx, &people{tx: tx, m: map[uint]User{}}, *seat.UserID, seat.GameID, "reminder", "Game %d is waiting for you: your time runs out in about %d hours.", seat.GameID, left)
 		})
 		if err != nil {
 			return n, err

@@ -193,11 +193,15 @@ func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded,
 			}
 			return err
 		}
-		if err := s.afterChange(tx, l, seat, prevCur, now); err != nil {
+		p, err := peopleIn(tx, l.Seats)
+		if err != nil {
+			return err
+		}
+		if err := s.afterChange(tx, p, l, seat, prevCur, now); err != nil {
 			return err
 		}
 		if actor.Timeout {
-			return s.tellTimeout(tx, l, seat)
+			return s.tellTimeout(tx, p, l, seat)
 		}
 		return nil
 	})
@@ -232,7 +236,7 @@ func bumpVersion(tx *gorm.DB, g *Game, at time.Time) error {
 
 // tellTimeout tells everyone at the table that seat's time ran out and the
 // greedy bot played for it.
-func (s *Store) tellTimeout(tx *gorm.DB, l *Loaded, seat int) error {
+func (s *Store) tellTimeout(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 	id, who := l.Game.ID, l.Seats[seat].Name
 	for i, other := range l.Seats {
 		if other.UserID == nil {
@@ -240,9 +244,9 @@ func (s *Store) tellTimeout(tx *gorm.DB, l *Loaded, seat int) error {
 		}
 		var err error
 		if i == seat {
-			err = s.notify(tx, *other.UserID, id, "timeout", "Your time ran out in game %d: the greedy bot played for you. Your seat is still yours.", id)
+			err = s.notify(tx, p, *other.UserID, id, "timeout", "Your time ran out in game %d: the greedy bot played for you. Your seat is still yours.", id)
 		} else {
-			err = s.notify(tx, *other.UserID, id, "timeout", "%s's time ran out in game %d: the greedy bot played for them.", who, id)
+			err = s.notify(tx, p, *other.UserID, id, "timeout", "%s's time ran out in game %d: the greedy bot played for them.", who, id)
 		}
 		if err != nil {
 			return err
@@ -255,7 +259,7 @@ func (s *Store) tellTimeout(tx *gorm.DB, l *Loaded, seat int) error {
 // game when it is over and every choice is made, and notifies people.
 // acted is the seat that made the change; prevCur the player whose turn it
 // was before.
-func (s *Store) afterChange(tx *gorm.DB, l *Loaded, acted, prevCur int, now time.Time) error {
+func (s *Store) afterChange(tx *gorm.DB, p *people, l *Loaded, acted, prevCur int, now time.Time) error {
 	st := l.Play.State()
 	for i := range l.Seats {
 		seat := &l.Seats[i]
@@ -268,23 +272,23 @@ func (s *Store) afterChange(tx *gorm.DB, l *Loaded, acted, prevCur int, now time
 		var err error
 		switch waiting := choosing || myTurn; {
 		case waiting && seat.WaitingSince == nil:
-			err = s.startWaiting(tx, &l.Game, seat, now, kind, choosing)
+			err = s.startWaiting(tx, p, &l.Game, seat, now, kind, choosing)
 		case waiting && !choosing && seat.Deadline != nil && waitLimit(&l.Game, false) == 0:
 			// Only the turn is left (its choices were made, perhaps in
 			// someone else's commit), and here a turn has no clock.
 			err = clearDeadline(tx, seat)
 		case waiting && i == acted:
-			err = s.startWaiting(tx, &l.Game, seat, now, "", choosing) // a fresh clock for what is left, no news
+			err = s.startWaiting(tx, p, &l.Game, seat, now, "", choosing) // a fresh clock for what is left, no news
 		case waiting && myTurn && prevCur != i && seat.Deadline != nil && !seat.Deadline.After(now):
 			// An overdue choice stays overdue: its timeout plays it, and the turn.
 		case waiting && myTurn && prevCur != i && choosing && l.Game.TurnHours == 0 && seat.Deadline != nil:
 			// Without a turn limit the turn has no clock; the choice that
 			// waited keeps the deadline counted from when it reached the head.
 			if seat.UserID != nil {
-				err = s.notify(tx, *seat.UserID, l.Game.ID, "turn", "It is your turn in game %d.", l.Game.ID)
+				err = s.notify(tx, p, *seat.UserID, l.Game.ID, "turn", "It is your turn in game %d.", l.Game.ID)
 			}
 		case waiting && myTurn && prevCur != i:
-			err = s.startWaiting(tx, &l.Game, seat, now, "turn", choosing)
+			err = s.startWaiting(tx, p, &l.Game, seat, now, "turn", choosing)
 		case !waiting && seat.WaitingSince != nil:
 			err = stopWaiting(tx, seat)
 		}
@@ -293,13 +297,13 @@ func (s *Store) afterChange(tx *gorm.DB, l *Loaded, acted, prevCur int, now time
 		}
 	}
 	if st.Over() && !st.Pending() && l.Game.Status == StatusActive {
-		return s.finish(tx, l, now)
+		return s.finish(tx, p, l, now)
 	}
 	return nil
 }
 
 // finish marks l's game finished and tells each player their place.
-func (s *Store) finish(tx *gorm.DB, l *Loaded, now time.Time) error {
+func (s *Store) finish(tx *gorm.DB, p *people, l *Loaded, now time.Time) error {
 	l.Game.Status, l.Game.FinishedAt = StatusFinished, &now
 	if err := tx.Model(&Game{}).Where("id = ?", l.Game.ID).Updates(map[string]any{"status": StatusFinished, "finished_at": now}).Error; err != nil {
 		return err
@@ -315,7 +319,7 @@ func (s *Store) finish(tx *gorm.DB, l *Loaded, now time.Time) error {
 				place++
 			}
 		}
-		if err := s.notify(tx, *seat.UserID, l.Game.ID, "finished", "Game %d is over: you placed %d of %d.", l.Game.ID, place, len(l.Seats)); err != nil {
+		if err := s.notify(tx, p, *seat.UserID, l.Game.ID, "finished", "Game %d is over: you placed %d of %d.", l.Game.ID, place, len(l.Seats)); err != nil {
 			return err
 		}
 	}

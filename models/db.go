@@ -95,10 +95,10 @@ func WithBots(kinds ...string) Option { return func(o *options) { o.bots = kinds
 
 var memSeq atomic.Int64
 
-// replayCacheSize is how many games' replays are kept in memory (20 to 40
-// KB each, most of it the board grid); a game not kept is replayed from its
-// log when next loaded.
-const replayCacheSize = 256
+// replayCacheSize is how many games' replays are kept in memory (about 50
+// KB each in mid-game); a game not kept is replayed from its log when next
+// loaded, which costs several times a load from its replay.
+const replayCacheSize = 512
 
 // Open opens (creating and migrating when needed) the SQLite database at
 // path, in WAL mode with a busy timeout and foreign keys on. path
@@ -158,10 +158,16 @@ func Open(path string, opts ...Option) (*Store, error) {
 // tables are the models stored, one table each.
 var tables = []any{&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}}
 
+// openDB opens a pool of conns connections. GORM's own times (CreatedAt,
+// UpdatedAt) are the store's clock's, in UTC: SQLite compares the stored
+// times as text. A single statement is its own transaction in SQLite: GORM
+// need not wrap it in another. Statements are prepared once per connection
+// on a pool of several (the readers); never on one connection, where a
+// statement prepared outside a transaction would wait for the connection
+// that a transaction in need of the same statement holds.
 func openDB(dsn string, conns int, now func() time.Time) (*gorm.DB, error) {
-	// GORM's own times (CreatedAt, UpdatedAt) are the store's clock's, in
-	// UTC: SQLite compares the stored times as text.
-	db, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{Logger: logger.Discard, TranslateError: true, NowFunc: func() time.Time { return now().UTC() }})
+	db, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{Logger: logger.Discard, TranslateError: true, PrepareStmt: conns > 1,
+		SkipDefaultTransaction: true, NowFunc: func() time.Time { return now().UTC() }})
 	if err != nil {
 		return nil, err
 	}

@@ -501,7 +501,7 @@ func TestTurnMailSkippedWhenSeen(t *testing.T) {
 
 	clock.Advance(2 * time.Minute)
 	l := mustLoad(t, s, seen)
-	if err := s.MarkSeen(l, l.SeatOf(bob.ID)); err != nil {
+	if err := s.SeeGame(l, l.SeatOf(bob.ID), bob.ID, models.GameNotices{}); err != nil {
 		t.Fatal(err)
 	}
 	mustMove(t, s, played, bob)

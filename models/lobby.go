@@ -100,9 +100,13 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 		if err := tx.Create(g).Error; err != nil {
 			return err
 		}
+		p, err := peopleIn(tx, g.Seats)
+		if err != nil {
+			return err
+		}
 		for _, seat := range g.Seats {
 			if seat.InvitedID != nil {
-				if err := s.notify(tx, *seat.InvitedID, g.ID, "invited", "%s invited you to game %d.", creator.Username, g.ID); err != nil {
+				if err := s.notify(tx, p, *seat.InvitedID, g.ID, "invited", "%s invited you to game %d.", creator.Username, g.ID); err != nil {
 					return err
 				}
 			}
@@ -185,7 +189,11 @@ func (s *Store) Decline(id uint, user *User) error {
 				if err := bumpVersion(tx, &g, s.now()); err != nil {
 					return ErrConflict
 				}
-				return s.notify(tx, g.CreatorID, g.ID, "declined", "%s declined your invitation to game %d; their seat is open now.", user.Username, g.ID)
+				p, err := peopleIn(tx, nil, g.CreatorID)
+				if err != nil {
+					return err
+				}
+				return s.notify(tx, p, g.CreatorID, g.ID, "declined", "%s declined your invitation to game %d; their seat is open now.", user.Username, g.ID)
 			}
 		}
 		return ErrNotInvited
@@ -244,6 +252,10 @@ func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
 	if err != nil {
 		return err
 	}
+	p, err := peopleIn(tx, g.Seats)
+	if err != nil {
+		return err
+	}
 	now := s.now()
 	g.Status, g.Setup, g.First, g.StartedAt = StatusActive, string(setup), first, &now
 	for i := range g.Seats {
@@ -258,12 +270,12 @@ func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
 	for i := range g.Seats {
 		seat := &g.Seats[i]
 		if seat.UserID != nil {
-			if err := s.notify(tx, *seat.UserID, g.ID, "started", "Game %d has started.", g.ID); err != nil {
+			if err := s.notify(tx, p, *seat.UserID, g.ID, "started", "Game %d has started.", g.ID); err != nil {
 				return err
 			}
 		}
 		if seat.Index == g.First {
-			if err := s.startWaiting(tx, g, seat, now, "turn", false); err != nil {
+			if err := s.startWaiting(tx, p, g, seat, now, "turn", false); err != nil {
 				return err
 			}
 		}

@@ -8,12 +8,12 @@ import (
 )
 
 // notify tells a user something about a game: an in-app notification and,
-// for a user who wants each event by email, a message in the outbox, both
-// in tx. "Your turn" and "a choice waits" mail is held back by the mail
+// for a user who wants each event by email (their settings in p), a message
+// in the outbox, both in tx. "Your turn" and "a choice waits" mail is held back by the mail
 // delay so that a player at the table gets none.
 // The text is a message (format) and its arguments, kept apart too so that
 // pages and mail tell it in the reader's language (see NoteArgs).
-func (s *Store) notify(tx *gorm.DB, userID, gameID uint, kind, format string, args ...any) error {
+func (s *Store) notify(tx *gorm.DB, p *people, userID, gameID uint, kind, format string, args ...any) error {
 	text := fmt.Sprintf(format, args...)
 	argJSON, err := json.Marshal(args)
 	if err != nil {
@@ -23,8 +23,8 @@ func (s *Store) notify(tx *gorm.DB, userID, gameID uint, kind, format string, ar
 	if err := tx.Create(&Notification{UserID: userID, GameID: gameID, Kind: kind, Text: text, Format: format, Args: string(argJSON), CreatedAt: now}).Error; err != nil {
 		return err
 	}
-	var u User
-	if err := tx.Select("id", "email_mode", "email_verified").Take(&u, userID).Error; err != nil {
+	u, err := p.get(userID)
+	if err != nil {
 		return err
 	}
 	if u.EmailMode != MailEach || !u.EmailVerified {
@@ -79,15 +79,62 @@ func (s *Store) MarkRead(userID uint) error {
 	return s.w.Model(&Notification{}).Where("user_id = ? AND read = ?", userID, false).Update("read", true).Error
 }
 
-// SeeGameNotices marks read the user's notifications about game id: they
-// opened its page, so "your turn", a choice waiting or the result are news
-// no more. Notifications that come after this stay unread.
-func (s *Store) SeeGameNotices(userID, gameID uint) error {
-	return s.w.Model(&Notification{}).Where("user_id = ? AND game_id = ? AND read = ?", userID, gameID, false).Update("read", true).Error
+// GameNotices is what a game's page shows of a user's notices: how many
+// are unread, how many of those are about the game, and the newest of
+// those.
+type GameNotices struct {
+	All, Here int
+	Last      uint
 }
 
-// SeeShownNotices is SeeGameNotices for a page that shows game gameID at
-// version: a move's answer, which shows what the bots did after it (the
+// NoticesAt counts user's unread notices, and those about game id, in one
+// reading: a page that opens the game counts the others in its header and
+// marks the game's read (SeeGame), only those counted here, so that a
+// notice that comes after stays news.
+func (s *Store) NoticesAt(userID, gameID uint) (GameNotices, error) {
+	var n GameNotices
+	err := s.db.Model(&Notification{}).Select("count(*), coalesce(sum(game_id = ?), 0), coalesce(max(CASE WHEN game_id = ? THEN id END), 0)", gameID, gameID).
+		Where("user_id = ? AND read = ?", userID, false).Row().Scan(&n.All, &n.Here, &n.Last)
+	return n, err
+}
+
+// SeeGame records that user saw game l as loaded, from seat (-1 for none):
+// the game's notices counted in seen are read, and the seat's seen mark
+// moves on, when there is something new to it (what is shown as new, and
+// whether a "your turn" mail is still needed, depend on it). It writes in
+// one transaction, and not at all when nothing changes.
+func (s *Store) SeeGame(l *Loaded, seat int, user uint, seen GameNotices) error {
+	var st *Seat
+	if seat >= 0 && seat < len(l.Seats) {
+		st = &l.Seats[seat]
+		stale := st.WaitingSince != nil && (st.SeenAt == nil || st.SeenAt.Before(*st.WaitingSince))
+		if st.SeenSeq >= len(l.Log) && !stale {
+			st = nil
+		}
+	}
+	if st == nil && seen.Last == 0 {
+		return nil
+	}
+	now := s.now()
+	return s.w.Transaction(func(tx *gorm.DB) error {
+		if seen.Last > 0 {
+			err := tx.Model(&Notification{}).Where("user_id = ? AND game_id = ? AND read = ? AND id <= ?", user, l.Game.ID, false, seen.Last).
+				Update("read", true).Error
+			if err != nil {
+				return err
+			}
+		}
+		if st == nil {
+			return nil
+		}
+		st.SeenSeq, st.SeenAt = len(l.Log), &now
+		return tx.Model(&Seat{}).Where("id = ? AND seen_seq <= ?", st.ID, st.SeenSeq).
+			Updates(map[string]any{"seen_seq": st.SeenSeq, "seen_at": now}).Error
+	})
+}
+
+// SeeShownNotices marks read the user's notices about game gameID for a
+// page that shows it at version: a move's answer, which shows what the bots did after it (the
 // turn they hand back, the result). The notices are marked read only if
 // the game is still at that version, so that none of a later move is taken
 // as seen.
@@ -97,20 +144,3 @@ func (s *Store) SeeShownNotices(userID, gameID uint, version int) error {
 		Update("read", true).Error
 }
 
-// MarkSeen records that the player at seat of l has seen the game as
-// loaded, when there is something new to them: what is shown as new, and
-// whether a "your turn" mail is still needed, depend on it.
-func (s *Store) MarkSeen(l *Loaded, seat int) error {
-	if seat < 0 || seat >= len(l.Seats) {
-		return nil
-	}
-	st := &l.Seats[seat]
-	stale := st.WaitingSince != nil && (st.SeenAt == nil || st.SeenAt.Before(*st.WaitingSince))
-	if st.SeenSeq >= len(l.Log) && !stale {
-		return nil
-	}
-	now := s.now()
-	st.SeenSeq, st.SeenAt = len(l.Log), &now
-	return s.w.Model(&Seat{}).Where("id = ? AND seen_seq <= ?", st.ID, st.SeenSeq).
-		Updates(map[string]any{"seen_seq": st.SeenSeq, "seen_at": now}).Error
-}

@@ -523,8 +523,9 @@ func TestMyGamesListsLatestFinished(t *testing.T) {
 	}
 }
 
-// TestSeeGameNotices: opening a game marks its notices read, those of
-// other games and those that come after stay unread.
+// TestSeeGameNotices: opening a game marks read the notices of it counted
+// before it was loaded; those of other games and those that come after stay
+// unread, and the header's count is of the others.
 func TestSeeGameNotices(t *testing.T) {
 	s := MustOpen(t)
 	ana := mustUser(t, s, "ana")
@@ -541,24 +542,33 @@ func TestSeeGameNotices(t *testing.T) {
 		}
 		return n
 	}
+	open := func(game uint, late func()) GameNotices {
+		t.Helper()
+		n, err := s.NoticesAt(ana.ID, game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		late()
+		if err := s.SeeGame(&Loaded{Game: Game{ID: game}}, -1, ana.ID, n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
 	notice(7)
 	notice(7)
 	notice(8)
-	if err := s.SeeGameNotices(ana.ID, 7); err != nil {
-		t.Fatal(err)
+	// A notice that comes while the page is made is news still.
+	if n := open(7, func() { notice(7) }); n.All != 3 || n.Here != 2 {
+		t.Fatalf("opening game 7 counted %+v; want 3 unread, 2 of game 7", n)
 	}
-	if unread(7) != 0 || unread(8) != 1 {
-		t.Fatalf("after opening game 7: %d unread of it (want 0), %d of game 8 (want 1)", unread(7), unread(8))
+	if unread(7) != 1 || unread(8) != 1 {
+		t.Fatalf("after opening game 7: %d unread of it (want 1, the later one), %d of game 8 (want 1)", unread(7), unread(8))
 	}
-	notice(7) // after the opening: still news
-	if n, err := s.Unread(ana.ID); err != nil || n != 2 || unread(7) != 1 {
-		t.Fatalf("the count is %d, %v (want 2), %d of game 7 (want 1)", n, err, unread(7))
+	if n := open(9, func() {}); n.All != 2 || n.Here != 0 || unread(7) != 1 || unread(8) != 1 {
+		t.Fatalf("opening a game without notices: counted %+v, %d and %d unread of games 7 and 8; want 2, 0, 1 and 1", n, unread(7), unread(8))
 	}
-	if err := s.SeeGameNotices(ana.ID, 9); err != nil {
-		t.Fatal(err)
-	}
-	if n, _ := s.Unread(ana.ID); n != 2 {
-		t.Fatalf("opening a game without notices changed the count to %d", n)
+	if got, _ := s.Unread(ana.ID); got != 2 {
+		t.Fatalf("the count is %d, want 2", got)
 	}
 }
 
