@@ -289,111 +289,139 @@ const fillProbeJS = `(async () => {
 // turn, a tile and a cell chosen, several ways to fill the jungle, a pending
 // choice of workers, the opponent's turn, the final scores), in the light and
 // the dark colour scheme, at desktop (1280×800) and phone (390×844) sizes.
-// Set A11Y_SCREENSHOTS to a folder to get a PNG of each.
+// Set A11Y_SCREENSHOTS to a folder to get a PNG of each. The pages signed
+// out, the pages signed in and the states of a game are checked side by
+// side, each on a site of its own.
 func TestA11y(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("browser tests are skipped with -short")
 	}
-	start := time.Now()
-	au := &auditor{t: t, axe: axeSource(t), findings: map[string]*a11yFinding{}, shots: os.Getenv("A11Y_SCREENSHOTS")}
-	if au.shots != "" {
-		if err := os.MkdirAll(au.shots, 0o755); err != nil {
+	axe, shots := axeSource(t), os.Getenv("A11Y_SCREENSHOTS")
+	if shots != "" {
+		if err := os.MkdirAll(shots, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	base, logs := startSite(t)
-	// Tabs visit many pages: without the back/forward cache
-	// (TestBrowserManyPageVisits).
-	b := newBrowser(t, true, logs, withoutBFCache)
-	defer au.report()
-
-	// Signed out.
-	a := b.newTab("alice", true)
-	a.must(a.navigate(base + "/"))
-	au.check(a, "landing page (signed out)")
-	a.must(a.navigate(base + "/signup"))
-	au.check(a, "sign-up page")
-	a.must(a.navigate(base + "/login"))
-	au.check(a, "log-in page")
-	a.must(a.do(10*time.Second,
-		chromedp.SendKeys(chromedp.ID("username"), "nobody"),
-		chromedp.SendKeys(chromedp.ID("password"), "not the password"),
-	))
-	a.must(a.click(`#main form button[type=submit]`, "Log in"))
-	a.must(a.waitFor(`!!document.querySelector('#main .error')`, 10*time.Second, "the wrong-password error"))
-	au.check(a, "log-in page with a wrong-password error")
-
-	// Signed in: a game waiting for players, as its creator and as another
-	// player (who can take the seat), and the invite link's page.
-	a.signUp(base, "alice")
-	bob := b.newTab("bob", true)
-	bob.signUp(base, "bob")
-	a.must(a.navigate(base + "/no-such-page"))
-	au.check(a, "404 page")
-	ctx, cancel := context.WithTimeout(a.ctx, 10*time.Second)
-	rules, err := chromedp.Run(ctx, chromedp.Evaluate[int](`fetch('/rules').then((r) => r.status)`, chromedp.EvalAwaitPromise))
-	cancel()
-	a.must(err)
-	if rules == 404 {
-		t.Log("no /rules page yet (404): not checked")
-	} else {
-		a.must(a.navigate(base + "/rules"))
-		au.check(a, fmt.Sprintf("rules page (status %d)", rules))
+	// audit starts a site and a browser for f and reports what axe found.
+	audit := func(name string, f func(t *testing.T, au *auditor, s *site, b *browser)) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			au := &auditor{t: t, axe: axe, findings: map[string]*a11yFinding{}, shots: shots}
+			s := seededSite(t)
+			// Tabs visit many pages: without the back/forward cache
+			// (TestBrowserManyPageVisits).
+			b := newBrowser(t, true, s.logs, withoutBFCache)
+			defer au.report()
+			f(t, au, s, b)
+			t.Logf("axe-core checked %d pages and states in %d variants in %v", len(au.states), len(a11yVariants), time.Since(start).Round(time.Second))
+		})
 	}
-	game := a.createGame(base, "open")
-	a.must(a.waitFor(`!!document.querySelector('#game-main code')`, 10*time.Second, "the invite link"))
-	au.check(a, "game waiting for players (its creator, invite link)")
-	invite := a.text("#game-main code")
-	bob.must(bob.navigate(game))
-	au.check(bob, "game waiting for players (another player: take a seat)")
-	bob.must(bob.navigate(invite))
-	au.check(bob, "join page (invite link)")
-	bob.must(bob.click(`#main form button[type=submit]`, "Take a seat"))
 
-	// The home page with games listed, settings and notifications.
-	botGame := a.createGame(base, "greedy")
-	a.must(a.navigate(base + "/"))
-	a.must(a.waitFor(`document.querySelectorAll('#home-lists tbody tr').length >= 2`, 10*time.Second, "both games on the home page"))
-	au.check(a, "home (signed in: my games, new game form)")
-	a.must(a.navigate(base + "/settings"))
-	au.check(a, "settings")
-	a.must(a.navigate(base + "/notifications"))
-	au.check(a, "notifications")
+	audit("signed out", func(t *testing.T, au *auditor, s *site, b *browser) {
+		a := b.newTab("visitor", true)
+		a.must(a.navigate(s.base + "/"))
+		au.check(a, "landing page (signed out)")
+		a.must(a.navigate(s.base + "/signup"))
+		au.check(a, "sign-up page")
+		a.must(a.navigate(s.base + "/login"))
+		au.check(a, "log-in page")
+		a.must(a.do(10*time.Second,
+			chromedp.SendKeys(chromedp.ID("username"), "nobody"),
+			chromedp.SendKeys(chromedp.ID("password"), "not the password"),
+		))
+		a.must(a.click(`#main form button[type=submit]`, "Log in"))
+		a.must(a.waitFor(`!!document.querySelector('#main .error')`, 10*time.Second, "the wrong-password error"))
+		au.check(a, "log-in page with a wrong-password error")
+	})
 
-	// Alice and Bob play their game to the end; each state of the game is
-	// checked the first time either page shows it.
-	a.must(a.navigate(game))
-	bob.must(bob.navigate(game))
-	for _, tb := range []*tab{a, bob} {
-		tb.must(tb.waitFor(`typeof window.htmx !== 'undefined' && !!document.querySelector('#board')`, 10*time.Second, "the game page"))
-	}
-	seen := map[string]bool{}
-	playAudited(b, au, seen, game, 150*time.Second, nil, a, bob)
-
-	// A pending choice of workers comes when another player's move fires
-	// them; if none came, play against the bot until one does (still
-	// looking for several ways to fill the jungle on the way).
-	if !seen["pending worker choice"] {
-		a.must(a.navigate(botGame))
-		a.must(a.waitFor(`typeof window.htmx !== 'undefined' && !!document.querySelector('#board')`, 10*time.Second, "the game page"))
-		a.turns, a.choices = 0, 0
-		clear(a.tried)
-		playAudited(b, au, seen, botGame, 120*time.Second, func() bool { return seen["pending worker choice"] }, a)
-	}
-	want := []string{"my turn, nothing chosen", "tile chosen (legal cells highlighted)", "cell chosen (preview and confirm)",
-		"cell chosen, several fill options", "pending worker choice", "opponent's turn", "finished game (scores)"}
-	for _, s := range want {
-		switch {
-		case seen[s]:
-		case s == "cell chosen, several fill options":
-			// Rare: no legal cell of the chosen tiles left two spaces
-			// for different jungle tiles.
-			t.Logf("no move offered several ways to fill the jungle, so that state was not checked")
-		default:
-			t.Errorf("the game never showed the state %q, so it was not checked", s)
+	audit("signed in", func(t *testing.T, au *auditor, s *site, b *browser) {
+		// A game waiting for players, as its creator and as another
+		// player (who can take the seat), and the invite link's page.
+		s.user("alice")
+		s.user("bob")
+		a, bob := b.newTab("alice", true), b.newTab("bob", true)
+		a.logIn(s.base, "alice", "")
+		bob.logIn(s.base, "bob", "")
+		a.must(a.navigate(s.base + "/no-such-page"))
+		au.check(a, "404 page")
+		ctx, cancel := context.WithTimeout(a.ctx, 10*time.Second)
+		rules, err := chromedp.Run(ctx, chromedp.Evaluate[int](`fetch('/rules').then((r) => r.status)`, chromedp.EvalAwaitPromise))
+		cancel()
+		a.must(err)
+		if rules == 404 {
+			t.Log("no /rules page yet (404): not checked")
+		} else {
+			a.must(a.navigate(s.base + "/rules"))
+			au.check(a, fmt.Sprintf("rules page (status %d)", rules))
 		}
-	}
-	t.Logf("axe-core checked %d pages and states in %d variants in %v", len(au.states), len(a11yVariants), time.Since(start).Round(time.Second))
+		game := a.createGame(s.base, "open")
+		a.must(a.waitFor(`!!document.querySelector('#game-main code')`, 10*time.Second, "the invite link"))
+		au.check(a, "game waiting for players (its creator, invite link)")
+		invite := a.text("#game-main code")
+		bob.must(bob.navigate(game))
+		au.check(bob, "game waiting for players (another player: take a seat)")
+		bob.must(bob.navigate(invite))
+		au.check(bob, "join page (invite link)")
+		bob.must(bob.click(`#main form button[type=submit]`, "Take a seat"))
+
+		// The home page with games listed, settings and notifications.
+		a.createGame(s.base, "greedy")
+		a.must(a.navigate(s.base + "/"))
+		a.must(a.waitFor(`document.querySelectorAll('#home-lists tbody tr').length >= 2`, 10*time.Second, "both games on the home page"))
+		au.check(a, "home (signed in: my games, new game form)")
+		a.must(a.navigate(s.base + "/settings"))
+		au.check(a, "settings")
+		a.must(a.navigate(s.base + "/notifications"))
+		au.check(a, "notifications")
+	})
+
+	audit("game", func(t *testing.T, au *auditor, s *site, b *browser) {
+		// Alice and Bob play the end of a game; each state of the game is
+		// checked the first time either page shows it. The game starts at
+		// alice's turn, where a cell offers several ways to fill the
+		// jungle.
+		alice, bobUser := s.user("alice"), s.user("bob")
+		id, fill := s.gameAt(func() uint { return s.gameBetween(alice, bobUser) }, fillChoiceNearTheEnd(alice, 4), 10)
+		if !fill {
+			t.Logf("no game of 10 came to a cell with several ways to fill the jungle near its end: that state may not be checked")
+			id = s.gameBetween(alice, bobUser)
+			s.playUntil(id, nearTheEnd(alice, 4))
+		}
+		a, bob := b.newTab("alice", true), b.newTab("bob", true)
+		s.openGame(a, "alice", id)
+		s.openGame(bob, "bob", id)
+		for _, tb := range []*tab{a, bob} {
+			tb.must(tb.waitFor(`!!document.querySelector('#board')`, 10*time.Second, "the board"))
+		}
+		seen := map[string]bool{}
+		playAudited(b, au, seen, s.gameURL(id), 60*time.Second, nil, a, bob)
+
+		// A pending choice of workers comes when another player's move
+		// fires them; if none came, a game against the bot is played
+		// until one waits for alice.
+		if !seen["pending worker choice"] {
+			id, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, choicePending(alice), 40)
+			if !ok {
+				t.Fatalf("no game of 40 against the greedy bot left alice a choice of workers")
+			}
+			a.must(a.navigate(s.gameURL(id)))
+			a.must(a.waitFor(`typeof window.htmx !== 'undefined' && !!document.querySelector('form[action$="/resolve"] button[type=submit]') && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`, 10*time.Second, "alice's pending choice"))
+			auditState(au, seen, a)
+		}
+		want := []string{"my turn, nothing chosen", "tile chosen (legal cells highlighted)", "cell chosen (preview and confirm)",
+			"cell chosen, several fill options", "pending worker choice", "opponent's turn", "finished game (scores)"}
+		for _, state := range want {
+			switch {
+			case seen[state]:
+			case state == "cell chosen, several fill options" && !fill:
+				t.Logf("no move offered several ways to fill the jungle, so that state was not checked")
+			default:
+				t.Errorf("the game never showed the state %q, so it was not checked", state)
+			}
+		}
+	})
 }
 
 // playAudited lets the tabs play (as playToEnd does) until every tab shows the

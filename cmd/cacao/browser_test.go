@@ -2,9 +2,13 @@ package main
 
 // Real-browser tests: the site runs as `cacao serve` does (serve() on a
 // loopback port with a fresh SQLite file) and headless Chromium plays it by
-// clicking, once with JavaScript (htmx swaps, SSE updates) and once without
-// (plain links and form posts). Without a browser the tests skip, except in CI
-// (CI=true), where a skipped browser test would hide a broken site.
+// clicking, with JavaScript (htmx swaps, SSE updates) and without (plain links
+// and form posts). One test plays a whole game so from the sign-up on
+// (TestBrowserTwoPlayersFullGame); the others start where they are about,
+// from positions seeded through the store (seed_test.go), and run side by
+// side. Whole games beside that one are in browser_long_test.go. Without a
+// browser the tests skip, except in CI (CI=true), where a skipped browser
+// test would hide a broken site.
 
 import (
 	"context"
@@ -14,13 +18,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 )
 
@@ -50,7 +59,12 @@ func chromePath(t testing.TB) string {
 // and returns its base URL; it stops when the test ends.
 func startSite(t *testing.T) (base string, logs *syncBuffer) {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "site.db")
+	return startSiteOn(t, filepath.Join(t.TempDir(), "site.db"))
+}
+
+// startSiteOn is startSite on the database file db.
+func startSiteOn(t *testing.T, db string) (base string, logs *syncBuffer) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
@@ -80,43 +94,160 @@ func startSite(t *testing.T) (base string, logs *syncBuffer) {
 	return base, logs
 }
 
-// browser is one headless Chromium process for a test.
+// browser is a test's use of a headless Chromium: the tabs it opened.
 type browser struct {
 	t    *testing.T
+	kind chromeKind
 	ctx  context.Context
 	logs *syncBuffer
 	tabs []*tab
 }
 
-// withoutBFCache turns Chrome's back/forward cache off (keeping the
-// features the default options turn off). See TestBrowserManyPageVisits.
-var withoutBFCache = chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,BackForwardCache")
+// browserOption changes how a test's Chromium runs.
+type browserOption int
 
-// newBrowser starts Chromium (JavaScript on or off) and closes it when the
-// test ends.
-func newBrowser(t *testing.T, js bool, logs *syncBuffer, extra ...chromedp.ExecAllocatorOption) *browser {
+// withoutBFCache turns Chrome's back/forward cache off. See
+// TestBrowserManyPageVisits.
+const withoutBFCache browserOption = 1
+
+// chromeKind is how a Chromium process runs: scripts on or off, the
+// back/forward cache on (Chrome's default) or off.
+type chromeKind struct{ js, bfCache bool }
+
+// chromes are the Chromium processes of this test binary, one of each kind
+// that a test asked for, and the tabs the tests that ended handed back.
+// Starting Chromium takes a second or two, and opening a tab (a browser
+// context and a renderer process) some 2 s of CPU, which on a 2-core machine
+// is what the browser tests would wait for most. Each tab has a browser
+// context of its own, and is emptied before another test takes it (newTab),
+// so tests share no cookies, storage, cache or history. closeChromes ends
+// the processes.
+var chromes struct {
+	sync.Mutex
+	running map[chromeKind]context.Context
+	idle    map[chromeKind][]idleTab
+	stop    []func()
+}
+
+// idleTab is a tab no test uses: its context and what closes it.
+type idleTab struct {
+	ctx   context.Context
+	close context.CancelFunc
+}
+
+// newBrowser gives the test a Chromium with JavaScript on or off, started
+// for it or shared with other tests of the same kind.
+func newBrowser(t *testing.T, js bool, logs *syncBuffer, opts ...browserOption) *browser {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("browser tests are skipped with -short")
 	}
+	kind := chromeKind{js: js, bfCache: !slices.Contains(opts, withoutBFCache)}
+	return &browser{t: t, kind: kind, ctx: chrome(t, kind), logs: logs}
+}
+
+// chrome returns the running Chromium of that kind, starting it if there is
+// none (or it died).
+func chrome(t *testing.T, kind chromeKind) context.Context {
+	t.Helper()
+	path := chromePath(t)
+	chromes.Lock()
+	defer chromes.Unlock()
+	if ctx := chromes.running[kind]; ctx != nil && ctx.Err() == nil {
+		return ctx
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromePath(t)),
+		chromedp.ExecPath(path),
 		chromedp.NoSandbox, // CI runs as root
 		chromedp.WindowSize(1280, 800),
 		chromedp.Flag("lang", "en-US"),
 	)
-	if !js {
+	if !kind.js {
 		opts = append(opts, chromedp.Flag("blink-settings", "scriptEnabled=false"))
 	}
-	opts = append(opts, extra...)
+	if !kind.bfCache { // and the features the default options turn off
+		opts = append(opts, chromedp.Flag("disable-features", "Translate,BlinkGenPropertyTrees,BackForwardCache"))
+	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	bctx, cancelBrowser := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })
+	stop := func() { cancelBrowser(); cancelAlloc() }
 	// The first Do starts the browser, which then lives as long as bctx.
 	if err := chromedp.Do(bctx); err != nil {
+		stop()
 		t.Fatalf("starting Chromium: %v", err)
 	}
-	return &browser{t: t, ctx: bctx, logs: logs}
+	if chromes.running == nil {
+		chromes.running = map[chromeKind]context.Context{}
+	}
+	chromes.running[kind] = bctx
+	delete(chromes.idle, kind) // the tabs of a Chromium that died
+	chromes.stop = append(chromes.stop, stop)
+	return bctx
+}
+
+// closeChromes ends every Chromium started.
+func closeChromes() {
+	chromes.Lock()
+	defer chromes.Unlock()
+	for _, stop := range chromes.stop {
+		stop()
+	}
+	chromes.running, chromes.idle, chromes.stop = nil, nil, nil
+}
+
+// takeTab returns a tab handed back by a test that ended, or nil.
+func takeTab(b *browser) *idleTab {
+	chromes.Lock()
+	defer chromes.Unlock()
+	idle := chromes.idle[b.kind]
+	if len(idle) == 0 || b.ctx.Err() != nil {
+		return nil
+	}
+	it := idle[len(idle)-1]
+	chromes.idle[b.kind] = idle[:len(idle)-1]
+	return &it
+}
+
+// handBack empties a tab (a blank page, no history, no cookies, storage or
+// cache) and keeps it for the next test; a tab of a failed test, or one
+// that does not empty, is closed.
+func handBack(b *browser, it idleTab) {
+	if b.t.Failed() {
+		it.close()
+		return
+	}
+	ctx, cancel := context.WithTimeout(it.ctx, 5*time.Second)
+	defer cancel()
+	origin, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.origin`))
+	if err == nil {
+		err = chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			if strings.HasPrefix(origin, "http") {
+				if _, err := cdp.Call(ctx, t, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: origin, StorageTypes: "all"}); err != nil {
+					return err
+				}
+			}
+			for _, cmd := range []cdp.Command[cdp.Empty, cdp.Empty]{network.ClearBrowserCookies, network.ClearBrowserCache, page.ResetNavigationHistory} {
+				if _, err := cdp.Call(ctx, t, cmd, cdp.Empty{}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+	}
+	if err != nil {
+		it.close()
+		return
+	}
+	chromes.Lock()
+	defer chromes.Unlock()
+	if chromes.running[b.kind] != b.ctx { // that Chromium has ended
+		it.close()
+		return
+	}
+	if chromes.idle == nil {
+		chromes.idle = map[chromeKind][]idleTab{}
+	}
+	chromes.idle[b.kind] = append(chromes.idle[b.kind], it)
 }
 
 // tab is one user: a tab in its own browser context, so cookies are not shared.
@@ -137,12 +268,19 @@ type tab struct {
 }
 
 func (b *browser) newTab(name string, js bool) *tab {
-	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
-	b.t.Cleanup(cancel)
-	tb := &tab{b: b, name: name, ctx: ctx, js: js, tried: map[string]bool{}}
-	// The first Do opens the tab, which lives as long as the context of that
-	// call: it must be ctx itself, not one with a time limit.
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
+	it := takeTab(b)
+	if it == nil {
+		ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+		it = &idleTab{ctx: ctx, close: cancel}
+	}
+	b.t.Cleanup(func() { handBack(b, *it) })
+	tb := &tab{b: b, name: name, ctx: it.ctx, js: js, tried: map[string]bool{}}
+	// The first Do opens a new tab, which lives as long as the context of
+	// that call: it must be ctx itself, not one with a time limit.
+	if err := chromedp.Do(it.ctx, chromedp.EmulateViewport(1280, 800), chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{}) // no colour scheme
+		return err
+	})); err != nil {
 		b.t.Fatalf("%s: opening a tab: %v", name, err)
 	}
 	b.tabs = append(b.tabs, tb)
@@ -264,17 +402,20 @@ const stateJS = `(() => {
 // rotateSel is the Rotate link.
 const rotateSel = `#rotate`
 
-// aliceAgainstABot starts alice's game against a random bot, in a browser
-// with scripts, and waits until she may choose a tile.
-func aliceAgainstABot(t *testing.T) (*browser, *tab) {
+// aliceAgainstABot opens alice's new game against a random bot, in a
+// browser with scripts, once she may choose a tile; it returns the game's
+// address too.
+func aliceAgainstABot(t *testing.T) (*browser, *tab, string) {
 	t.Helper()
-	base, logs := startSite(t)
-	b := newBrowser(t, true, logs)
+	s := seededSite(t)
+	alice := s.user("alice")
+	game := s.botGame(alice, "random")
+	s.playUntil(game, toPlay(alice))
+	b := newBrowser(t, true, s.logs)
 	a := b.newTab("alice", true)
-	a.signUp(base, "alice")
-	a.createGame(base, "random")
-	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.') && typeof window.htmx !== 'undefined'`, 10*time.Second, "alice's turn"))
-	return b, a
+	s.openGame(a, "alice", game)
+	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.')`, 10*time.Second, "alice's turn"))
+	return b, a, s.gameURL(game)
 }
 
 // chooseTileWithPlaces chooses a tile of the hand, and rotates it, until
@@ -394,7 +535,7 @@ func (tb *tab) signUp(base, name string) {
 	tb.must(tb.navigate(base + "/signup"))
 	tb.must(tb.do(10*time.Second,
 		chromedp.SendKeys(chromedp.ID("username"), name),
-		chromedp.SendKeys(chromedp.ID("password"), "correct horse battery"),
+		chromedp.SendKeys(chromedp.ID("password"), password),
 	))
 	tb.must(tb.click(`#main form button[type=submit]`, "Create account"))
 	if got := tb.text("header.top"); !strings.Contains(got, name) {
@@ -668,6 +809,7 @@ func sameFinal(b *browser, x, y *tab) {
 // other's move through its event stream and swaps in the new position, and
 // both end on the final scores.
 func TestBrowserTwoPlayersFullGame(t *testing.T) {
+	t.Parallel()
 	base, logs := startSite(t)
 	b := newBrowser(t, true, logs)
 	start := time.Now()
@@ -691,59 +833,55 @@ func TestBrowserTwoPlayersFullGame(t *testing.T) {
 	t.Logf("full game by clicking: %s in %v", turnCounts([]*tab{a, bb}), time.Since(start).Round(time.Millisecond))
 }
 
-// TestBrowserNoJavaScript: the same journey with JavaScript off. Every step
-// is a plain link or a form post; a waiting player reloads to see the
-// other's move. The game is played to the final scores.
+// TestBrowserNoJavaScript: the same journey with JavaScript off, to the
+// end of the game. Every step is a plain link or a form post; a waiting
+// player reloads to see the other's move. The game is played through the
+// store up to a few turns from its end, then by clicking to the final scores
+// (TestLongBrowserNoJavaScriptGame plays it all by clicking).
 func TestBrowserNoJavaScript(t *testing.T) {
-	base, logs := startSite(t)
-	b := newBrowser(t, false, logs)
-	start := time.Now()
-	a, bb, game := startTwoPlayerGame(b, base, false)
+	t.Parallel()
+	s := seededSite(t)
+	b := newBrowser(t, false, s.logs)
+	a, bb, game := startTwoPlayerGame(b, s.base, false)
 	st, err := a.state()
 	a.must(err)
 	if st.HTMXLoaded {
 		b.fatalf("htmx is loaded: JavaScript should be off in this browser")
 	}
-	playToEnd(b, play{game: game, limit: 150 * time.Second, stall: 20 * time.Second}, a, bb)
+	s.playUntil(gameID(t, game), turnsLeft(2))
+	a.stale, bb.stale = true, true // the pages show the game's start
+	playToEnd(b, play{game: game, limit: 60 * time.Second, stall: 20 * time.Second}, a, bb)
 	for _, tb := range []*tab{a, bb} {
 		tb.must(tb.navigate(game))
 		tb.checkFinal(2)
 	}
-	if a.turns < 6 || bb.turns < 6 {
-		b.fatalf("each player should have played at least 6 turns: %s", turnCounts([]*tab{a, bb}))
+	if a.turns < 1 || bb.turns < 1 {
+		b.fatalf("each player should have played one of the last two turns: %s", turnCounts([]*tab{a, bb}))
 	}
 	sameFinal(b, a, bb)
-	t.Logf("full game without JavaScript: %s in %v", turnCounts([]*tab{a, bb}), time.Since(start).Round(time.Millisecond))
 }
 
 // TestBrowserHTMXSwapNoReload: with JavaScript, choosing a tile and rotating
 // it swap the game area in place: the window survives (no page load), the
 // address bar follows the choice (hx-push-url), and the rotation shows.
 func TestBrowserHTMXSwapNoReload(t *testing.T) {
-	base, logs := startSite(t)
-	b := newBrowser(t, true, logs)
+	t.Parallel()
+	s := seededSite(t)
+	alice := s.user("alice")
+	id := s.botGame(alice, "random")
+	// Alice's turn after a move of the bot: a panel tells what it did.
+	s.playUntil(id, toPlayAfterAMove(alice))
+	game := s.gameURL(id)
+	b := newBrowser(t, true, s.logs)
 	a := b.newTab("alice", true)
-	a.signUp(base, "alice")
-	game := a.createGame(base, "random") // a bot seat: the game starts at once
-	a.must(a.waitFor(`!!document.querySelector('#board') && typeof window.htmx !== 'undefined'`, 10*time.Second, "the game to start"))
-	// The bot may move first; wait until it is alice's turn, and one after
-	// the bot's move (a panel tells what it did): alice plays until then.
-	for i := 0; ; i++ {
-		st, err := a.state()
-		a.must(err)
-		if !st.Busy && !st.Choice && strings.Contains(st.PlayText, "Choose a tile from your hand.") {
-			if has, _ := eval[bool](a, `!!document.getElementById('since')`); has {
-				break
-			}
-		}
-		if i > 400 || a.turns > 3 {
-			b.fatalf("alice's turn after a move of the bot never came (%d moves)", a.turns)
-		}
-		_, err = a.step(game)
-		a.must(err)
-		time.Sleep(20 * time.Millisecond)
+	s.openGame(a, "alice", id)
+	a.must(a.waitFor(`!!document.querySelector('#board') && (document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.')`, 10*time.Second, "alice's turn"))
+	if has, _ := eval[bool](a, `!!document.getElementById('since')`); !has {
+		b.fatalf("alice's turn after a move of the bot: no panel tells what the bot did")
 	}
 	a.setMarker()
+	entries, err := eval[int](a, `history.length`)
+	a.must(err)
 	st, err := a.state()
 	a.must(err)
 	if len(st.Tiles) == 0 {
@@ -801,8 +939,8 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 	}
 	n, err := eval[int](a, `history.length`)
 	a.must(err)
-	if n < 3 {
-		b.fatalf("history has %d entries after two swaps with hx-push-url", n)
+	if n < entries+2 {
+		b.fatalf("history has %d entries after two swaps with hx-push-url, %d before them", n, entries)
 	}
 	if open, _ := eval[bool](a, `document.getElementById('board-text').open`); !open {
 		b.fatalf("after Rotate the board as a list, which was open, is closed")
@@ -854,17 +992,12 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 // whether it is drawn (has content), or missing or empty.
 const drawnJS = `(() => ['tiles', 'villages', 'game-log', 'cells'].map(id => { const e = document.getElementById(id); return !e || e.childElementCount === 0 ? 'empty' : 'drawn'; }).join())()`
 
-
 // TestBrowserReloadAfterConfirm: after a move confirmed with htmx, reloading
 // the page (or opening the address bar's link again) shows the game as it is,
 // not a stale choice of a tile that was just played.
 func TestBrowserReloadAfterConfirm(t *testing.T) {
-	base, logs := startSite(t)
-	b := newBrowser(t, true, logs)
-	a := b.newTab("alice", true)
-	a.signUp(base, "alice")
-	game := a.createGame(base, "random")
-	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.') && typeof window.htmx !== 'undefined'`, 10*time.Second, "alice's turn"))
+	t.Parallel()
+	b, a, game := aliceAgainstABot(t)
 	playToEnd(b, play{game: game, maxTurns: 1, limit: 30 * time.Second, stall: 10 * time.Second}, a)
 	a.must(a.waitFor(changedJS, 10*time.Second, "the move to show"))
 	loc := a.location()
@@ -906,12 +1039,13 @@ func TestBrowserReloadAfterConfirm(t *testing.T) {
 // allows 6 connections per host, so once about five pages with a stream were
 // left every further request to the site waits for ever.
 func TestBrowserManyPageVisits(t *testing.T) {
-	base, logs := startSite(t)
-	b := newBrowser(t, true, logs) // Chrome's defaults: the back/forward cache is on
+	t.Parallel()
+	s := seededSite(t)
+	game := s.botGame(s.user("alice"), "greedy")
+	b := newBrowser(t, true, s.logs) // Chrome's defaults: the back/forward cache is on
 	a := b.newTab("alice", true)
-	a.signUp(base, "alice")
-	game := a.createGame(base, "greedy")
-	gameLink := strings.TrimPrefix(game, base)
+	s.openGame(a, "alice", game)
+	gameLink := strings.TrimPrefix(s.gameURL(game), s.base)
 	const visits = 4
 	for i := range visits {
 		if err := a.click(`header.top a[href="/"]:not(.brand)`, "My games"); err != nil {
@@ -932,22 +1066,33 @@ func TestBrowserManyPageVisits(t *testing.T) {
 	}
 }
 
-// TestBrowserBotGame: one player plays a whole game against the greedy bot
-// by clicking, with JavaScript, and never reloads: after each confirmed move
-// the page must come back to "Choose a tile" once the bot has answered. The
-// bot moves within the player's own request, so the page gets two versions
-// at once (the player's move and the bot's) while its own POST is in flight.
+// TestBrowserBotGame: one player plays the last turns of a game against
+// the greedy bot by clicking, with JavaScript, and never reloads: after each
+// confirmed move the page must come back to "Choose a tile" once the bot has
+// answered. The bot moves within the player's own request, so the page gets
+// two versions at once (the player's move and the bot's) while its own POST
+// is in flight. (TestLongBrowserBotGame plays a whole game so.)
 func TestBrowserBotGame(t *testing.T) {
-	base, logs := startSite(t)
-	b := newBrowser(t, true, logs)
+	t.Parallel()
+	s := seededSite(t)
+	alice := s.user("alice")
+	id := s.botGame(alice, "greedy")
+	s.playUntil(id, nearTheEnd(alice, 4))
+	b := newBrowser(t, true, s.logs)
 	a := b.newTab("alice", true)
-	a.signUp(base, "alice")
-	game := a.createGame(base, "greedy")
-	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
-	playToEnd(b, play{game: game, limit: 90 * time.Second, stall: 8 * time.Second}, a)
+	s.openGame(a, "alice", id)
+	playToEnd(b, play{game: s.gameURL(id), limit: 60 * time.Second, stall: 8 * time.Second}, a)
 	a.checkFinal(2)
-	// The whole log's page lays the log out on the page, not in a box
-	// that scrolls (as the game page's card does).
+	if a.turns < 2 {
+		b.fatalf("alice played %d of her last turns by clicking; want at least 2", a.turns)
+	}
+	checkWholeLog(b, a, s.gameURL(id))
+}
+
+// checkWholeLog: the whole log's page of a finished game lays the log out on
+// the page, not in a box that scrolls (as the game page's card does).
+func checkWholeLog(b *browser, a *tab, game string) {
+	b.t.Helper()
 	a.must(a.navigate(game + "/log"))
 	got, err := eval[string](a, `(() => { const l = document.getElementById('log'); return l.children.length + ' entries, ' + l.scrollHeight + ' high, ' + l.clientHeight + ' shown'; })()`)
 	a.must(err)
@@ -964,7 +1109,8 @@ func TestBrowserBotGame(t *testing.T) {
 // places, the players, the log and the cells in words all there, and the
 // address the page's own.
 func TestBrowserQuickClicks(t *testing.T) {
-	b, a := aliceAgainstABot(t)
+	t.Parallel()
+	b, a, _ := aliceAgainstABot(t)
 	// A tile and a rotation with at least three places.
 	const places = `document.querySelectorAll('#place-cells a.cell').length`
 	a.chooseTileWithPlaces(3)
@@ -1057,13 +1203,12 @@ func TestBrowserQuickClicks(t *testing.T) {
 // TestBrowserBoardKeepsItsScroll: on a phone, the board scrolls; a cell
 // chosen at its far side leaves it scrolled where it was.
 func TestBrowserBoardKeepsItsScroll(t *testing.T) {
-	base, logs := startSite(t)
-	b := newBrowser(t, true, logs)
-	a := b.newTab("alice", true)
+	t.Parallel()
+	b, a, game := aliceAgainstABot(t)
+	// The game page as a phone loads it.
 	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
-	a.signUp(base, "alice")
-	a.createGame(base, "random")
-	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.') && typeof window.htmx !== 'undefined'`, 10*time.Second, "alice's turn"))
+	a.must(a.navigate(game))
+	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
 	_, err := eval[bool](a, `(() => { document.getElementById('zoom-2').click(); return true; })()`)
 	a.must(err)
 	a.chooseTileWithPlaces(1)
@@ -1094,7 +1239,8 @@ func TestBrowserBoardKeepsItsScroll(t *testing.T) {
 // TestBrowserLanguageKeepsTheChoice: changing the language after htmx
 // steps comes back to the tile and the cell chosen.
 func TestBrowserLanguageKeepsTheChoice(t *testing.T) {
-	b, a := aliceAgainstABot(t)
+	t.Parallel()
+	b, a, _ := aliceAgainstABot(t)
 	a.chooseTileWithPlaces(1)
 	cell := a.mustState().Cells[0]
 	a.must(a.click(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell))
@@ -1113,16 +1259,17 @@ func TestBrowserLanguageKeepsTheChoice(t *testing.T) {
 // TestBrowserLongNameOnAPhone: the longest name allowed, in one word, fits
 // a phone's width on every page that shows it: no sideways scrolling.
 func TestBrowserLongNameOnAPhone(t *testing.T) {
-	base, logs := startSite(t)
-	b := newBrowser(t, true, logs)
+	t.Parallel()
+	s := seededSite(t)
 	name := strings.Repeat("W", 24)
+	game := s.gameURL(s.botGame(s.user(name), "greedy"))
+	b := newBrowser(t, true, s.logs)
 	a := b.newTab(name, true)
-	a.signUp(base, name)
-	game := a.createGame(base, "greedy")
+	a.logIn(s.base, name, "")
 	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
 	for _, path := range []string{game, "/", game + "/log", "/settings", "/notifications"} {
 		if strings.HasPrefix(path, "/") {
-			path = base + path
+			path = s.base + path
 		}
 		a.must(a.navigate(path))
 		a.must(a.waitFor(`document.readyState === 'complete'`, 10*time.Second, "the page"))

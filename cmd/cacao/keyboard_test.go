@@ -478,19 +478,25 @@ func (kp *kbPlayer) report(t *testing.T) {
 // board cells → fill choice and workers → confirm, and is visible at every
 // stop.
 func TestBrowserKeyboardTurn(t *testing.T) {
-	base, logs := startSite(t)
+	t.Parallel()
+	s := seededSite(t)
+	games := map[string]string{} // by user: a new game against the greedy bot
+	for _, user := range []string{"kbjavascript", "kbnojavascript"} {
+		games[user] = s.gameURL(s.botGame(s.user(user), "greedy"))
+	}
 	for _, js := range []bool{true, false} {
 		name := "javascript"
 		if !js {
 			name = "no-javascript"
 		}
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			start := time.Now()
-			b := newBrowser(t, js, logs)
 			user := "kb" + strings.ReplaceAll(name, "-", "")
+			game := games[user]
+			b := newBrowser(t, js, s.logs)
 			a := b.newTab(user, js)
-			a.signUp(base, user)
-			game := a.createGame(base, "greedy")
+			a.logIn(s.base, user, "")
 			// The only page load from here on: the game page. Then keys alone.
 			a.must(a.navigate(game))
 			if js {
@@ -522,12 +528,14 @@ func TestBrowserKeyboardTurn(t *testing.T) {
 // fetches the game area again (SSE); a keyboard user's focus stays on the
 // control they were on, and the move is put in the page's live region.
 func TestBrowserLiveRefreshKeepsFocus(t *testing.T) {
-	base, logs := startSite(t)
-	b := newBrowser(t, true, logs)
-	a, bb, game := startTwoPlayerGame(b, base, true)
+	t.Parallel()
+	s := seededSite(t)
+	id := s.gameBetween(s.user("alice"), s.user("bob"))
+	game, base := s.gameURL(id), s.base
+	b := newBrowser(t, true, s.logs)
+	a, bb := b.newTab("alice", true), b.newTab("bob", true)
 	for _, tb := range []*tab{a, bb} {
-		tb.must(tb.navigate(game))
-		tb.must(tb.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
+		s.openGame(tb, tb.name, id)
 	}
 	// Whoever waits puts focus on their first hand tile with the keyboard.
 	waiter, mover := a, bb

@@ -111,45 +111,46 @@ func (tb *tab) shootSizes(dir, name string) {
 // preview) and the final scores. `make screenshots` runs it.
 func TestScreenshots(t *testing.T) {
 	dir := screenshotsDir(t)
-	base, logs := startSite(t)
+	s := seededSite(t)
 	// One tab visits many pages: without the back/forward cache, or the
 	// streams of the pages left behind use up Chrome's connections to the
 	// site (TestBrowserManyPageVisits).
-	b := newBrowser(t, true, logs, withoutBFCache)
+	b := newBrowser(t, true, s.logs, withoutBFCache)
 	a := b.newTab("alice", true)
 
-	a.must(a.navigate(base + "/"))
+	a.must(a.navigate(s.base + "/"))
 	a.shoot(dir, "01-landing")
-	a.must(a.navigate(base + "/signup"))
+	a.must(a.navigate(s.base + "/signup"))
 	a.shoot(dir, "02-signup")
-	a.must(a.navigate(base + "/rules"))
+	a.must(a.navigate(s.base + "/rules"))
 	a.shoot(dir, "02-rules")
-	a.signUp(base, "alice")
+	alice := s.user("alice")
+	a.logIn(s.base, "alice", "")
 
-	a.createGame(base, "open")
+	a.createGame(s.base, "open")
 	a.must(a.waitFor(`!!document.querySelector('#game-main code')`, 10*time.Second, "the invite link"))
 	a.shoot(dir, "03-game-waiting")
-	game := a.createGame(base, "greedy")
-	a.must(a.navigate(base + "/"))
+	// A game against the bot, a few turns in.
+	id := s.botGame(alice, "greedy")
+	s.playUntil(id, afterTurns(alice, 4))
+	game := s.gameURL(id)
+	a.must(a.navigate(s.base + "/"))
 	a.must(a.waitFor(`document.querySelectorAll('#home-lists tbody tr').length >= 2`, 10*time.Second, "both games on the home page"))
 	a.shoot(dir, "04-home")
-	a.must(a.navigate(base + "/settings"))
+	a.must(a.navigate(s.base + "/settings"))
 	a.shoot(dir, "05-settings")
 
-	// A few turns against the bot, then a tile and a cell chosen: the
-	// preview of what the move gains.
+	// A tile and a cell chosen: the preview of what the move gains.
 	a.must(a.navigate(game))
 	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
 	// The page can miss the bot's answer (TestBrowserBotGame): reloadIdle
 	// reloads it then, so the screenshots do not depend on that bug.
-	p := play{game: game, maxTurns: 4, limit: 60 * time.Second, stall: 20 * time.Second, reloadIdle: true}
-	playToEnd(b, p, a)
-	p.maxTurns, p.until = 0, func(st pageState) bool { return st.Confirm }
+	p := play{game: game, until: func(st pageState) bool { return st.Confirm }, limit: 60 * time.Second, stall: 20 * time.Second, reloadIdle: true}
 	playToEnd(b, p, a)
 	a.shoot(dir, "06-game-move")
 
-	p.until, p.limit = nil, 120*time.Second
-	playToEnd(b, p, a)
+	s.playUntil(id, finished)
+	a.must(a.navigate(game))
 	a.checkFinal(2)
 	a.shoot(dir, "07-game-final")
 	t.Logf("screenshots in %s", dir)
@@ -172,10 +173,11 @@ const overflowJS = `(() => {
 // landing, sign-up, home, settings, a game waiting for players (the invite
 // link), a game being played (tile and cell chosen) and the final scores.
 func TestBrowserPhoneWidth(t *testing.T) {
-	base, logs := startSite(t)
+	t.Parallel()
+	s := seededSite(t)
 	// One tab visits many pages: without the back/forward cache
 	// (TestBrowserManyPageVisits).
-	b := newBrowser(t, true, logs, withoutBFCache)
+	b := newBrowser(t, true, s.logs, withoutBFCache)
 	a := b.newTab("alice", true)
 	a.must(a.do(10*time.Second, chromedp.EmulateViewport(390, 844, chromedp.EmulatePortrait, chromedp.EmulateMobile)))
 	var problems []string
@@ -187,27 +189,30 @@ func TestBrowserPhoneWidth(t *testing.T) {
 			problems = append(problems, fmt.Sprintf("%s (%s) is %s: %s", what, a.location(), wide[0], strings.Join(wide[1:], ", ")))
 		}
 	}
-	a.must(a.navigate(base + "/"))
+	a.must(a.navigate(s.base + "/"))
 	check("the landing page")
-	a.must(a.navigate(base + "/signup"))
+	a.must(a.navigate(s.base + "/signup"))
 	check("the sign-up page")
-	a.signUp(base, "alice")
-	a.createGame(base, "open")
+	alice := s.user("alice")
+	a.logIn(s.base, "alice", "")
+	a.createGame(s.base, "open")
 	check("a game waiting for players")
-	game := a.createGame(base, "random")
-	a.must(a.navigate(base + "/"))
+	// A game against the bot, a few turns in.
+	id := s.botGame(alice, "random")
+	s.playUntil(id, afterTurns(alice, 4))
+	game := s.gameURL(id)
+	a.must(a.navigate(s.base + "/"))
 	check("the home page")
-	a.must(a.navigate(base + "/settings"))
+	a.must(a.navigate(s.base + "/settings"))
 	check("the settings page")
 	a.must(a.navigate(game))
 	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
-	p := play{game: game, maxTurns: 4, limit: 60 * time.Second, stall: 20 * time.Second, reloadIdle: true}
-	playToEnd(b, p, a)
-	p.maxTurns, p.until = 0, func(st pageState) bool { return st.Confirm }
+	p := play{game: game, until: func(st pageState) bool { return st.Confirm }, limit: 60 * time.Second, stall: 20 * time.Second, reloadIdle: true}
 	playToEnd(b, p, a)
 	check("a game with a tile and a cell chosen")
-	p.until, p.limit = nil, 120*time.Second
-	playToEnd(b, p, a)
+	s.playUntil(id, finished)
+	a.must(a.navigate(game))
+	a.must(a.waitFor(`!!document.querySelector('#final')`, 10*time.Second, "the final scores"))
 	check("the final scores")
 	if len(problems) > 0 {
 		b.fatalf("a 390px-wide phone must scroll sideways:\n%s", strings.Join(problems, "\n"))
