@@ -30,7 +30,11 @@ func (s *Server) showGame(c echo.Context) error {
 	// live refresh, read them.
 	var seen models.GameNotices
 	u := currentUser(c)
-	if u != nil && !isStep(c, sel) {
+	switch {
+	case u == nil:
+	case isStep(c, sel):
+		c.Set(unreadKey, int64(0)) // a step's answer shows no count
+	default:
 		if seen, err = s.store.NoticesAt(u.ID, id); err != nil {
 			return err
 		}

@@ -2,12 +2,12 @@ package handlers
 
 import (
 	"bytes"
-	"compress/gzip"
 	"net/http"
 	"strings"
 	"sync"
 
 	"github.com/a-h/templ"
+	"github.com/klauspost/compress/gzip"
 	"github.com/labstack/echo/v4"
 
 	"cacao/models"
@@ -18,8 +18,8 @@ import (
 // whole before it is sent, so that an error while rendering still gets an
 // error page.
 func render(c echo.Context, status int, comp templ.Component) error {
-	var buf bytes.Buffer
-	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+	buf := bytes.NewBuffer(make([]byte, 0, pageSize))
+	if err := comp.Render(c.Request().Context(), buf); err != nil {
 		return err
 	}
 	// Pages change with every move, and a page kept in the browser's
@@ -28,6 +28,10 @@ func render(c echo.Context, status int, comp templ.Component) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return send(c, status, echo.MIMETextHTMLCharsetUTF8, buf.Bytes())
 }
+
+// pageSize is room for most pages and fragments (a game area is 10 to 20
+// KB): the buffer is rarely grown and copied.
+const pageSize = 32 << 10
 
 // compressors are gzip writers at BestSpeed. A compressor (about a
 // megabyte with its window and tables) is taken only once a response is
@@ -47,9 +51,9 @@ func send(c echo.Context, status int, contentType string, body []byte) error {
 	if len(body) < 1024 || !strings.Contains(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip") {
 		return c.Blob(status, contentType, body)
 	}
-	var out bytes.Buffer
+	out := bytes.NewBuffer(make([]byte, 0, len(body)/3))
 	zw := compressors.Get().(*gzip.Writer)
-	zw.Reset(&out)
+	zw.Reset(out)
 	zw.Write(body)
 	err := zw.Close()
 	compressors.Put(zw)
