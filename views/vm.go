@@ -5,13 +5,10 @@ package views
 
 import (
 	"fmt"
-	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"cacao/engine"
-	"cacao/views/i18n"
 )
 
 // Page is what every page's layout needs.
@@ -22,33 +19,6 @@ type Page struct {
 	Unread int64
 	Flash  string
 	Path   string // the page's own address, where a language change returns
-}
-
-// BotName names a bot kind for players.
-func BotName(l *i18n.Lang, kind string) string {
-	switch kind {
-	case "greedy":
-		return l.T("greedy bot")
-	case "random":
-		return l.T("random bot")
-	}
-	return kind
-}
-
-// SeatName is the name a seat is shown by: a bot's is made of its kind
-// and its place at the table ("greedy bot 2", stored so in English, as
-// records carry it) and told in the page's language; a person's is as they
-// wrote it.
-func SeatName(l *i18n.Lang, name, bot string) string {
-	rest, ok := strings.CutPrefix(name, bot+" bot ")
-	if bot == "" || !ok || BotName(l, bot) == bot {
-		return name // a person, or a kind of bot with no name of its own
-	}
-	n, err := strconv.Atoi(rest)
-	if err != nil {
-		return name
-	}
-	return l.T("%s %d", BotName(l, bot), n)
 }
 
 // User is the signed-in person.
@@ -95,14 +65,6 @@ type HomeVM struct {
 	ListsURL     string
 }
 
-// LimitName names a time limit per turn given in hours.
-func LimitName(l *i18n.Lang, hours int) string {
-	if hours == 0 {
-		return l.T("no limit")
-	}
-	return l.N("%d day", "%d days", hours/24, hours/24)
-}
-
 // SettingsVM is the settings page: email and vacation.
 type SettingsVM struct {
 	Page
@@ -140,39 +102,6 @@ type Seat struct {
 	IsMe    bool
 	ToPlay  bool
 	Clock   string // "2 days 3 h left", "on vacation until …"; "" without a limit
-}
-
-// Selection is the viewer's choice in progress, carried in the URL so that
-// every step also works as a plain link without JavaScript.
-type Selection struct {
-	Tile      string
-	Slot      int // the tile's place in the hand when an alike one comes before it, else 0
-	Rot       int
-	At        *engine.Cell
-	Overbuild bool
-	Fill      int
-}
-
-// Query returns the selection as URL query parameters, with changes.
-func (s Selection) Query() url.Values {
-	q := url.Values{}
-	if s.Tile != "" {
-		q.Set("tile", s.Tile)
-		q.Set("rot", strconv.Itoa(s.Rot))
-		if s.Slot > 0 {
-			q.Set("slot", strconv.Itoa(s.Slot))
-		}
-	}
-	if s.At != nil {
-		q.Set("at", fmt.Sprintf("%d,%d", s.At.X, s.At.Y))
-		if s.Overbuild {
-			q.Set("overbuild", "1")
-		}
-		if s.Fill > 0 {
-			q.Set("fill", strconv.Itoa(s.Fill))
-		}
-	}
-	return q
 }
 
 // EdgeChoice is one fired edge the viewer resolves: how many workers to use
@@ -250,7 +179,7 @@ type GameVM struct {
 	LogLen    int      // log entries shown: a refetch announces what came after
 	Fragment  bool     // rendered for htmx: the game area alone, with the announcements after it
 	Step      bool     // a selection step's answer (htmx): the game area alone is taken, not the header's count
-	Focus      string // the control the next step starts from ("rotate", "confirm"); none on live refetches
+	Focus     string   // the control the next step starts from ("rotate", "confirm"); none on live refetches
 }
 
 // LiveLink is the address a live refetch takes: the same selection, no
@@ -271,186 +200,11 @@ type LinkAttrs struct {
 	Autofocus        bool   // the control a keyboard player goes on with
 }
 
-// PlaceLabel is what a place's links say: the cell and what placing the
-// tile there would bring.
-func PlaceLabel(l *i18n.Lang, p Place) string {
-	verb := l.T("Place at %s", CellLabel(l, p.At))
-	if p.Overbuild {
-		verb = l.T("Overbuild your tile at %s", CellLabel(l, p.At))
-	}
-	if p.Gains == "" {
-		return verb
-	}
-	return l.T("%s: %s", verb, p.Gains)
-}
-
-func displayText(l *i18n.Lang, d []engine.Jungle) string {
-	if len(d) == 0 {
-		return l.T("empty")
-	}
-	parts := make([]string, len(d))
-	for i, j := range d {
-		parts[i] = JungleName(l, j)
-	}
-	return strings.Join(parts, l.T(", "))
-}
-
-// JungleShort is a jungle tile's short name drawn on the board.
-func JungleShort(l *i18n.Lang, j engine.Jungle) string {
-	switch j.Kind().Effect {
-	case engine.Plantation:
-		return l.T("plantation")
-	case engine.Market:
-		return l.T("market")
-	case engine.Mine:
-		return l.T("mine")
-	case engine.Water:
-		return l.T("water")
-	case engine.SunSite:
-		return l.T("sun")
-	default:
-		return l.T("temple")
-	}
-}
-
 // LogShown is how many of the log's last entries the game page shows.
 const LogShown = 20
 
 // Letters name the seats besides their colours.
 var Letters = []string{"A", "B", "C", "D"}
-
-// CellLabel is how a cell is named to players.
-func CellLabel(l *i18n.Lang, c engine.Cell) string { return l.T("(%d, %d)", c.X, c.Y) }
-
-// JungleName is a jungle tile in words.
-func JungleName(l *i18n.Lang, j engine.Jungle) string {
-	if j == engine.NoJungle {
-		return l.T("an unknown tile from the pile")
-	}
-	k := j.Kind()
-	switch k.Effect {
-	case engine.Plantation:
-		return l.T("Plantation %d", k.Value)
-	case engine.Market:
-		return l.T("Market %d", k.Value)
-	case engine.Mine:
-		return l.T("Gold mine %d", k.Value)
-	case engine.Water:
-		return l.T("Water||jungle tile")
-	case engine.SunSite:
-		return l.T("Sun site")
-	default:
-		return l.T("Temple")
-	}
-}
-
-// GainText says what a seat gains, e.g. "+2 gold, +1 fruit"; "" for nothing.
-func GainText(l *i18n.Lang, g engine.Gain) string {
-	var parts []string
-	if g.Gold != 0 {
-		parts = append(parts, l.T("%+d gold", g.Gold))
-	}
-	if g.Fruit != 0 {
-		parts = append(parts, l.T("%+d fruit", g.Fruit))
-	}
-	if g.Sun != 0 {
-		parts = append(parts, l.T("%+d sun", g.Sun))
-	}
-	if g.WaterSteps != 0 {
-		parts = append(parts, l.N("water %+d step (%+d points)", "water %+d steps (%+d points)", abs(g.WaterSteps), g.WaterSteps, g.Water))
-	}
-	return strings.Join(parts, l.T(", "))
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
-}
-
-// ColourName is a seat colour's name.
-func ColourName(l *i18n.Lang, seat int) string {
-	switch seat & 3 {
-	case 0:
-		return l.T("red")
-	case 1:
-		return l.T("purple")
-	case 2:
-		return l.T("white")
-	default:
-		return l.T("yellow")
-	}
-}
-
-// Link is the game page URL with selection s.
-func (vm GameVM) Link(s Selection) string {
-	// Written out rather than through url.Values (a map, sorted and encoded
-	// for each of the dozens of links on a board); the same address, keys
-	// in Encode's order.
-	var b strings.Builder
-	b.Grow(64)
-	b.WriteString("/games/")
-	b.WriteString(strconv.FormatUint(uint64(vm.ID), 10))
-	sep := byte('?')
-	add := func(k, v string) {
-		b.WriteByte(sep)
-		sep = '&'
-		b.WriteString(k)
-		b.WriteByte('=')
-		b.WriteString(url.QueryEscape(v))
-	}
-	if s.At != nil {
-		add("at", strconv.Itoa(s.At.X)+","+strconv.Itoa(s.At.Y))
-		if s.Fill > 0 {
-			add("fill", strconv.Itoa(s.Fill))
-		}
-		if s.Overbuild {
-			add("overbuild", "1")
-		}
-	}
-	if s.Tile != "" {
-		add("rot", strconv.Itoa(s.Rot))
-		if s.Slot > 0 {
-			add("slot", strconv.Itoa(s.Slot))
-		}
-		add("tile", s.Tile)
-	}
-	return b.String()
-}
-
-// WithTile selects the tile at place i of hand, keeping the cell when
-// there is one. The place is kept only when an alike tile comes before it,
-// so that the one clicked is the one marked.
-func (s Selection) WithTile(hand []engine.Worker, i int) Selection {
-	s.Tile, s.Slot, s.Rot, s.Fill = hand[i].String(), 0, 0, 0
-	for _, w := range hand[:i] {
-		if w == hand[i] {
-			s.Slot = i
-			break
-		}
-	}
-	return s
-}
-
-// Rotated turns the selected tile a quarter turn clockwise.
-func (s Selection) Rotated() Selection {
-	s.Rot = (s.Rot + 1) % 4
-	s.Fill = 0
-	return s
-}
-
-// WithCell chooses a cell.
-func (s Selection) WithCell(c engine.Cell, overbuild bool) Selection {
-	s.At, s.Overbuild, s.Fill = &c, overbuild, 0
-	return s
-}
-
-// WithFill chooses a fill option.
-func (s Selection) WithFill(i int) Selection {
-	s.Fill = i
-	return s
-}
 
 // Name is a seat's name.
 func (vm GameVM) Name(seat int) string {

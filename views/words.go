@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -191,4 +192,145 @@ func NoticeText(l *i18n.Lang, text, format string, args []any) string {
 		return text
 	}
 	return l.T(format, args...)
+}
+
+// BotName names a bot kind for players.
+func BotName(l *i18n.Lang, kind string) string {
+	switch kind {
+	case "greedy":
+		return l.T("greedy bot")
+	case "random":
+		return l.T("random bot")
+	}
+	return kind
+}
+
+// SeatName is the name a seat is shown by: a bot's is made of its kind
+// and its place at the table ("greedy bot 2", stored so in English, as
+// records carry it) and told in the page's language; a person's is as they
+// wrote it.
+func SeatName(l *i18n.Lang, name, bot string) string {
+	rest, ok := strings.CutPrefix(name, bot+" bot ")
+	if bot == "" || !ok || BotName(l, bot) == bot {
+		return name // a person, or a kind of bot with no name of its own
+	}
+	n, err := strconv.Atoi(rest)
+	if err != nil {
+		return name
+	}
+	return l.T("%s %d", BotName(l, bot), n)
+}
+
+// LimitName names a time limit per turn given in hours.
+func LimitName(l *i18n.Lang, hours int) string {
+	if hours == 0 {
+		return l.T("no limit")
+	}
+	return l.N("%d day", "%d days", hours/24, hours/24)
+}
+
+// PlaceLabel is what a place's links say: the cell and what placing the
+// tile there would bring.
+func PlaceLabel(l *i18n.Lang, p Place) string {
+	verb := l.T("Place at %s", CellLabel(l, p.At))
+	if p.Overbuild {
+		verb = l.T("Overbuild your tile at %s", CellLabel(l, p.At))
+	}
+	if p.Gains == "" {
+		return verb
+	}
+	return l.T("%s: %s", verb, p.Gains)
+}
+
+func displayText(l *i18n.Lang, d []engine.Jungle) string {
+	if len(d) == 0 {
+		return l.T("empty")
+	}
+	parts := make([]string, len(d))
+	for i, j := range d {
+		parts[i] = JungleName(l, j)
+	}
+	return strings.Join(parts, l.T(", "))
+}
+
+// JungleShort is a jungle tile's short name drawn on the board.
+func JungleShort(l *i18n.Lang, j engine.Jungle) string {
+	switch j.Kind().Effect {
+	case engine.Plantation:
+		return l.T("plantation")
+	case engine.Market:
+		return l.T("market")
+	case engine.Mine:
+		return l.T("mine")
+	case engine.Water:
+		return l.T("water")
+	case engine.SunSite:
+		return l.T("sun")
+	default:
+		return l.T("temple")
+	}
+}
+
+// CellLabel is how a cell is named to players.
+func CellLabel(l *i18n.Lang, c engine.Cell) string { return l.T("(%d, %d)", c.X, c.Y) }
+
+// JungleName is a jungle tile in words.
+func JungleName(l *i18n.Lang, j engine.Jungle) string {
+	if j == engine.NoJungle {
+		return l.T("an unknown tile from the pile")
+	}
+	k := j.Kind()
+	switch k.Effect {
+	case engine.Plantation:
+		return l.T("Plantation %d", k.Value)
+	case engine.Market:
+		return l.T("Market %d", k.Value)
+	case engine.Mine:
+		return l.T("Gold mine %d", k.Value)
+	case engine.Water:
+		return l.T("Water||jungle tile")
+	case engine.SunSite:
+		return l.T("Sun site")
+	default:
+		return l.T("Temple")
+	}
+}
+
+// GainText says what a seat gains, e.g. "+2 gold, +1 fruit"; "" for nothing.
+func GainText(l *i18n.Lang, g engine.Gain) string {
+	var parts []string
+	if g.Gold != 0 {
+		parts = append(parts, l.T("%+d gold", g.Gold))
+	}
+	if g.Fruit != 0 {
+		parts = append(parts, l.T("%+d fruit", g.Fruit))
+	}
+	if g.Sun != 0 {
+		parts = append(parts, l.T("%+d sun", g.Sun))
+	}
+	if g.WaterSteps != 0 {
+		parts = append(parts, l.N("water %+d step (%+d points)", "water %+d steps (%+d points)", abs(g.WaterSteps), g.WaterSteps, g.Water))
+	}
+	return strings.Join(parts, l.T(", "))
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// ColourName is a seat colour's name.
+func ColourName(l *i18n.Lang, seat int) string {
+	switch seat & 3 {
+	case 0:
+		return l.T("red")
+	case 1:
+		return l.T("purple")
+	case 2:
+		return l.T("white")
+	default:
+		return l.T("yellow")
+	}
 }
