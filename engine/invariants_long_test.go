@@ -25,4 +25,3 @@ func TestLongRandomGames(t *testing.T) {
 		}
 	}
 }
-

@@ -177,4 +177,3 @@ func parseActs(c echo.Context) ([]engine.Act, error) {
 	}
 	return acts, nil
 }
-

@@ -194,4 +194,3 @@ func (s *Server) exportRecord(c echo.Context) error {
 	c.Response().Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="cacao-game-%d.json"`, id))
 	return send(c, http.StatusOK, "application/json", data)
 }
-

@@ -217,4 +217,3 @@ func gameID(c echo.Context) (uint, error) {
 	}
 	return uint(id), nil
 }
-

@@ -140,4 +140,3 @@ func (s *Store) SendReminders() (int, error) {
 	}
 	return n, nil
 }
-

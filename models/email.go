@@ -67,4 +67,3 @@ func (s *Store) Unsubscribe(userID uint) error {
 	err := s.w.Model(&User{}).Where("id = ?", userID).Update("email_mode", MailOff).Error
 	return err
 }
-

@@ -168,4 +168,3 @@ func sortSeats(seats []Seat, status string) {
 		return seats[a].Index < seats[b].Index
 	})
 }
-

@@ -155,4 +155,3 @@ func gains(before []engine.Player, s *engine.State) []engine.Gain {
 	}
 	return out
 }
-

@@ -143,4 +143,3 @@ func (s *Store) SeeShownNotices(userID, gameID uint, version int) error {
 		Where("user_id = ? AND game_id = ? AND read = ? AND (SELECT version FROM games WHERE id = ?) = ?", userID, gameID, false, gameID, version).
 		Update("read", true).Error
 }
-

@@ -186,4 +186,3 @@ func (s *Store) QueueDigests() (int, error) {
 	}
 	return n, nil
 }
-

@@ -61,4 +61,3 @@ func (c *replays) put(r *replay) {
 		delete(c.m, old.Value.(*replay).id)
 	}
 }
-
