@@ -242,17 +242,6 @@ var workerRots = func() [numWorker][]int {
 	return out
 }()
 
-// canonicalRot maps a rotation of w to the smallest rotation giving the same tile.
-func canonicalRot(w Worker, rot int) int {
-	e := w.Edges(rot)
-	for _, r := range workerRots[w] {
-		if w.Edges(r) == e {
-			return r
-		}
-	}
-	return rot
-}
-
 // waterTrack is the value of each field of the water track; carriers start
 // on field 0. Player.WaterValue reads it.
 var waterTrack = [...]int{-10, -4, -1, 0, 2, 4, 7, 11, 16}

@@ -230,14 +230,10 @@ func jungleRank(j Jungle) int {
 	return jungleKinds[j].Rank
 }
 
-// orderActs checks acts against the fired edges (already in default order)
-// and returns the full explicit order: the listed edges as given, then the
-// unlisted ones in default order with all workers.
-func orderActs(edges []Edge, acts []Act) ([]Act, error) {
-	return appendActs(make([]Act, 0, len(edges)), edges, acts)
-}
-
-// order is orderActs into the state's scratch arena (see Outcome).
+// order checks acts against the fired edges (already in default order) and
+// returns the full explicit order, in the state's scratch arena (see
+// Outcome): the listed edges as given, then the unlisted ones in default
+// order with all workers.
 func (s *State) order(edges []Edge, acts []Act) ([]Act, error) {
 	a := s.scratch.acts
 	start := len(a)
@@ -283,7 +279,7 @@ func appendActs(out []Act, edges []Edge, acts []Act) ([]Act, error) {
 	return out, nil
 }
 
-// resolve applies explicit acts (from orderActs) to p.
+// resolve applies explicit acts (from order) to p.
 func (s *State) resolve(p *Player, edges []Edge, acts []Act) {
 	for _, a := range acts {
 		for _, e := range edges {
