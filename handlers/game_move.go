@@ -67,11 +67,7 @@ func (s *Server) resolve(c echo.Context) error {
 // formGame loads the game a form posts to and reads the version it was made
 // on. A nil game means the response (a refusal) is already written or err says why.
 func (s *Server) formGame(c echo.Context) (*models.Loaded, int, error) {
-	id, err := gameID(c)
-	if err != nil {
-		return nil, 0, err
-	}
-	l, err := s.store.LoadGame(id)
+	l, err := s.loadGame(c)
 	if err != nil {
 		return nil, 0, err
 	}

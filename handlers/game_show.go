@@ -64,16 +64,22 @@ func (s *Server) showGame(c echo.Context) error {
 	return s.renderGame(c, http.StatusOK, vm)
 }
 
-// showLog is a game's whole log, for anyone who may see the game.
-func (s *Server) showLog(c echo.Context) error {
+// loadGame loads the game the address names.
+func (s *Server) loadGame(c echo.Context) (*models.Loaded, error) {
 	id, err := gameID(c)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	l, err := s.store.LoadGame(id)
+	return s.store.LoadGame(id)
+}
+
+// showLog is a game's whole log, for anyone who may see the game.
+func (s *Server) showLog(c echo.Context) error {
+	l, err := s.loadGame(c)
 	if err != nil {
 		return err
 	}
+	id := l.Game.ID
 	lg := lang(c)
 	vm := views.GameVM{Page: s.page(c, lg.T("Game %d: the whole log", int(id))), ID: id, Status: l.Game.Status}
 	if l.Play != nil {
@@ -176,14 +182,11 @@ func isStep(c echo.Context, sel views.Selection) bool {
 // exportRecord downloads the game record; only once the game is over, since
 // the record's setup holds every pile's order.
 func (s *Server) exportRecord(c echo.Context) error {
-	id, err := gameID(c)
+	l, err := s.loadGame(c)
 	if err != nil {
 		return err
 	}
-	l, err := s.store.LoadGame(id)
-	if err != nil {
-		return err
-	}
+	id := l.Game.ID
 	if l.Game.Status != models.StatusFinished {
 		return refusal(http.StatusForbidden, "the record can be downloaded once the game is over: it shows every pile")
 	}

@@ -132,7 +132,11 @@ func (s *Store) SendReminders() (int, error) {
 			}
 			n++
 			left := max(1, int(seat.Deadline.Sub(now).Round(time.Hour)/time.Hour))
-			return s.notify(tx, &people{tx: tx, m: map[uint]User{}}, *seat.UserID, seat.GameID, "reminder", "Game %d is waiting for you: your time runs out in about %d hours.", seat.GameID, left)
+			p, err := peopleIn(tx, nil, *seat.UserID)
+			if err != nil {
+				return err
+			}
+			return s.notify(tx, p, *seat.UserID, seat.GameID, "reminder", "Game %d is waiting for you: your time runs out in about %d hours.", seat.GameID, left)
 		})
 		if err != nil {
 			return n, err
