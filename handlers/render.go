@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -16,52 +17,77 @@ import (
 
 // render writes a templ component with a status. The page is rendered
 // whole before it is sent, so that an error while rendering still gets an
-// error page.
+// error page. For a client that takes gzip it is rendered straight into
+// the compressor: the page itself (10 to 20 KB for a game area) is never
+// held, only its compressed bytes.
 func render(c echo.Context, status int, comp templ.Component) error {
-	buf := bytes.NewBuffer(make([]byte, 0, pageSize))
-	if err := comp.Render(c.Request().Context(), buf); err != nil {
-		return err
-	}
 	// Pages change with every move, and a page kept in the browser's
 	// back/forward cache would keep its event stream open: browsers allow
 	// six connections to a site, so a few of those would stall it.
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return send(c, status, echo.MIMETextHTMLCharsetUTF8, buf.Bytes())
+	ctx := c.Request().Context()
+	if !takesGzip(c) {
+		var buf bytes.Buffer
+		if err := comp.Render(ctx, &buf); err != nil {
+			return err
+		}
+		return c.Blob(status, echo.MIMETextHTMLCharsetUTF8, buf.Bytes())
+	}
+	out, err := compress(func(w io.Writer) error { return comp.Render(ctx, w) })
+	if err != nil {
+		return err
+	}
+	return sendGzipped(c, status, echo.MIMETextHTMLCharsetUTF8, out)
 }
 
-// pageSize is room for most pages and fragments (a game area is 10 to 20
-// KB): the buffer is rarely grown and copied.
-const pageSize = 32 << 10
-
 // compressors are gzip writers at BestSpeed. A compressor (about a
-// megabyte with its window and tables) is taken only once a response is
-// complete, for the moment it takes to compress it: a middleware that
-// wraps the response holds one for every request in flight, and under
-// load hundreds wait (for the database, for a slow client) at once.
+// megabyte with its window and tables) is held only while a response is
+// written into it, which takes no waiting: a middleware that wraps the
+// response holds one for every request in flight, and under load
+// hundreds wait (for the database, for a slow client) at once.
 var compressors = sync.Pool{New: func() any {
 	zw, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
 	return zw
 }}
 
+// compress returns what write writes, gzipped.
+func compress(write func(io.Writer) error) ([]byte, error) {
+	out := bytes.NewBuffer(make([]byte, 0, 4<<10))
+	zw := compressors.Get().(*gzip.Writer)
+	defer compressors.Put(zw)
+	zw.Reset(out)
+	if err := write(zw); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+func takesGzip(c echo.Context) bool {
+	return strings.Contains(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip")
+}
+
+func sendGzipped(c echo.Context, status int, contentType string, body []byte) error {
+	h := c.Response().Header()
+	h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	h.Set(echo.HeaderContentEncoding, "gzip")
+	return c.Blob(status, contentType, body)
+}
+
 // send writes a whole response body, gzipped when the client takes gzip
 // and the body is worth it.
 func send(c echo.Context, status int, contentType string, body []byte) error {
-	h := c.Response().Header()
-	h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
-	if len(body) < 1024 || !strings.Contains(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip") {
+	if len(body) < 1024 || !takesGzip(c) {
+		c.Response().Header().Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
 		return c.Blob(status, contentType, body)
 	}
-	out := bytes.NewBuffer(make([]byte, 0, len(body)/3))
-	zw := compressors.Get().(*gzip.Writer)
-	zw.Reset(out)
-	zw.Write(body)
-	err := zw.Close()
-	compressors.Put(zw)
+	out, err := compress(func(w io.Writer) error { _, err := w.Write(body); return err })
 	if err != nil {
 		return err
 	}
-	h.Set(echo.HeaderContentEncoding, "gzip")
-	return c.Blob(status, contentType, out.Bytes())
+	return sendGzipped(c, status, contentType, out)
 }
 
 // isHTMX reports whether htmx made the request to swap a fragment. When
