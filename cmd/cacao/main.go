@@ -84,8 +84,10 @@ type Config struct {
 	// Pprof, when set, serves net/http/pprof on that (loopback) address.
 	Pprof string
 	// MemoryLimitMB is the Go runtime's soft memory limit (0: the runtime's
-	// own, GOMEMLIMIT). The live heap of a busy site is some 50 MB; without a
-	// limit the collector lets the heap grow to twice that before it runs.
+	// own, GOMEMLIMIT). The live heap of a busy site is some 50 MB and its
+	// goroutine stacks some 20 MB; without a limit the collector lets the
+	// heap grow to twice that before it runs. A limit close to what the site
+	// needs makes the collector run without pause.
 	MemoryLimitMB int
 	// Mailer sends the outbox's mail: SMTP from CACAO_SMTP_* when set, else
 	// nil, which logs each message (development).
@@ -119,11 +121,11 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	fs.StringVar(&cfg.Pprof, "pprof", def("CACAO_PPROF", ""), "serve Go profiles on this address (e.g. 127.0.0.1:6060; off by default)")
 	// A GOMEMLIMIT the operator set is left alone unless the flag or
 	// CACAO_MEMORY_LIMIT_MB says otherwise.
-	memDefault := 100
+	memDefault := 128
 	if getenv("GOMEMLIMIT") != "" {
 		memDefault = 0
 	}
-	fs.IntVar(&cfg.MemoryLimitMB, "memory-limit-mb", defInt("CACAO_MEMORY_LIMIT_MB", memDefault), "soft memory limit of the Go runtime in MB (0: none, or GOMEMLIMIT's; default 100 unless GOMEMLIMIT is set)")
+	fs.IntVar(&cfg.MemoryLimitMB, "memory-limit-mb", defInt("CACAO_MEMORY_LIMIT_MB", memDefault), "soft memory limit of the Go runtime in MB (0: none, or GOMEMLIMIT's; default 128 unless GOMEMLIMIT is set)")
 	fs.DurationVar(&cfg.WorkEvery, "work-every", 15*time.Second, "how often deadlines, reminders, digests and mail are processed")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err

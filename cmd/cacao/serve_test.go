@@ -94,7 +94,7 @@ func TestConfigFromFlagsAndEnvironment(t *testing.T) {
 		t.Fatalf("flags over the environment: %+v %v", cfg, err)
 	}
 	cfg, _ = parseConfig(nil, func(string) string { return "" }, io.Discard)
-	if cfg.Addr != ":8080" || cfg.DB != "cacao.db" || cfg.SecureCookies || cfg.MemoryLimitMB != 100 {
+	if cfg.Addr != ":8080" || cfg.DB != "cacao.db" || cfg.SecureCookies || cfg.MemoryLimitMB != 128 {
 		t.Fatalf("defaults: %+v", cfg)
 	}
 	cfg, _ = parseConfig(nil, func(k string) string { return map[string]string{"CACAO_MEMORY_LIMIT_MB": "0"}[k] }, io.Discard)
