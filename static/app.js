@@ -25,13 +25,29 @@ document.addEventListener("htmx:confirm", function (e) {
 // area's swaps: a reader who opened it would otherwise find it closed after
 // every step. The board, where it scrolls (a phone, a large board), stays
 // scrolled where it was: a player comparing cells at its far side would
-// otherwise be taken back to its corner at every cell.
-var openDetails = [], boardScroll = null;
+// otherwise be taken back to its corner at every cell. The page stays
+// where it was too: the control a step focuses (Rotate, Confirm, the hand
+// after a move) is focused without scrolling to it.
+var openDetails = [], boardScroll = null, pageScroll = null;
 document.addEventListener("htmx:beforeSwap", function (e) {
   if (!e.detail.shouldSwap || !e.detail.target || e.detail.target.id !== "game-main") return;
   openDetails = Array.prototype.map.call(e.detail.target.querySelectorAll("details[open][id]"), function (d) { return d.id; });
   var w = document.getElementById("board-wrap");
   boardScroll = w ? [w.scrollLeft, w.scrollTop] : null;
+  pageScroll = [window.scrollX, window.scrollY];
+});
+document.addEventListener("htmx:afterSettle", function () {
+  if (!pageScroll) return;
+  if (window.scrollX !== pageScroll[0] || window.scrollY !== pageScroll[1]) window.scrollTo(pageScroll[0], pageScroll[1]);
+  pageScroll = null;
+  // The tile on its chosen cell stays in sight: where the bar of the move
+  // at the top, grown with what the move brings, covers it, the page moves
+  // just enough.
+  var ghost = document.querySelector("svg.board .chosen"), bar = document.getElementById("play");
+  if (ghost && bar) {
+    var over = bar.getBoundingClientRect().bottom - ghost.getBoundingClientRect().top;
+    if (over > 0) window.scrollBy(0, -(over + 8));
+  }
 });
 document.addEventListener("htmx:afterSwap", function () {
   openDetails.forEach(function (id) {

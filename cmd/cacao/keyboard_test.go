@@ -44,6 +44,7 @@ type focusInfo struct {
 	Cell    bool `json:"cell"`    // a legal cell on the board (#board a.cell)
 	Fill    bool `json:"fill"`    // a fill choice (a link in #play's fieldset list)
 	Use     bool `json:"use"`     // a worker select (select[name=use])
+	Workers bool `json:"workers"` // the summary that opens the worker controls
 	Confirm bool `json:"confirm"` // #confirm
 	Resolve bool `json:"resolve"` // the pending choice's Confirm choice button
 
@@ -118,6 +119,7 @@ const focusJS = `(() => {
 		cell: el.matches('#board a.cell'),
 		fill: el.matches('#play fieldset ul a'),
 		use: el.matches('select[name=use]'),
+		workers: el.matches('#worker-use > summary'),
 		confirm: el.id === 'confirm',
 		resolve: el.matches('form[action$="/resolve"] button[type=submit]'),
 		selectIndex: tag === 'select' ? el.selectedIndex : -1,
@@ -403,11 +405,17 @@ func (kp *kbPlayer) playTurn() {
 		kp.fills++
 	}
 
-	// Worker selects: Shift+Tab back to one, change it with an arrow key,
-	// then Tab on to Confirm.
+	// Worker selects, closed until asked: Shift+Tab back to "Change how
+	// workers are used", open it with Enter, Tab to a select, change it with
+	// an arrow key, then Tab on to Confirm.
 	tabs = 0
 	if n, _ := eval[int](kp.tb, `document.querySelectorAll('select[name=use]').length`); n > 0 {
-		f, _ = kp.tabUntil("a worker select", true, 20, func(f focusInfo) bool { return f.Use }, func(f focusInfo) bool { return f.Fill || beforeFill(f) })
+		f, _ = kp.tabUntil("the worker controls", true, 20, func(f focusInfo) bool { return f.Workers }, func(f focusInfo) bool { return f.Fill || beforeFill(f) })
+		kp.key("Enter", kb.Enter, false)
+		if open, _ := eval[bool](kp.tb, `document.getElementById('worker-use').open`); !open {
+			kp.fatalf("Enter on %s did not open the worker controls", f)
+		}
+		f, _ = kp.tabUntil("a worker select", false, 20, func(f focusInfo) bool { return f.Use }, func(f focusInfo) bool { return f.Confirm || beforeFill(f) })
 		if f.Options > 1 {
 			arrow, name := kb.ArrowDown, "ArrowDown"
 			if f.SelectIndex == f.Options-1 {

@@ -1,0 +1,189 @@
+package main
+
+// Where the page is: the steps of a turn and the live refreshes never move
+// the page away from where the player put it, and at the moment of
+// confirming the move, its cell, what it brings and Confirm are in view.
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// screens are the sizes the game page is tested at: a laptop and a phone.
+var screens = []struct {
+	name string
+	w, h int
+}{{"desktop", 1280, 800}, {"phone", 390, 844}}
+
+// TestBrowserPageStaysPut: alice, scrolled down (300 px, or as far as the
+// page goes), stays there while
+// bob's move reaches her page, and while she chooses a tile and rotates it.
+func TestBrowserPageStaysPut(t *testing.T) {
+	t.Parallel()
+	for _, sc := range screens {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			s := seededSite(t)
+			alice, bob := s.user("alice"), s.user("bob")
+			game := s.gameBetween(alice, bob)
+			s.playUntil(game, toPlay(bob))
+			b := newBrowser(t, true, s.logs)
+			a, bb := b.newTab("alice", true), b.newTab("bob", true)
+			a.must(a.do(5*time.Second, chromedp.EmulateViewport(int64(sc.w), int64(sc.h))))
+			s.openGame(a, "alice", game)
+			s.openGame(bb, "bob", game)
+
+			y := a.scrollTo(300)
+			a.must(a.markMain())
+			for deadline := time.Now().Add(30 * time.Second); bb.turns == 0; {
+				if time.Now().After(deadline) {
+					b.fatalf("bob did not get to confirm a move: %s", bb.text("#play"))
+				}
+				_, err := bb.step(s.gameURL(game))
+				bb.must(err)
+			}
+			a.must(a.waitFor(changedJS, 10*time.Second, "bob's move on alice's page"))
+			a.wantScroll(y, "after bob's move reached the page")
+
+			a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.')`, 10*time.Second, "alice's turn"))
+			a.jsClick(`.hand a.tile`, "a tile")
+			a.wantScroll(y, "after choosing a tile")
+			a.jsClick(rotateSel, "Rotate")
+			a.wantScroll(y, "after Rotate")
+			for tries := 0; len(a.mustState().Cells) == 0; tries++ {
+				if tries == 12 {
+					b.fatalf("no tile of alice's hand has a place")
+				}
+				if tries%4 == 3 {
+					a.jsClick(fmt.Sprintf(`.hand a.tile:nth-child(%d)`, tries/4+2), "another tile")
+				} else {
+					a.jsClick(rotateSel, "Rotate")
+				}
+				a.wantScroll(y, "after another tile or rotation")
+			}
+			// A cell brought to the lower part of the screen, where the bar of
+			// the move at the top, grown with what the move brings, cannot
+			// cover it (the page moves to show a cell it covers;
+			// TestBrowserConfirmInView).
+			cell, err := eval[string](a, `document.querySelector('#board a.cell').getAttribute('data-cell')`)
+			a.must(err)
+			y, err = eval[int](a, fmt.Sprintf(`(() => { const r = document.querySelector('#board a.cell[data-cell=%q]').getBoundingClientRect(); window.scrollTo(0, Math.max(0, window.scrollY + r.top - innerHeight * 0.6)); return Math.round(window.scrollY); })()`, cell))
+			a.must(err)
+			a.jsClick(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell)
+			a.wantScroll(y, "after choosing a cell")
+			if n, _ := eval[int](a, `document.querySelectorAll('#play a[id^="fill-"]').length`); n > 0 {
+				a.jsClick(`#play a[id^="fill-"]`, "another fill")
+				a.wantScroll(y, "after choosing how the jungle is filled")
+			}
+		})
+	}
+}
+
+// scrollTo scrolls the page down by y, or as far as it goes when that is
+// at least 150 px, and returns where it got.
+func (tb *tab) scrollTo(y int) int {
+	tb.b.t.Helper()
+	got, err := eval[int](tb, fmt.Sprintf(`(() => { window.scrollTo(0, %d); return Math.round(window.scrollY); })()`, y))
+	tb.must(err)
+	if got < 150 {
+		tb.b.fatalf("%s: the page scrolls only %d px down", tb.name, got)
+	}
+	return got
+}
+
+// wantScroll checks that the page is scrolled to y.
+func (tb *tab) wantScroll(y int, when string) {
+	tb.b.t.Helper()
+	got, err := eval[int](tb, `Math.round(window.scrollY)`)
+	tb.must(err)
+	if got != y {
+		tb.b.fatalf("%s: %s the page is scrolled to %d px, not %d px where the player left it", tb.name, when, got, y)
+	}
+}
+
+// markMain marks the page so that changedJS tells when the game area has
+// been replaced.
+func (tb *tab) markMain() error {
+	_, err := eval[bool](tb, markJS)
+	return err
+}
+
+// jsClick clicks an element as a script does (no scrolling it into view
+// first, as a mouse click through DevTools would) and waits for the game
+// area to be replaced.
+func (tb *tab) jsClick(css, what string) {
+	tb.b.t.Helper()
+	tb.must(tb.markMain())
+	ok, err := eval[bool](tb, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false; e.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, view: window})); return true; })()`, css))
+	tb.must(err)
+	if !ok {
+		tb.b.fatalf("%s: no %s to click (%s)", tb.name, what, css)
+	}
+	tb.must(tb.waitFor(changedJS, 10*time.Second, "the game area after clicking "+what))
+}
+
+// TestBrowserConfirmInView: once alice has chosen a tile and a cell, the
+// tile drawn on its cell, what the move brings and Confirm are all on the
+// screen, at both sizes, on a page that was at its top, as it opens.
+func TestBrowserConfirmInView(t *testing.T) {
+	t.Parallel()
+	for _, sc := range screens {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			b, a, game := aliceAgainstABot(t)
+			a.must(a.do(5*time.Second, chromedp.EmulateViewport(int64(sc.w), int64(sc.h))))
+			a.must(a.navigate(game))
+			a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
+			for turn := 0; turn < 3; turn++ {
+				a.chooseTileWithPlaces(1)
+				cells := a.mustState().Cells
+				cell := cells[turn%len(cells)]
+				// In sight first, as a player scrolls to the cell they choose.
+				_, err := eval[bool](a, fmt.Sprintf(`(() => { document.querySelector('#board a.cell[data-cell=%q]').scrollIntoView({block: 'center'}); return true; })()`, cell))
+				a.must(err)
+				a.must(a.click(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell))
+				out, err := eval[[]string](a, inViewJS)
+				a.must(err)
+				if len(out) > 0 {
+					b.fatalf("turn %d, cell %s at %dx%d: %v", turn+1, cell, sc.w, sc.h, out)
+				}
+				a.must(a.click(`#confirm`, "Confirm move"))
+				a.must(a.waitFor(`!!document.querySelector('#confirm-choice') || (document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.')`, 10*time.Second, "alice's next turn"))
+				for a.mustState().Choice {
+					a.must(a.click(`#confirm-choice`, "Confirm choice"))
+				}
+			}
+		})
+	}
+}
+
+// inViewJS lists what is not wholly on the screen of the chosen cell (in
+// the board's visible part too, and not covered), the preview of what the
+// move brings, and the Confirm button.
+const inViewJS = `(() => {
+	const out = [];
+	const within = (r, box) => r.width > 0 && r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+	const screen = {left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight};
+	const check = (what, el, ...boxes) => {
+		if (!el) { out.push('no ' + what); return; }
+		const r = el.getBoundingClientRect();
+		for (const box of boxes) {
+			if (!within(r, box)) out.push(what + ' at ' + JSON.stringify([Math.round(r.left), Math.round(r.top), Math.round(r.right), Math.round(r.bottom)]) + ' is outside ' + JSON.stringify([Math.round(box.left), Math.round(box.top), Math.round(box.right), Math.round(box.bottom)]));
+		}
+	};
+	const wrap = document.getElementById('board-wrap');
+	const ghost = document.querySelector('svg.board .chosen');
+	check('the tile on its cell', ghost, screen, wrap.getBoundingClientRect());
+	if (ghost) {
+		const r = ghost.getBoundingClientRect();
+		const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+		if (top && !document.getElementById('board').contains(top)) out.push('the tile on its cell is covered by ' + top.tagName + '#' + top.id + '.' + top.className);
+	}
+	const h = [...document.querySelectorAll('#play h3')].find((e) => e.textContent.includes('If you confirm'));
+	check('what the move brings', h && h.parentElement, screen);
+	check('Confirm', document.getElementById('confirm'), screen);
+	return out;
+})()`
