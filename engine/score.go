@@ -115,6 +115,22 @@ func TempleAwards(workers []int) []int {
 	return award
 }
 
+// Places returns each seat's place (1 for the winners): one more than the
+// number of seats ahead of it, by total and then by fruit left; seats tied
+// on both share a place.
+func Places(scores []Score) []int {
+	places := make([]int, len(scores))
+	for i, a := range scores {
+		places[i] = 1
+		for _, b := range scores {
+			if b.Total > a.Total || b.Total == a.Total && b.Fruit > a.Fruit {
+				places[i]++
+			}
+		}
+	}
+	return places
+}
+
 // Winners returns the seats with the highest total, ties broken by the most
 // fruit left; seats still tied share the win.
 func Winners(scores []Score) []int {

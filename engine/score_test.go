@@ -77,6 +77,43 @@ func TestWinners(t *testing.T) {
 			if got := Winners(tc.scores); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Winners = %v; want %v", got, tc.want)
 			}
+			// The winners are the seats in first place.
+			var first []int
+			for i, p := range Places(tc.scores) {
+				if p == 1 {
+					first = append(first, i)
+				}
+			}
+			if !reflect.DeepEqual(first, tc.want) {
+				t.Errorf("the seats in first place are %v; want %v", first, tc.want)
+			}
+		})
+	}
+}
+
+func TestPlaces(t *testing.T) {
+	sc := func(totalFruit ...int) []Score {
+		var out []Score
+		for i := 0; i < len(totalFruit); i += 2 {
+			out = append(out, Score{Seat: i / 2, Total: totalFruit[i], Fruit: totalFruit[i+1]})
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name   string
+		scores []Score
+		want   []int
+	}{
+		{"in seat order", sc(10, 0, 8, 0, 6, 0), []int{1, 2, 3}},
+		{"in reverse", sc(6, 0, 8, 0, 10, 0), []int{3, 2, 1}},
+		{"a tie broken by fruit", sc(10, 1, 10, 3, 4, 9), []int{2, 1, 3}},
+		{"a shared second place", sc(12, 0, 10, 2, 10, 2, 3, 0), []int{1, 2, 2, 4}},
+		{"a shared win", sc(9, 1, 9, 1), []int{1, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Places(tc.scores); !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Places = %v; want %v", got, tc.want)
+			}
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -62,19 +63,20 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	from := max(0, len(l.Events)-views.LogShown)
 	vm.Log, vm.LogFrom = logLines(lg, l.Events[from:], names), from
 	for _, t := range v.Result.Temples {
-		vm.Temples = append(vm.Temples, views.TempleLine(lg, t, names))
+		vm.Temples = append(vm.Temples, views.TempleLine(lg, t, names, vm.Finished))
 	}
 	if vm.Me >= 0 {
 		vm.Since = since(lg, l, vm.Me, names)
 	}
 	if vm.Finished {
-		win := map[int]bool{}
-		for _, w := range v.Result.Winners {
-			win[w] = true
-		}
+		places := engine.Places(v.Result.Scores)
 		for i, sc := range v.Result.Scores {
-			vm.Scores = append(vm.Scores, views.ScoreLine{Name: vm.Seats[i].Name, Letter: vm.Seats[i].Letter, Score: sc, Winner: win[i]})
+			shared := slices.Index(places, places[i]) != i || slices.Index(places[i+1:], places[i]) >= 0
+			vm.Scores = append(vm.Scores, views.ScoreLine{Name: vm.Seats[i].Name, Letter: vm.Seats[i].Letter, Score: sc, Winner: places[i] == 1, Place: places[i], Shared: shared})
 		}
+		sort.SliceStable(vm.Scores, func(a, b int) bool { return vm.Scores[a].Place < vm.Scores[b].Place })
+		vm.TieNotes = views.TieNotes(lg, vm.Scores)
+		vm.Result = views.ResultLine(lg, vm.Scores)
 	}
 	if vm.Me < 0 {
 		return vm

@@ -308,18 +308,27 @@ func (s *Store) finish(tx *gorm.DB, p *people, l *Loaded, now time.Time) error {
 	if err := tx.Model(&Game{}).Where("id = ?", l.Game.ID).Updates(map[string]any{"status": StatusFinished, "finished_at": now}).Error; err != nil {
 		return err
 	}
-	res := l.Play.State().Score()
+	places := engine.Places(l.Play.State().Score().Scores)
 	for i, seat := range l.Seats {
 		if seat.UserID == nil {
 			continue
 		}
-		place := 1
-		for _, sc := range res.Scores {
-			if sc.Total > res.Scores[i].Total || sc.Total == res.Scores[i].Total && sc.Fruit > res.Scores[i].Fruit {
-				place++
+		shared := 0
+		for _, pl := range places {
+			if pl == places[i] {
+				shared++
 			}
 		}
-		if err := s.notify(tx, p, *seat.UserID, l.Game.ID, "finished", "Game %d is over: you placed %d of %d.", l.Game.ID, place, len(l.Seats)); err != nil {
+		var err error
+		switch {
+		case places[i] == 1 && shared == 1:
+			err = s.notify(tx, p, *seat.UserID, l.Game.ID, "finished", "Game %d is over: you won.", l.Game.ID)
+		case places[i] == 1:
+			err = s.notify(tx, p, *seat.UserID, l.Game.ID, "finished", "Game %d is over: you share the win.", l.Game.ID)
+		default:
+			err = s.notify(tx, p, *seat.UserID, l.Game.ID, "finished", "Game %d is over: you finished in place %d of %d.", l.Game.ID, places[i], len(l.Seats))
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -342,7 +342,7 @@ func TestNotifications(t *testing.T) {
 				t.Fatalf("notification %+v does not link to the game", n)
 			}
 		}
-		if ns[0].Kind != "finished" || !strings.Contains(ns[0].Text, "you placed") {
+		if ns[0].Kind != "finished" || !strings.Contains(ns[0].Text, "you won") && !strings.Contains(ns[0].Text, "you share the win") && !strings.Contains(ns[0].Text, "you finished in place 2 of 2") {
 			t.Fatalf("%s's last notification: %+v", u.Username, ns[0])
 		}
 		if err := s.MarkRead(u.ID); err != nil {

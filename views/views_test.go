@@ -214,3 +214,25 @@ func TestHandSprite(t *testing.T) {
 		}
 	}
 }
+
+func TestTieNotesAndResult(t *testing.T) {
+	en, _ := i18n.Get("en")
+	line := func(name string, total, fruit, place int, shared bool) ScoreLine {
+		return ScoreLine{Name: name, Score: engine.Score{Total: total, Fruit: fruit}, Place: place, Shared: shared}
+	}
+	lines := []ScoreLine{line("ana", 40, 3, 1, false), line("bob", 40, 1, 2, false), line("cy", 30, 2, 3, true), line("dee", 30, 2, 3, true)}
+	got := TieNotes(en, lines)
+	want := []string{
+		"ana, bob tied on 40 points; the fruit left decides (ana 3, bob 1).",
+		"cy, dee tied on 30 points and 2 fruit left: they share the place.",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("TieNotes = %q; want %q", got, want)
+	}
+	if got := TieNotes(en, lines[1:3]); len(got) != 0 {
+		t.Errorf("no tie, yet TieNotes = %q", got)
+	}
+	if got, want := ResultLine(en, lines), "Game over: 1st ana with 40 points; 2nd bob with 40 points; 3rd (shared) cy with 30 points; 3rd (shared) dee with 30 points."; got != want {
+		t.Errorf("ResultLine = %q; want %q", got, want)
+	}
+}

@@ -144,12 +144,14 @@ type Pending struct {
 	More  int
 }
 
-// ScoreLine is one row of the final (or current) score table.
+// ScoreLine is one row of the final score table.
 type ScoreLine struct {
 	Name   string
 	Letter string
 	engine.Score
 	Winner bool
+	Place  int  // 1 for the winners
+	Shared bool // another seat has the same place
 }
 
 // GameVM is the game page.
@@ -166,7 +168,9 @@ type GameVM struct {
 	Pending   *Pending
 	Log       []string // the log's entries from LogFrom on
 	LogFrom   int
-	Scores    []ScoreLine
+	Scores    []ScoreLine // by place
+	TieNotes  []string    // how ties on points were settled
+	Result    string      // the final ranking in a sentence, ending the log
 	Temples   []string
 	Error     string
 	Invite    string

@@ -71,13 +71,16 @@ func LogLine(l *i18n.Lang, ev LogEntry, names []string) string {
 }
 
 // TempleLine tells who has how many workers at a temple and what each
-// would be awarded.
-func TempleLine(l *i18n.Lang, t engine.TempleResult, names []string) string {
+// would be awarded (was, once the game is over).
+func TempleLine(l *i18n.Lang, t engine.TempleResult, names []string, over bool) string {
 	var parts []string
 	for i, w := range t.Workers {
 		if w > 0 {
 			parts = append(parts, l.N("%s %d worker → %d gold", "%s %d workers → %d gold", w, names[i], w, t.Award[i]))
 		}
+	}
+	if len(parts) == 0 && over {
+		return l.T("Temple at %s: nobody", CellLabel(l, t.At))
 	}
 	if len(parts) == 0 {
 		return l.T("Temple at %s: nobody yet", CellLabel(l, t.At))
@@ -333,4 +336,63 @@ func ColourName(l *i18n.Lang, seat int) string {
 	default:
 		return l.T("yellow")
 	}
+}
+
+// Ordinal names a place: 1st, 2nd, 3rd, 4th; "(shared)" when another seat
+// holds it too.
+func Ordinal(l *i18n.Lang, place int, shared bool) string {
+	var s string
+	switch place {
+	case 1:
+		s = l.T("1st")
+	case 2:
+		s = l.T("2nd")
+	case 3:
+		s = l.T("3rd")
+	default:
+		s = l.T("4th")
+	}
+	if shared {
+		return l.T("%s (shared)", s)
+	}
+	return s
+}
+
+// TieNotes tells how each tie on points of lines (ranked) was settled: by
+// the fruit left, or not at all (a shared place).
+func TieNotes(l *i18n.Lang, lines []ScoreLine) []string {
+	var out []string
+	for i := 0; i < len(lines); {
+		j := i + 1
+		for j < len(lines) && lines[j].Total == lines[i].Total {
+			j++
+		}
+		if j-i > 1 {
+			tied := lines[i:j]
+			var names, fruit []string
+			sameFruit := true
+			for _, t := range tied {
+				names = append(names, t.Name)
+				fruit = append(fruit, l.T("%s %d", t.Name, t.Fruit))
+				sameFruit = sameFruit && t.Fruit == tied[0].Fruit
+			}
+			who := strings.Join(names, l.T(", "))
+			if sameFruit {
+				out = append(out, l.T("%s tied on %d points and %d fruit left: they share the place.", who, tied[0].Total, tied[0].Fruit))
+			} else {
+				out = append(out, l.T("%s tied on %d points; the fruit left decides (%s).", who, tied[0].Total, strings.Join(fruit, l.T(", "))))
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+// ResultLine is the final ranking of lines (ranked) in a sentence.
+func ResultLine(l *i18n.Lang, lines []ScoreLine) string {
+	var parts []string
+	for _, s := range lines {
+		parts = append(parts, l.T("%s %s with %d points", Ordinal(l, s.Place, s.Shared), s.Name, s.Total))
+	}
+	return l.T("Game over: %s.", strings.Join(parts, l.T("; ")))
 }

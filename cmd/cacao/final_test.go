@@ -1,0 +1,52 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"cacao/models"
+	"cacao/models/autoplay"
+)
+
+// TestBrowserFinalTableRanked: a finished 3-player game shows its table by
+// place (1st, 2nd, 3rd; the totals never rise down the table), no temple
+// "nobody yet", and its log ends with the result.
+func TestBrowserFinalTableRanked(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	alice := s.user("alice")
+	g, err := s.store.CreateGame(alice, models.GameSpec{Seats: []string{"greedy", "random"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := autoplay.Bots(s.store, g.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	s.playUntil(g.ID, finished)
+	b := newBrowser(t, true, s.logs)
+	a := b.newTab("alice", true)
+	s.openGame(a, "alice", g.ID)
+	a.checkFinal(3)
+	type row struct {
+		Place string
+		Total int
+	}
+	rows, err := eval[[]row](a, `[...document.querySelectorAll('#final tbody tr')].map((r) => ({place: r.cells[0].textContent.trim(), total: Number(r.cells[6].textContent.trim())}))`)
+	a.must(err)
+	for i, r := range rows {
+		if !strings.HasPrefix(r.Place, []string{"1st", "2nd", "3rd"}[i]) && !strings.Contains(r.Place, "shared") {
+			b.fatalf("row %d of the final table is in place %q: %+v", i+1, r.Place, rows)
+		}
+		if i > 0 && r.Total > rows[i-1].Total {
+			b.fatalf("the final table is not by total: %+v", rows)
+		}
+	}
+	if page := a.text("#game-main"); strings.Contains(page, "nobody yet") {
+		b.fatalf("a finished game says a temple has nobody yet: %s", page)
+	}
+	result := a.text("#game-log .result")
+	if !strings.HasPrefix(result, "Game over: 1st ") || !strings.Contains(result, strconv.Itoa(rows[0].Total)+" points") {
+		b.fatalf("the log ends with %q, want the result (1st with %d points)", result, rows[0].Total)
+	}
+}
