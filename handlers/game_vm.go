@@ -148,9 +148,9 @@ func since(lg *i18n.Lang, l *models.Loaded, me int, names []string) *views.Since
 	sv := &views.SinceVM{Mine: views.GainText(lg, mine)}
 	changed := map[engine.Cell]bool{}
 	seen := l.Seats[me].SeenSeq
-	for i, text := range logLines(lg, evs, names) {
+	for i, item := range logLines(lg, evs, names) {
 		ev := evs[i]
-		sv.Lines = append(sv.Lines, views.SinceLine{Text: text, New: ev.Seq >= seen})
+		sv.Lines = append(sv.Lines, views.SinceLine{LogItem: item, New: ev.Seq >= seen})
 		if ev.Kind == models.KindTurn {
 			changed[ev.Placement.At] = true
 			for _, f := range ev.Fills {
@@ -177,7 +177,10 @@ func announce(lg *i18n.Lang, l *models.Loaded, from, me int, names []string) []s
 			others = append(others, ev)
 		}
 	}
-	out := logLines(lg, others, names)
+	var out []string
+	for _, item := range logLines(lg, others, names) {
+		out = append(out, item.Text)
+	}
 	if len(out) > 5 {
 		out = append([]string{lg.N("%d more moves before these.", "%d more moves before these.", len(out)-5, len(out)-5)}, out[len(out)-5:]...)
 	}
@@ -185,11 +188,16 @@ func announce(lg *i18n.Lang, l *models.Loaded, from, me int, names []string) []s
 }
 
 // logLines tells events in plain words, one line each.
-func logLines(l *i18n.Lang, events []models.Event, names []string) []string {
-	out := make([]string, 0, len(events))
+func logLines(l *i18n.Lang, events []models.Event, names []string) []views.LogItem {
+	out := make([]views.LogItem, 0, len(events))
 	for _, ev := range events {
-		out = append(out, views.LogLine(l, views.LogEntry{Resolve: ev.Kind == models.KindResolve, Seat: ev.Seat, Turn: ev.Turn,
-			Timeout: ev.Timeout, Auto: ev.Auto, Placement: ev.Placement, Fills: ev.Fills, Gains: ev.Gains}, names))
+		resolve := ev.Kind == models.KindResolve
+		item := views.LogItem{Text: views.LogLine(l, views.LogEntry{Resolve: resolve, Seat: ev.Seat, Turn: ev.Turn,
+			Timeout: ev.Timeout, Auto: ev.Auto, Placement: ev.Placement, Fills: ev.Fills, Gains: ev.Gains}, names)}
+		if !resolve {
+			item.Turn = ev.Turn + 1
+		}
+		out = append(out, item)
 	}
 	return out
 }

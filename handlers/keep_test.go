@@ -52,7 +52,7 @@ func TestStepsAnswerTheWholeGameArea(t *testing.T) {
 	if strings.Contains(full, `id="place-cells"`) {
 		t.Fatal("a page without a tile chosen shows places")
 	}
-	whole := []string{`<div id="game-main"`, `<g id="tiles"><defs>`, `id="villages-h"`, `<ol class="log"`, `<ul id="cells"><li>`, `<fieldset class="zoom">`}
+	whole := []string{`<div id="game-main"`, `<g id="tiles"><defs>`, `id="villages-h"`, `<ul class="log"`, `<ul id="cells"><li>`, `<fieldset class="zoom">`}
 	has := func(name, body string, parts ...string) {
 		t.Helper()
 		for _, p := range parts {

@@ -106,8 +106,8 @@ func TestGameInPersian(t *testing.T) {
 	}
 	// The log's numbers are Persian: no ASCII digit is left in the log
 	// but in the tile codes.
-	log := main[strings.Index(main, `<ol class="log"`):]
-	log = log[:strings.Index(log, "</ol>")]
+	log := main[strings.Index(main, `<ul class="log"`):]
+	log = log[:strings.Index(log, "</ul>")]
 	if m := regexp.MustCompile(`\(-?[0-9]+`).FindString(log); m != "" {
 		t.Errorf("the Persian log writes a cell with ASCII digits: %q", m)
 	}
@@ -218,17 +218,26 @@ func TestGameLogPage(t *testing.T) {
 		t.Fatalf("the game has only %d entries: the test needs more than %d", n, views.LogShown)
 	}
 	_, body := ana.get(fmt.Sprintf("/games/%d", id))
-	log := body[strings.Index(body, `<ol class="log"`):]
-	log = log[:strings.Index(log, "</ol>")]
-	if got := strings.Count(log, "<li>"); got != views.LogShown || !strings.Contains(log, fmt.Sprintf(`start="%d"`, n-views.LogShown+1)) {
-		t.Fatalf("the game page's log has %d entries (want the last %d, numbered from %d): %.200s", got, views.LogShown, n-views.LogShown+1, log)
+	log := body[strings.Index(body, `<ul class="log"`):]
+	log = log[:strings.Index(log, "</ul>")]
+	// Each turn is numbered as the engine counts turns (the choices made
+	// about a turn's workers are not).
+	first := -1
+	for _, ev := range l.Events[n-views.LogShown:] {
+		if ev.Kind == models.KindTurn {
+			first = ev.Turn + 1
+			break
+		}
+	}
+	if got := strings.Count(log, "<li"); got != views.LogShown || !strings.Contains(log, fmt.Sprintf(`<li><span class="turn-no">Turn %d</span>`, first)) {
+		t.Fatalf("the game page's log has %d entries (want the last %d, the first turn numbered %d): %.200s", got, views.LogShown, first, log)
 	}
 	if !strings.Contains(body, fmt.Sprintf(`href="/games/%d/log"`, id)) || !strings.Contains(body, fmt.Sprintf("The whole log (%d entries)", n)) {
 		t.Fatal("no link to the whole log")
 	}
 	code, whole := ana.get(fmt.Sprintf("/games/%d/log", id))
-	wlog := whole[strings.Index(whole, `<ol class="log"`):]
-	if code != http.StatusOK || strings.Count(wlog[:strings.Index(wlog, "</ol>")], "<li>") != n || !strings.Contains(wlog, `start="1"`) {
+	wlog := whole[strings.Index(whole, `<ul class="log"`):]
+	if code != http.StatusOK || strings.Count(wlog[:strings.Index(wlog, "</ul>")], "<li") != n || !strings.Contains(wlog, `<li><span class="turn-no">Turn 1</span>`) {
 		t.Fatalf("the whole log: %d, want %d entries", code, n)
 	}
 	if code, _ := s.client("nobody").get(fmt.Sprintf("/games/%d/log", id)); code != http.StatusOK {
@@ -306,7 +315,7 @@ func TestBotNamedInPersian(t *testing.T) {
 			t.Errorf("the Persian %s does not name the bot %q", what, name)
 		}
 	}
-	if log := page[strings.Index(page, `<ol class="log"`):]; !strings.Contains(log, html.EscapeString(name)) {
+	if log := page[strings.Index(page, `<ul class="log"`):]; !strings.Contains(log, html.EscapeString(name)) {
 		t.Error("the Persian log does not name the bot in Persian")
 	}
 }

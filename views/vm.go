@@ -88,8 +88,8 @@ type SinceVM struct {
 // SinceLine is one change by someone else; New when the viewer has not
 // seen it before.
 type SinceLine struct {
-	Text string
-	New  bool
+	LogItem
+	New bool
 }
 
 // Seat is a player at the table as everyone sees them.
@@ -144,6 +144,14 @@ type Pending struct {
 	More  int
 }
 
+// LogItem is a line of the log: a turn with its number (Turn, from 1), or
+// a choice made later about a turn's workers (Turn 0; its text names the
+// turn). Turns are numbered as everywhere else, the choices are not.
+type LogItem struct {
+	Turn int
+	Text string
+}
+
 // ScoreLine is one row of the final score table.
 type ScoreLine struct {
 	Name   string
@@ -166,7 +174,7 @@ type GameVM struct {
 	Sel       Selection
 	Play      PlayVM
 	Pending   *Pending
-	Log       []string // the log's entries from LogFrom on
+	Log       []LogItem // the log's entries from LogFrom on
 	LogFrom   int
 	Scores    []ScoreLine // by place
 	TieNotes  []string    // how ties on points were settled
