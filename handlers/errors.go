@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -96,6 +97,12 @@ func httpStatusText(l *i18n.Lang, code int) string {
 // fragment for htmx), and a log line with the request id for server errors.
 func (s *Server) errorHandler(err error, c echo.Context) {
 	if c.Response().Committed {
+		return
+	}
+	// A client that went away (a closed tab, a step replaced by the next)
+	// reads no answer, and is nobody's error.
+	if errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
+		s.log.Info("client gone", "path", c.Request().URL.Path, "id", c.Response().Header().Get(echo.HeaderXRequestID))
 		return
 	}
 	l := s.langFor(c)

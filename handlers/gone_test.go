@@ -1,0 +1,44 @@
+package handlers_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"cacao/handlers"
+	"cacao/models"
+)
+
+// TestClientGoneIsNotAnError: a client that went away before its page was
+// rendered (a closed tab, a step replaced by the next) is no server error:
+// nothing is logged at ERROR level.
+func TestClientGoneIsNotAnError(t *testing.T) {
+	store, err := models.Open(":memory:", models.WithPasswordCost(bcrypt.MinCost))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var logs bytes.Buffer
+	h, err := handlers.New(store, handlers.Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, path := range []string{"/", "/rules", "/login"} {
+		req := httptest.NewRequest(http.MethodGet, path, nil).WithContext(ctx)
+		h.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	if strings.Contains(logs.String(), "level=ERROR") {
+		t.Fatalf("a client gone is logged as an error:\n%s", logs.String())
+	}
+	if !strings.Contains(logs.String(), "client gone") {
+		t.Fatalf("a client gone is not logged:\n%s", logs.String())
+	}
+}
