@@ -86,6 +86,10 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 		vm.Pending = &views.Pending{Turn: b.Turn, Edges: views.EdgeChoices(lg, b.Edges), More: len(v.Queue) - 1}
 	}
 	vm.Play.MyTurn = !v.Over && v.Current == vm.Me
+	if vm.Play.MyTurn || vm.Pending != nil {
+		// The tab says so: a player with many tabs sees whose turn it is.
+		vm.Title = lg.T("Your turn · Game %d", int(l.Game.ID))
+	}
 	vm.Play.CanAct = vm.Play.MyTurn && len(v.Queue) == 0
 	if !vm.Play.CanAct {
 		return vm

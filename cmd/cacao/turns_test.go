@@ -43,3 +43,40 @@ func TestBrowserOneTurnNumbering(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserTitleSaysYourTurn: the tab's title says when it is the
+// player's turn: not while bob plays, once his move reaches alice's page
+// live, and no longer once she has moved.
+func TestBrowserTitleSaysYourTurn(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	alice, bob := s.user("alice"), s.user("bob")
+	game := s.gameBetween(alice, bob)
+	s.playUntil(game, toPlay(bob))
+	b := newBrowser(t, true, s.logs)
+	a, bb := b.newTab("alice", true), b.newTab("bob", true)
+	s.openGame(a, "alice", game)
+	s.openGame(bb, "bob", game)
+	title := func(tb *tab) string {
+		s, err := eval[string](tb, `document.title`)
+		tb.must(err)
+		return s
+	}
+	if got := title(a); strings.Contains(got, "Your turn") {
+		b.fatalf("while bob plays alice's tab is titled %q", got)
+	}
+	if got := title(bb); !strings.HasPrefix(got, "Your turn") {
+		b.fatalf("on his turn bob's tab is titled %q", got)
+	}
+	for deadline := time.Now().Add(30 * time.Second); bb.turns == 0; {
+		if time.Now().After(deadline) {
+			b.fatalf("bob did not get to confirm a move: %s", bb.text("#play"))
+		}
+		_, err := bb.step(s.gameURL(game))
+		bb.must(err)
+	}
+	a.must(a.waitFor(`document.title.startsWith('Your turn')`, 10*time.Second, "alice's title to say it is her turn"))
+	if got := title(bb); strings.Contains(got, "Your turn") {
+		b.fatalf("after his move bob's tab is titled %q", got)
+	}
+}
