@@ -90,6 +90,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 		// The tab says so: a player with many tabs sees whose turn it is.
 		vm.Title = lg.T("Your turn · Game %d", int(l.Game.ID))
 	}
+	vm.SkipToHand = vm.Play.MyTurn
 	vm.Play.CanAct = vm.Play.MyTurn && len(v.Queue) == 0
 	if !vm.Play.CanAct {
 		return vm

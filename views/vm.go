@@ -14,6 +14,9 @@ import (
 // Page is what every page's layout needs.
 type Page struct {
 	Title  string
+	// SkipToHand adds a skip link to the hand (a game page, on the
+	// viewer's turn).
+	SkipToHand bool
 	User   *User
 	CSRF   string
 	Unread int64

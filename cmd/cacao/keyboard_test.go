@@ -596,3 +596,18 @@ func TestBrowserLiveRefreshKeepsFocus(t *testing.T) {
 		b.fatalf("the header's unread count is %q after the live refresh, %q before it, %q once the page is loaded again; want one more, the invitation", live, unreadBefore, loaded)
 	}
 }
+
+// TestBrowserSkipToHand: on the player's turn, the second Tab from the top
+// of the game page is a skip link to the hand; Enter on it and one more
+// Tab reach the first tile (not the ten or so stops of the header and the
+// panels above).
+func TestBrowserSkipToHand(t *testing.T) {
+	t.Parallel()
+	_, a, game := aliceAgainstABot(t)
+	a.must(a.navigate(game))
+	a.must(a.waitFor(`document.readyState === 'complete'`, 10*time.Second, "the game page"))
+	kp := newKBPlayer(a)
+	kp.tabUntil("the skip link to the hand", false, 2, func(f focusInfo) bool { return f.Text == "Skip to your hand" }, nil)
+	kp.key("Enter", kb.Enter, false)
+	kp.tabUntil("a tile in the hand, right after the skip link", false, 1, func(f focusInfo) bool { return f.Tile }, nil)
+}
