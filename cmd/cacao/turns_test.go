@@ -2,9 +2,12 @@ package main
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestBrowserOneTurnNumbering: the turn a waiting choice names ("On turn N
@@ -78,5 +81,38 @@ func TestBrowserTitleSaysYourTurn(t *testing.T) {
 	a.must(a.waitFor(`document.title.startsWith('Your turn')`, 10*time.Second, "alice's title to say it is her turn"))
 	if got := title(bb); strings.Contains(got, "Your turn") {
 		b.fatalf("after his move bob's tab is titled %q", got)
+	}
+}
+
+// TestBrowserPlayersTable: in the players' table a seat's state ("(to
+// play)") sits whole on a line of its own under the name, at both sizes,
+// and the tiles in hand and in the pile are two columns (not "3/8", which
+// reads as a fraction).
+func TestBrowserPlayersTable(t *testing.T) {
+	t.Parallel()
+	b, a, game := aliceAgainstABot(t)
+	for _, sc := range screens {
+		a.must(a.do(5*time.Second, chromedp.EmulateViewport(int64(sc.w), int64(sc.h))))
+		a.must(a.navigate(game))
+		a.must(a.waitFor(`document.readyState === 'complete'`, 10*time.Second, "the game page"))
+		heads, err := eval[[]string](a, `[...document.querySelectorAll('#villages thead th')].map((h) => h.textContent.trim())`)
+		a.must(err)
+		if !slices.Contains(heads, "Hand") || !slices.Contains(heads, "Pile") {
+			b.fatalf("%s: the players' table has the columns %q, want Hand and Pile", sc.name, heads)
+		}
+		type state struct {
+			Text         string
+			Rects        int     // line boxes
+			Height, Line float64 // its height, and a line's
+			Indent       float64 // from the start of the cell
+		}
+		states, err := eval[[]state](a, `[...document.querySelectorAll('#villages tbody th')].flatMap((th) => [...th.querySelectorAll('*')].filter((e) => e.textContent.trim() === '(to play)').map((e) => {
+			const r = e.getClientRects();
+			return {text: e.textContent.trim(), rects: r.length, height: r.length ? r[0].height : 0, line: parseFloat(getComputedStyle(e).lineHeight) || 20, indent: r.length ? r[0].left - th.getBoundingClientRect().left : 0};
+		}))`)
+		a.must(err)
+		if len(states) != 1 || states[0].Rects != 1 || states[0].Height > 1.5*states[0].Line || states[0].Indent > 20 {
+			b.fatalf("%s: the seat to play is marked %+v; want \"(to play)\" whole, on a line under the name", sc.name, states)
+		}
 	}
 }
