@@ -98,6 +98,9 @@ func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) vi
 		} else {
 			gl.Players = append(gl.Players, views.SeatName(l, seat.Name, seat.Bot))
 		}
+		if seat.WaitingSince != nil && g.Game.Status == models.StatusActive && (seat.UserID == nil || *seat.UserID != viewer) {
+			gl.WaitingOn = append(gl.WaitingOn, views.SeatName(l, seat.Name, seat.Bot))
+		}
 	}
 	return gl
 }

@@ -157,3 +157,22 @@ func unreadNotices(t *testing.T, s *site, id uint, name string, only uint) (n in
 	}
 	return n
 }
+
+// TestHomeSaysWhoTheGameWaitsOn: "My games" names the player a game waits
+// on ("Waiting for bob"), not "others" in a two-player game.
+func TestHomeSaysWhoTheGameWaitsOn(t *testing.T) {
+	s := newSite(t)
+	id, ana, bob := s.midGame()
+	_, l := s.seatOf(id, "ana")
+	waiter, other, name := ana, bob, "bob"
+	if l.Seats[l.Play.State().Current()].Name == "ana" {
+		waiter, other, name = bob, ana, "ana"
+	}
+	_, body := waiter.get("/")
+	if !strings.Contains(body, "Waiting for "+name) || strings.Contains(body, "Waiting for others") {
+		t.Fatalf("%s's home page does not say the game waits on %s:\n%s", waiter.name, name, body[strings.Index(body, "<main"):])
+	}
+	if _, body := other.get("/"); !strings.Contains(body, "Your turn") {
+		t.Fatalf("%s's home page does not say it is their turn", other.name)
+	}
+}

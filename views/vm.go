@@ -47,6 +47,7 @@ type GameLine struct {
 	Open        int // seats not taken yet, kept ones too: what the game waits for
 	Free        int // of those, the seats the viewer may take (not kept for someone else)
 	WaitingOnMe bool
+	WaitingOn   []string // the others the game waits on (their turn or choice)
 	Invite      string
 	TurnLimit   string // "3 days per turn"
 	TimeLeft    string // of my turn, when the game waits on me with a limit
