@@ -12,6 +12,11 @@ import (
 func (s *Server) routes(e *echo.Echo) {
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
 	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
+	// Browsers and tools that ask for /favicon.ico without reading the
+	// page's icon link get the site's icon.
+	e.GET("/favicon.ico", func(c echo.Context) error {
+		return c.Redirect(http.StatusMovedPermanently, static.Path("favicon.svg"))
+	})
 
 	e.GET("/", s.home)
 	e.GET("/rules", s.rules)

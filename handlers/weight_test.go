@@ -34,7 +34,7 @@ func (c *client) compressed(t *testing.T, path string) (int, *http.Response) {
 }
 
 // TestPageWeight: a mid-game page with everything it loads (htmx and its
-// SSE extension, the CSS, the hand's sprite) is at most 60 KB on the wire; pages and files are
+// SSE extension, the CSS, the hand's sprite, the icon) is at most 60 KB on the wire; pages and files are
 // gzipped, and static files have content-hashed names cached for a year.
 func TestPageWeight(t *testing.T) {
 	s := newSite(t)
@@ -53,8 +53,8 @@ func TestPageWeight(t *testing.T) {
 			assets = append(assets, a) // the hand's icons name symbols of one file
 		}
 	}
-	if len(assets) != 5 {
-		t.Fatalf("the page links %d static files (%v); want the CSS, htmx, its SSE extension, app.js and the hand's sprite", len(assets), assets)
+	if len(assets) != 6 {
+		t.Fatalf("the page links %d static files (%v); want the icon, the CSS, htmx, its SSE extension, app.js and the hand's sprite", len(assets), assets)
 	}
 	for _, a := range assets {
 		n, res := ana.compressed(t, a)

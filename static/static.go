@@ -1,4 +1,4 @@
-// Package static holds the site's CSS and vendored scripts (htmx 2.0.11 and
+// Package static holds the site's CSS, script, icon and vendored scripts (htmx 2.0.11 and
 // htmx-ext-sse 2.2.4 from npm, under their licences in vendor/), embedded in
 // the binary: no CDN, no build step.
 //
@@ -31,7 +31,7 @@ import (
 
 // FS is the static files, served under /static/.
 //
-//go:embed app.css app.js vendor
+//go:embed app.css app.js favicon.svg vendor
 var FS embed.FS
 
 // Prefix is where the files are served.
