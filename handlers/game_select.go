@@ -18,10 +18,15 @@ func selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 	if sel.Tile == "" {
 		return
 	}
+	// A selection made at an older version that no longer fits is out of
+	// date (Back after a move): dropped without an error.
+	stale := sel.V != 0 && sel.V != vm.Version
 	w, _ := engine.ParseWorker(sel.Tile)
 	if !slices.Contains(vm.View.Hand, w) {
 		vm.Sel = views.Selection{}
-		vm.Error = l.T("that tile is not in your hand")
+		if !stale {
+			vm.Error = l.T("that tile is not in your hand")
+		}
 		return
 	}
 	want := w.Edges(sel.Rot)
@@ -50,7 +55,9 @@ func selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 	// viewer's own tile.
 	if !slices.ContainsFunc(legal, func(l engine.Placement) bool { return l.At == pl.At && l.Overbuild == pl.Overbuild }) {
 		// Shown at the top: with the cell cleared, the panel asks for one.
-		vm.Error = l.T("that cell is not a legal place for this tile")
+		if !stale {
+			vm.Error = l.T("that cell is not a legal place for this tile")
+		}
 		vm.Sel.At = nil
 		vm.Focus = "rotate"
 		return

@@ -23,6 +23,9 @@ func (s *Server) showGame(c echo.Context) error {
 		return err
 	}
 	sel, problem := parseSelection(lang(c), c.QueryParam("tile"), c.QueryParam("slot"), c.QueryParam("rot"), c.QueryParam("at"), c.QueryParam("overbuild"), c.QueryParam("fill"))
+	if sel.Tile != "" {
+		sel.V, _ = strconv.Atoi(c.QueryParam("v"))
+	}
 	// Opening the game reads its notices: those counted before the game is
 	// loaded, so that every notice read tells of the game as shown or
 	// earlier; the header counts the others. A step of a selection (htmx)

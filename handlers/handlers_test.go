@@ -571,13 +571,14 @@ func TestHTMXFragments(t *testing.T) {
 		t.Fatal("a history restore got a fragment, not the page")
 	}
 	_, body := ana.htmx("GET", steps[2], nil)
-	// The game area says once how its requests swap (htmx inherits it); the
+	// The game area says once how its requests swap (htmx inherits it): a
+	// step takes the address in place, adding no page to the history; the
 	// steps' links do not repeat it, and the forms and the live refetch do
 	// not take the address.
-	if !strings.Contains(body, `<div id="game-main" hx-target="#game-main" hx-select="#game-main" hx-swap="outerHTML" hx-push-url="true"`) {
+	if !strings.Contains(body, `<div id="game-main" hx-target="#game-main" hx-select="#game-main" hx-swap="outerHTML" hx-replace-url="true"`) {
 		t.Fatalf("the game area does not say how its requests swap:\n%.300s", body)
 	}
-	if strings.Count(body, `hx-target=`) != 1 || strings.Count(body, `hx-push-url="true"`) != 1 {
+	if strings.Count(body, `hx-target=`) != 1 || strings.Count(body, `hx-replace-url="true"`) != 1 || strings.Contains(body, `hx-push-url`) {
 		t.Fatal("parts of the game area repeat how they swap")
 	}
 	for _, re := range []string{`<form[^>]*hx-post=[^>]*>`, `<span hidden hx-trigger=[^>]*>`} {
@@ -586,7 +587,7 @@ func TestHTMXFragments(t *testing.T) {
 			t.Fatalf("no %s in the answer to choosing a cell", re)
 		}
 		for _, tag := range tags {
-			if !strings.Contains(tag, `hx-push-url="false"`) {
+			if !strings.Contains(tag, `hx-replace-url="false"`) {
 				t.Errorf("%s would take the address", tag)
 			}
 		}

@@ -18,6 +18,11 @@ type Selection struct {
 	At        *engine.Cell
 	Overbuild bool
 	Fill      int
+	// V is the game's version the selection was made at (0: not said). A
+	// selection from an older version (an address from the history, a
+	// page refreshed after the others moved) that no longer fits the game
+	// is dropped without a word: it is out of date, not wrong.
+	V int
 }
 
 // Query returns the selection as URL query parameters, with changes.
@@ -42,7 +47,7 @@ func (s Selection) Query() url.Values {
 	return q
 }
 
-// Link is the game page URL with selection s.
+// Link is the game page URL with selection s, made at the page's version.
 func (vm GameVM) Link(s Selection) string {
 	// Written out rather than through url.Values (a map, sorted and encoded
 	// for each of the dozens of links on a board); the same address, keys
@@ -74,6 +79,9 @@ func (vm GameVM) Link(s Selection) string {
 			add("slot", strconv.Itoa(s.Slot))
 		}
 		add("tile", s.Tile)
+		if vm.Version > 0 {
+			add("v", strconv.Itoa(vm.Version))
+		}
 	}
 	return b.String()
 }

@@ -202,6 +202,9 @@ type GameVM struct {
 // focus move, and the log length seen so far.
 func (vm GameVM) LiveLink() string {
 	q := vm.Sel.Query()
+	if vm.Sel.Tile != "" {
+		q.Set("v", strconv.Itoa(vm.Version))
+	}
 	q.Set("live", "1")
 	q.Set("from", strconv.Itoa(vm.LogLen))
 	return fmt.Sprintf("/games/%d?%s", vm.ID, q.Encode())

@@ -48,7 +48,11 @@ func TestBrowserPageStaysPut(t *testing.T) {
 			a.must(a.waitFor(changedJS, 10*time.Second, "bob's move on alice's page"))
 			a.wantScroll(y, "after bob's move reached the page")
 
-			a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.')`, 10*time.Second, "alice's turn"))
+			a.must(a.waitFor(`!!document.querySelector('#confirm-choice') || (document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.')`, 10*time.Second, "alice's turn"))
+			for a.mustState().Choice {
+				a.jsClick(`#confirm-choice`, "Confirm choice")
+				a.wantScroll(y, "after confirming a choice")
+			}
 			a.jsClick(`.hand a.tile`, "a tile")
 			a.wantScroll(y, "after choosing a tile")
 			a.jsClick(rotateSel, "Rotate")

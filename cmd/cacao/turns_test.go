@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -113,6 +114,42 @@ func TestBrowserPlayersTable(t *testing.T) {
 		a.must(err)
 		if len(states) != 1 || states[0].Rects != 1 || states[0].Height > 1.5*states[0].Line || states[0].Indent > 20 {
 			b.fatalf("%s: the seat to play is marked %+v; want \"(to play)\" whole, on a line under the name", sc.name, states)
+		}
+	}
+}
+
+// TestBrowserBackAfterAMove: Back after a move never shows an error. With
+// JavaScript the steps of the move added no history, so Back leaves the
+// game; without, Back comes to the address of the move just played, which
+// is out of date: the game is shown as it is, without "not a legal place".
+func TestBrowserBackAfterAMove(t *testing.T) {
+	t.Parallel()
+	for _, js := range []bool{true, false} {
+		s := seededSite(t)
+		alice := s.user("alice")
+		game := s.botGame(alice, "greedy")
+		s.playUntil(game, toPlay(alice))
+		b := newBrowser(t, js, s.logs)
+		a := b.newTab("alice", js)
+		a.must(a.navigate(s.base + "/rules"))
+		s.openGame(a, "alice", game)
+		a.chooseTileWithPlaces(1)
+		cell := a.mustState().Cells[0]
+		a.must(a.click(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell))
+		a.must(a.click(`#confirm`, "Confirm move"))
+		after := a.location()
+		_, err := eval[bool](a, `(() => { history.back(); return true; })()`)
+		a.must(err)
+		a.must(a.waitFor(fmt.Sprintf(`location.href !== %q && document.readyState === 'complete'`, after), 10*time.Second, "the page Back leads to"))
+		st := a.mustState()
+		if st.GameError != "" || st.PlayError != "" {
+			b.fatalf("js=%v: Back after a move shows an error on %s: %q %q", js, a.location(), st.GameError, st.PlayError)
+		}
+		if js && !strings.Contains(a.location(), "/games/") {
+			continue // left the game: nothing more to see
+		}
+		if js {
+			b.fatalf("with JavaScript Back after a move stayed in the game: %s", a.location())
 		}
 	}
 }
