@@ -13,15 +13,15 @@ import (
 
 // Page is what every page's layout needs.
 type Page struct {
-	Title  string
+	Title string
 	// SkipToHand adds a skip link to the hand (a game page, on the
 	// viewer's turn).
 	SkipToHand bool
-	User   *User
-	CSRF   string
-	Unread int64
-	Flash  string
-	Path   string // the page's own address, where a language change returns
+	User       *User
+	CSRF       string
+	Unread     int64
+	Flash      string
+	Path       string // the page's own address, where a language change returns
 }
 
 // User is the signed-in person.
