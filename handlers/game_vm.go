@@ -91,6 +91,9 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 		vm.Title = lg.T("Your turn · Game %d", int(l.Game.ID))
 	}
 	vm.SkipToHand = vm.Play.MyTurn
+	if !vm.Play.MyTurn && vm.Pending == nil && !v.Over {
+		vm.Refresh = 60
+	}
 	vm.Play.CanAct = vm.Play.MyTurn && len(v.Queue) == 0
 	if !vm.Play.CanAct {
 		return vm

@@ -17,6 +17,9 @@ type Page struct {
 	// SkipToHand adds a skip link to the hand (a game page, on the
 	// viewer's turn).
 	SkipToHand bool
+	// Refresh, without JavaScript, reloads the page after that many
+	// seconds (0: never): a page that waits on others has no live updates.
+	Refresh int
 	User       *User
 	CSRF       string
 	Unread     int64

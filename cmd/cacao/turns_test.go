@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -151,5 +152,30 @@ func TestBrowserBackAfterAMove(t *testing.T) {
 		if js {
 			b.fatalf("with JavaScript Back after a move stayed in the game: %s", a.location())
 		}
+	}
+}
+
+// TestBrowserWaitingPageWithoutJavaScript: without JavaScript a page that
+// waits on another player reloads itself every minute and offers a
+// Reload link; the page of the player to move does neither.
+func TestBrowserWaitingPageWithoutJavaScript(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	alice, bob := s.user("alice"), s.user("bob")
+	game := s.gameBetween(alice, bob)
+	s.playUntil(game, toPlay(bob))
+	b := newBrowser(t, false, s.logs)
+	a, bb := b.newTab("alice", false), b.newTab("bob", false)
+	s.openGame(a, "alice", game)
+	s.openGame(bb, "bob", game)
+	refresh := `(() => { const m = document.querySelector('meta[http-equiv=refresh]'); return m ? Number(m.content) : 0; })()`
+	if n, err := eval[int](a, refresh); err != nil || n <= 0 || n > 120 {
+		b.fatalf("alice's waiting page reloads after %d s (want at most 2 minutes; %v)", n, err)
+	}
+	if link := a.text(`#play a[href$="/games/` + strconv.Itoa(int(game)) + `"]`); link != "Reload" {
+		b.fatalf("alice's waiting page offers no Reload link: %q", a.text("#play"))
+	}
+	if n, _ := eval[int](bb, refresh); n != 0 {
+		b.fatalf("bob's page, on his turn, reloads itself after %d s", n)
 	}
 }
