@@ -179,3 +179,39 @@ func TestBrowserWaitingPageWithoutJavaScript(t *testing.T) {
 		b.fatalf("bob's page, on his turn, reloads itself after %d s", n)
 	}
 }
+
+// TestBrowserRulesTablesOnAPhone: on a phone the rules' tables keep their
+// words whole (no "Nor / th"; a line may end at a hyphen), and the page
+// does not scroll sideways.
+func TestBrowserRulesTablesOnAPhone(t *testing.T) {
+	t.Parallel()
+	base, logs := startSite(t)
+	b := newBrowser(t, true, logs)
+	a := b.newTab("reader", true)
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
+	a.must(a.navigate(base + "/rules"))
+	a.must(a.waitFor(`document.readyState === 'complete'`, 10*time.Second, "the rules"))
+	broken, err := eval[[]string](a, `(() => {
+		const out = [];
+		for (const cell of document.querySelectorAll('.rules th, .rules td')) {
+			const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+			for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+				for (const m of n.textContent.matchAll(/[^\s\-]+/g)) {
+					const r = document.createRange();
+					r.setStart(n, m.index);
+					r.setEnd(n, m.index + m[0].length);
+					const lines = new Set([...r.getClientRects()].map((q) => Math.round(q.top)));
+					if (lines.size > 1) out.push(m[0]);
+				}
+			}
+		}
+		return out;
+	})()`)
+	a.must(err)
+	if len(broken) > 0 {
+		b.fatalf("on a phone the rules' tables break words over lines: %q", broken)
+	}
+	if w, _ := eval[int](a, `document.documentElement.scrollWidth`); w > 390 {
+		b.fatalf("the rules page is %d px wide on a 390 px phone", w)
+	}
+}
