@@ -176,3 +176,22 @@ func TestHomeSaysWhoTheGameWaitsOn(t *testing.T) {
 		t.Fatalf("%s's home page does not say it is their turn", other.name)
 	}
 }
+
+// TestNotificationsGroupedByGame: the notifications page shows each game's
+// notices under the game, alike ones once with their number: "It is your
+// turn in game 1." once, not once a move.
+func TestNotificationsGroupedByGame(t *testing.T) {
+	s := newSite(t)
+	id, ana, _ := s.midGame()
+	_, body := ana.get("/notifications")
+	turn := fmt.Sprintf("It is your turn in game %d.", id)
+	if got := strings.Count(body, turn); got != 1 {
+		t.Fatalf("the notifications page tells %q %d times, want once:\n%s", turn, got, body[strings.Index(body, "<main"):])
+	}
+	if !regexp.MustCompile(regexp.QuoteMeta(turn) + ` \([0-9]+ times\)`).MatchString(body) {
+		t.Fatalf("the notice told once does not say how many times:\n%s", body[strings.Index(body, "<main"):])
+	}
+	if !strings.Contains(body, fmt.Sprintf(`<a href="/games/%d">Game %d</a></h2>`, id, id)) {
+		t.Fatal("the game's notices are not under the game")
+	}
+}

@@ -288,4 +288,42 @@ type NotificationLine struct {
 	GameID uint
 	Unread bool
 	At     time.Time
+	Count  int // alike notices of the game told once (the latest), at least 1
+}
+
+// NoticeGroup is a game's notices, newest first, alike ones told once.
+type NoticeGroup struct {
+	GameID uint
+	Lines  []NotificationLine
+}
+
+// GroupNotices groups lines (newest first) by game, the game with the
+// newest notice first, and tells alike notices of a game once with their
+// number ("It is your turn in game 1." eleven times is one line).
+func GroupNotices(lines []NotificationLine) []NoticeGroup {
+	var groups []NoticeGroup
+	at := map[uint]int{}
+	for _, n := range lines {
+		i, ok := at[n.GameID]
+		if !ok {
+			i = len(groups)
+			at[n.GameID] = i
+			groups = append(groups, NoticeGroup{GameID: n.GameID})
+		}
+		g := &groups[i]
+		merged := false
+		for j := range g.Lines {
+			if g.Lines[j].Text == n.Text {
+				g.Lines[j].Count++
+				g.Lines[j].Unread = g.Lines[j].Unread || n.Unread
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			n.Count = 1
+			g.Lines = append(g.Lines, n)
+		}
+	}
+	return groups
 }
