@@ -22,31 +22,87 @@ func (s *Server) playTurn(c echo.Context) error {
 	if l == nil || err != nil {
 		return err
 	}
+	_, m, problem := formMove(c, l)
+	if problem != "" {
+		return s.refuse(c, l, http.StatusUnprocessableEntity, problem)
+	}
+	return s.afterCommit(c, l, func() (*models.Loaded, error) {
+		return s.store.CommitTurn(l.Game.ID, version, models.Actor{UserID: currentUser(c).ID}, m)
+	})
+}
+
+// formMove reads the move of a turn's form: the selection (tile, rotation,
+// cell, fill) and the worker choices. A problem is said in the reader's
+// language.
+func formMove(c echo.Context, l *models.Loaded) (views.Selection, engine.Move, string) {
 	sel, problem := parseSelection(lang(c), c.FormValue("tile"), "", c.FormValue("rot"), c.FormValue("at"), c.FormValue("overbuild"), c.FormValue("fill"))
 	if problem == "" && (sel.Tile == "" || sel.At == nil) {
 		problem = tr(c, "a turn needs a tile, a rotation and a cell")
 	}
 	if problem != "" {
-		return s.refuse(c, l, http.StatusUnprocessableEntity, problem)
+		return sel, engine.Move{}, problem
 	}
 	w, _ := engine.ParseWorker(sel.Tile)
 	m := engine.Move{Placement: engine.Placement{Tile: w, Rot: sel.Rot, At: *sel.At, Overbuild: sel.Overbuild}}
 	if l.Play != nil && !m.Overbuild {
 		if opts := l.Play.State().FillOptions(m.At); len(opts) > 0 {
 			if sel.Fill >= len(opts) {
-				return s.refuse(c, l, http.StatusUnprocessableEntity, tr(c, "unknown fill choice"))
+				return sel, m, tr(c, "unknown fill choice")
 			}
 			m.Fills = opts[sel.Fill]
 		}
 	}
 	acts, err := parseActs(c)
 	if err != nil {
-		return s.refuse(c, l, http.StatusUnprocessableEntity, err.Error())
+		return sel, m, err.Error()
 	}
 	m.Acts = acts
-	return s.afterCommit(c, l, func() (*models.Loaded, error) {
-		return s.store.CommitTurn(l.Game.ID, version, models.Actor{UserID: currentUser(c).ID}, m)
-	})
+	return sel, m, ""
+}
+
+// previewTurn shows the turn's form again with what the move brings with
+// the worker choices as they are in it (a use set to 0, another order);
+// nothing is committed. An impossible choice is said in the move's panel.
+func (s *Server) previewTurn(c echo.Context) error {
+	l, _, err := s.formGame(c)
+	if l == nil || err != nil {
+		return err
+	}
+	sel, m, problem := formMove(c, l)
+	if sel.Tile == "" || sel.At == nil {
+		return s.refuse(c, l, http.StatusUnprocessableEntity, problem)
+	}
+	vm := s.gameVM(c, l, sel)
+	vm.Focus = ""
+	vm.OpenWorkers = true
+	if !vm.Play.Ready {
+		return s.renderGame(c, http.StatusOK, vm)
+	}
+	keepChoices(vm.Play.Edges, m.Acts)
+	if problem != "" {
+		vm.Play.Reason = problem
+		return s.renderGame(c, http.StatusUnprocessableEntity, vm)
+	}
+	pv, err := l.Play.State().Preview(vm.Me, m)
+	if err != nil {
+		code, msg := status(lang(c), err)
+		vm.Play.Reason = msg
+		return s.renderGame(c, code, vm)
+	}
+	vm.Play.Preview = views.PreviewLines(lang(c), pv, vm.Names(), vm.Me)
+	return s.renderGame(c, http.StatusOK, vm)
+}
+
+// keepChoices shows in edges the worker choices of acts (in their order).
+func keepChoices(edges []views.EdgeChoice, acts []engine.Act) {
+	for order, a := range acts {
+		key := fmt.Sprintf("%d,%d,%s", a.Tile.X, a.Tile.Y, a.Side)
+		for i := range edges {
+			if edges[i].Key == key {
+				edges[i].Use, edges[i].Order = a.Use, order+1
+			}
+		}
+	}
 }
 
 // resolve commits the viewer's choice for their pending batch.
@@ -167,6 +223,11 @@ func parseActs(c echo.Context) ([]engine.Act, error) {
 		items = append(items, item{order, engine.Act{Tile: cell, Side: side, Use: use}})
 	}
 	sort.SliceStable(items, func(a, b int) bool { return items[a].order < items[b].order })
+	for i := 1; i < len(items); i++ {
+		if items[i].order == items[i-1].order {
+			return nil, errors.New(tr(c, "give each worker choice its own order (two are number %d)", items[i].order))
+		}
+	}
 	var acts []engine.Act
 	for _, it := range items {
 		acts = append(acts, it.act)

@@ -50,6 +50,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/games/:id/events", s.gameEvents, s.requireUser)
 	e.GET("/games/:id/log", s.showLog, s.requireUser)
 	e.POST("/games/:id/turn", s.playTurn, s.requireUser)
+	e.POST("/games/:id/preview", s.previewTurn, s.requireUser)
 	e.POST("/games/:id/resolve", s.resolve, s.requireUser)
 	e.GET("/games/:id/record.json", s.exportRecord, s.requireUser)
 }

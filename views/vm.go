@@ -117,6 +117,7 @@ type EdgeChoice struct {
 	Key     string // "x,y,S"
 	Label   string
 	Workers int
+	Use     int // workers to use, as chosen (all by default)
 	Order   int
 	Unknown bool // faces a tile still in the pile
 }
@@ -199,6 +200,9 @@ type GameVM struct {
 	Fragment  bool     // rendered for htmx: the game area alone, with the announcements after it
 	Step      bool     // a selection step's answer (htmx): the game area alone is taken, not the header's count
 	Focus     string   // the control the next step starts from ("rotate", "confirm"); none on live refetches
+	// OpenWorkers shows the worker choices open (the player is changing
+	// them).
+	OpenWorkers bool
 }
 
 // LiveLink is the address a live refetch takes: the same selection, no

@@ -132,7 +132,7 @@ func EdgeChoices(l *i18n.Lang, es []engine.Edge) []EdgeChoice {
 	out := make([]EdgeChoice, 0, len(es))
 	for i, e := range es {
 		label := l.N("%d worker on %s, %s side, facing %s", "%d workers on %s, %s side, facing %s", e.Workers, e.Workers, CellLabel(l, e.Tile), SideName(l, e.Side), JungleName(l, e.Jungle))
-		out = append(out, EdgeChoice{Key: fmt.Sprintf("%d,%d,%s", e.Tile.X, e.Tile.Y, e.Side), Label: label, Workers: e.Workers, Order: i + 1, Unknown: e.Jungle == engine.NoJungle})
+		out = append(out, EdgeChoice{Key: fmt.Sprintf("%d,%d,%s", e.Tile.X, e.Tile.Y, e.Side), Label: label, Workers: e.Workers, Use: e.Workers, Order: i + 1, Unknown: e.Jungle == engine.NoJungle})
 	}
 	return out
 }

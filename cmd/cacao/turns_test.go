@@ -215,3 +215,38 @@ func TestBrowserRulesTablesOnAPhone(t *testing.T) {
 		b.fatalf("the rules page is %d px wide on a 390 px phone", w)
 	}
 }
+
+// TestBrowserWorkerChoiceUpdatesThePreview: changing how a worker is used
+// asks for the move's preview again (htmx, on change): the game area comes
+// back with the choice kept, the worker choices open, and the address the
+// step's.
+func TestBrowserWorkerChoiceUpdatesThePreview(t *testing.T) {
+	t.Parallel()
+	b, a, _ := aliceAgainstABot(t)
+	for tries := 0; ; tries++ {
+		if tries == 8 {
+			t.Skip("no move of alice's activated a worker of hers")
+		}
+		a.chooseTileWithPlaces(1)
+		cells := a.mustState().Cells
+		cell := cells[tries%len(cells)]
+		a.must(a.click(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell))
+		if n, _ := eval[int](a, `document.querySelectorAll('select[name=use]').length`); n > 0 {
+			break
+		}
+		a.must(a.click(`#play a.button.secondary`, "Start over"))
+	}
+	before := a.location()
+	a.must(a.markMain())
+	_, err := eval[bool](a, `(() => { document.getElementById('worker-use').open = true; const s = document.querySelector('select[name=use]'); s.value = '0'; s.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`)
+	a.must(err)
+	a.must(a.waitFor(changedJS, 10*time.Second, "the game area after changing a worker use"))
+	got, err := eval[string](a, `document.querySelector('select[name=use]').value + ' ' + document.getElementById('worker-use').open + ' ' + !!document.getElementById('preview') + ' ' + !!document.getElementById('confirm')`)
+	a.must(err)
+	if got != "0 true true true" {
+		b.fatalf("after a worker use set to 0 the page shows (use, open, preview, confirm) %q", got)
+	}
+	if a.location() != before {
+		b.fatalf("the preview took the address %s (was %s)", a.location(), before)
+	}
+}
