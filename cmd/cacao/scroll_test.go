@@ -191,3 +191,29 @@ const inViewJS = `(() => {
 	check('Confirm', document.getElementById('confirm'), screen);
 	return out;
 })()`
+
+// TestBrowserPhoneShowsTheBoard: on a phone, on the player's turn with
+// news since their last move, the board starts on the first screen, with
+// room to see some of it (it started below the screen).
+func TestBrowserPhoneShowsTheBoard(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	alice := s.user("alice")
+	game := s.botGame(alice, "greedy")
+	s.playUntil(game, afterTurns(alice, 3))
+	b := newBrowser(t, true, s.logs)
+	a := b.newTab("alice", true)
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
+	s.openGame(a, "alice", game)
+	for a.mustState().Choice {
+		a.must(a.click(`#confirm-choice`, "Confirm choice"))
+	}
+	if a.text("#since") == "" {
+		b.fatalf("the page tells no news since alice's last move: the test needs it")
+	}
+	top, err := eval[int](a, `(() => { window.scrollTo(0, 0); return Math.round(document.getElementById('board-wrap').getBoundingClientRect().top); })()`)
+	a.must(err)
+	if top > 844-150 {
+		b.fatalf("on a phone the board starts %d px down, below the first screen's last 150 px", top)
+	}
+}
