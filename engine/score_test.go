@@ -49,14 +49,16 @@ func TestTempleAwards(t *testing.T) {
 
 // TestWinners: the highest total wins; a tie goes to the most fruit left;
 // still tied, the win is shared (seats in ascending order).
-func TestWinners(t *testing.T) {
-	sc := func(totalFruit ...int) []Score {
-		var out []Score
-		for i := 0; i < len(totalFruit); i += 2 {
-			out = append(out, Score{Seat: i / 2, Total: totalFruit[i], Fruit: totalFruit[i+1]})
-		}
-		return out
+// sc is scores from pairs of total and fruit left, seat by seat.
+func sc(totalFruit ...int) []Score {
+	var out []Score
+	for i := 0; i < len(totalFruit); i += 2 {
+		out = append(out, Score{Seat: i / 2, Total: totalFruit[i], Fruit: totalFruit[i+1]})
 	}
+	return out
+}
+
+func TestWinners(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		scores []Score
@@ -92,13 +94,6 @@ func TestWinners(t *testing.T) {
 }
 
 func TestPlaces(t *testing.T) {
-	sc := func(totalFruit ...int) []Score {
-		var out []Score
-		for i := 0; i < len(totalFruit); i += 2 {
-			out = append(out, Score{Seat: i / 2, Total: totalFruit[i], Fruit: totalFruit[i+1]})
-		}
-		return out
-	}
 	for _, tc := range []struct {
 		name   string
 		scores []Score

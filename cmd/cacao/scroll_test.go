@@ -26,25 +26,10 @@ func TestBrowserPageStaysPut(t *testing.T) {
 	for _, sc := range screens {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
-			s := seededSite(t)
-			alice, bob := s.user("alice"), s.user("bob")
-			game := s.gameBetween(alice, bob)
-			s.playUntil(game, toPlay(bob))
-			b := newBrowser(t, true, s.logs)
-			a, bb := b.newTab("alice", true), b.newTab("bob", true)
-			a.must(a.do(5*time.Second, chromedp.EmulateViewport(int64(sc.w), int64(sc.h))))
-			s.openGame(a, "alice", game)
-			s.openGame(bb, "bob", game)
-
+			s, b, a, bb, game := bobToPlay(t, true, sc.w, sc.h)
 			y := a.scrollTo(300)
 			a.must(a.markMain())
-			for deadline := time.Now().Add(30 * time.Second); bb.turns == 0; {
-				if time.Now().After(deadline) {
-					b.fatalf("bob did not get to confirm a move: %s", bb.text("#play"))
-				}
-				_, err := bb.step(s.gameURL(game))
-				bb.must(err)
-			}
+			bb.playAMove(s.gameURL(game))
 			a.must(a.waitFor(changedJS, 10*time.Second, "bob's move on alice's page"))
 			a.wantScroll(y, "after bob's move reached the page")
 
@@ -215,5 +200,34 @@ func TestBrowserPhoneShowsTheBoard(t *testing.T) {
 	a.must(err)
 	if top > 844-150 {
 		b.fatalf("on a phone the board starts %d px down, below the first screen's last 150 px", top)
+	}
+}
+
+// bobToPlay opens a game between alice and bob at bob's turn in a tab of
+// each (alice's at the screen size given), with JavaScript or without.
+func bobToPlay(t *testing.T, js bool, w, h int) (s *site, b *browser, a, bb *tab, game uint) {
+	t.Helper()
+	s = seededSite(t)
+	alice, bob := s.user("alice"), s.user("bob")
+	game = s.gameBetween(alice, bob)
+	s.playUntil(game, toPlay(bob))
+	b = newBrowser(t, js, s.logs)
+	a, bb = b.newTab("alice", js), b.newTab("bob", js)
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(int64(w), int64(h))))
+	s.openGame(a, "alice", game)
+	s.openGame(bb, "bob", game)
+	return s, b, a, bb, game
+}
+
+// playAMove plays the tab's steps until it has confirmed a move.
+func (tb *tab) playAMove(game string) {
+	tb.b.t.Helper()
+	want := tb.turns + 1
+	for deadline := time.Now().Add(30 * time.Second); tb.turns < want; {
+		if time.Now().After(deadline) {
+			tb.b.fatalf("%s did not get to confirm a move: %s", tb.name, tb.text("#play"))
+		}
+		_, err := tb.step(game)
+		tb.must(err)
 	}
 }

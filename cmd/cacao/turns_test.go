@@ -54,14 +54,7 @@ func TestBrowserOneTurnNumbering(t *testing.T) {
 // live, and no longer once she has moved.
 func TestBrowserTitleSaysYourTurn(t *testing.T) {
 	t.Parallel()
-	s := seededSite(t)
-	alice, bob := s.user("alice"), s.user("bob")
-	game := s.gameBetween(alice, bob)
-	s.playUntil(game, toPlay(bob))
-	b := newBrowser(t, true, s.logs)
-	a, bb := b.newTab("alice", true), b.newTab("bob", true)
-	s.openGame(a, "alice", game)
-	s.openGame(bb, "bob", game)
+	s, b, a, bb, game := bobToPlay(t, true, 1280, 800)
 	title := func(tb *tab) string {
 		s, err := eval[string](tb, `document.title`)
 		tb.must(err)
@@ -73,13 +66,7 @@ func TestBrowserTitleSaysYourTurn(t *testing.T) {
 	if got := title(bb); !strings.HasPrefix(got, "Your turn") {
 		b.fatalf("on his turn bob's tab is titled %q", got)
 	}
-	for deadline := time.Now().Add(30 * time.Second); bb.turns == 0; {
-		if time.Now().After(deadline) {
-			b.fatalf("bob did not get to confirm a move: %s", bb.text("#play"))
-		}
-		_, err := bb.step(s.gameURL(game))
-		bb.must(err)
-	}
+	bb.playAMove(s.gameURL(game))
 	a.must(a.waitFor(`document.title.startsWith('Your turn')`, 10*time.Second, "alice's title to say it is her turn"))
 	if got := title(bb); strings.Contains(got, "Your turn") {
 		b.fatalf("after his move bob's tab is titled %q", got)
@@ -160,14 +147,7 @@ func TestBrowserBackAfterAMove(t *testing.T) {
 // Reload link; the page of the player to move does neither.
 func TestBrowserWaitingPageWithoutJavaScript(t *testing.T) {
 	t.Parallel()
-	s := seededSite(t)
-	alice, bob := s.user("alice"), s.user("bob")
-	game := s.gameBetween(alice, bob)
-	s.playUntil(game, toPlay(bob))
-	b := newBrowser(t, false, s.logs)
-	a, bb := b.newTab("alice", false), b.newTab("bob", false)
-	s.openGame(a, "alice", game)
-	s.openGame(bb, "bob", game)
+	_, b, a, bb, game := bobToPlay(t, false, 1280, 800)
 	refresh := `(() => { const m = document.querySelector('meta[http-equiv=refresh]'); return m ? Number(m.content) : 0; })()`
 	if n, err := eval[int](a, refresh); err != nil || n <= 0 || n > 120 {
 		b.fatalf("alice's waiting page reloads after %d s (want at most 2 minutes; %v)", n, err)
