@@ -131,6 +131,16 @@ func Places(scores []Score) []int {
 	return places
 }
 
+// SharedPlace reports whether another seat has seat i's place.
+func SharedPlace(places []int, i int) bool {
+	for j, p := range places {
+		if j != i && p == places[i] {
+			return true
+		}
+	}
+	return false
+}
+
 // Winners returns the seats with the highest total, ties broken by the most
 // fruit left; seats still tied share the win.
 func Winners(scores []Score) []int {

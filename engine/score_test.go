@@ -106,8 +106,20 @@ func TestPlaces(t *testing.T) {
 		{"a shared win", sc(9, 1, 9, 1), []int{1, 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := Places(tc.scores); !reflect.DeepEqual(got, tc.want) {
+			got := Places(tc.scores)
+			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Places = %v; want %v", got, tc.want)
+			}
+			for i := range got {
+				n := 0
+				for _, p := range got {
+					if p == got[i] {
+						n++
+					}
+				}
+				if SharedPlace(got, i) != (n > 1) {
+					t.Errorf("SharedPlace(%v, %d) = %v", got, i, SharedPlace(got, i))
+				}
 			}
 		})
 	}

@@ -64,14 +64,20 @@ func formMove(c echo.Context, l *models.Loaded) (views.Selection, engine.Move, s
 // the worker choices as they are in it (a use set to 0, another order);
 // nothing is committed. An impossible choice is said in the move's panel.
 func (s *Server) previewTurn(c echo.Context) error {
-	l, _, err := s.formGame(c)
+	l, version, err := s.formGame(c)
 	if l == nil || err != nil {
 		return err
+	}
+	if l.SeatOf(currentUser(c).ID) < 0 {
+		return refusal(http.StatusForbidden, "that is not yours to do")
 	}
 	sel, m, problem := formMove(c, l)
 	if sel.Tile == "" || sel.At == nil {
 		return s.refuse(c, l, http.StatusUnprocessableEntity, problem)
 	}
+	// A form from an older version is an out-of-date selection: what no
+	// longer fits is dropped, the rest shown as the game is now.
+	sel.V = version
 	vm := s.gameVM(c, l, sel)
 	vm.Focus = ""
 	vm.OpenWorkers = true
@@ -80,13 +86,14 @@ func (s *Server) previewTurn(c echo.Context) error {
 	}
 	keepChoices(vm.Play.Edges, m.Acts)
 	if problem != "" {
-		vm.Play.Reason = problem
+		// No preview: the one of every worker would not be the move asked.
+		vm.Play.Reason, vm.Play.Preview = problem, nil
 		return s.renderGame(c, http.StatusUnprocessableEntity, vm)
 	}
 	pv, err := l.Play.State().Preview(vm.Me, m)
 	if err != nil {
 		code, msg := status(lang(c), err)
-		vm.Play.Reason = msg
+		vm.Play.Reason, vm.Play.Preview = msg, nil
 		return s.renderGame(c, code, vm)
 	}
 	vm.Play.Preview = views.PreviewLines(lang(c), pv, vm.Names(), vm.Me)
@@ -96,7 +103,7 @@ func (s *Server) previewTurn(c echo.Context) error {
 // keepChoices shows in edges the worker choices of acts (in their order).
 func keepChoices(edges []views.EdgeChoice, acts []engine.Act) {
 	for order, a := range acts {
-		key := fmt.Sprintf("%d,%d,%s", a.Tile.X, a.Tile.Y, a.Side)
+		key := views.EdgeKey(a.Tile, a.Side)
 		for i := range edges {
 			if edges[i].Key == key {
 				edges[i].Use, edges[i].Order = a.Use, order+1

@@ -90,6 +90,9 @@ func (s *Server) showLog(c echo.Context) error {
 			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), Letter: views.Letters[i]})
 		}
 		vm.Log = logLines(lg, l.Events, vm.Names())
+		if l.Game.Status == models.StatusFinished {
+			vm.Result = views.ResultLine(lg, scoreLines(l.Play.State().Score().Scores, vm.Names()))
+		}
 	}
 	return render(c, http.StatusOK, views.LogPage(vm))
 }

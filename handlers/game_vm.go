@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"slices"
 	"sort"
 	"strings"
 
@@ -69,12 +68,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 		vm.Since = since(lg, l, vm.Me, names)
 	}
 	if vm.Finished {
-		places := engine.Places(v.Result.Scores)
-		for i, sc := range v.Result.Scores {
-			shared := slices.Index(places, places[i]) != i || slices.Index(places[i+1:], places[i]) >= 0
-			vm.Scores = append(vm.Scores, views.ScoreLine{Name: vm.Seats[i].Name, Letter: vm.Seats[i].Letter, Score: sc, Winner: places[i] == 1, Place: places[i], Shared: shared})
-		}
-		sort.SliceStable(vm.Scores, func(a, b int) bool { return vm.Scores[a].Place < vm.Scores[b].Place })
+		vm.Scores = scoreLines(v.Result.Scores, vm.Names())
 		vm.TieNotes = views.TieNotes(lg, vm.Scores)
 		vm.Result = views.ResultLine(lg, vm.Scores)
 	}
@@ -91,9 +85,6 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 		vm.Title = lg.T("Your turn · Game %d", int(l.Game.ID))
 	}
 	vm.SkipToHand = vm.Play.MyTurn
-	if !vm.Play.MyTurn && vm.Pending == nil && !v.Over {
-		vm.Refresh = 60
-	}
 	vm.Play.CanAct = vm.Play.MyTurn && len(v.Queue) == 0
 	if !vm.Play.CanAct {
 		return vm
@@ -215,4 +206,15 @@ func (s *Server) baseURL(c echo.Context) string {
 		return strings.TrimRight(s.cfg.BaseURL, "/")
 	}
 	return c.Scheme() + "://" + c.Request().Host
+}
+
+// scoreLines is the final table: each seat's score and place, by place.
+func scoreLines(scores []engine.Score, names []string) []views.ScoreLine {
+	places := engine.Places(scores)
+	out := make([]views.ScoreLine, 0, len(scores))
+	for i, sc := range scores {
+		out = append(out, views.ScoreLine{Name: names[i], Letter: views.Letters[i], Score: sc, Winner: places[i] == 1, Place: places[i], Shared: engine.SharedPlace(places, i)})
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Place < out[b].Place })
+	return out
 }

@@ -77,7 +77,7 @@ func TestPreviewFollowsWorkerChoices(t *testing.T) {
 		}
 	}
 	if form == nil {
-		t.Skip("no game offered a move whose preview a worker choice changes")
+		t.Fatal("no game offered a move whose preview a worker choice changes: the test needs one")
 	}
 	preview := func(body string) string {
 		m := regexp.MustCompile(`(?s)<div class="preview" id="preview">(.*?)</div>`).FindStringSubmatch(body)
@@ -87,14 +87,15 @@ func TestPreviewFollowsWorkerChoices(t *testing.T) {
 		return m[1]
 	}
 	path := fmt.Sprintf("/games/%d/preview", id)
-	code, all := ana.post(path, form)
+	// Only a seated player asks for a preview.
+	if code, _ := s.signup("eve").post(path, copyForm(form)); code != http.StatusForbidden {
+		t.Fatalf("a preview asked by someone without a seat: %d", code)
+	}
+	code, all := ana.post(path, copyForm(form))
 	if code != http.StatusOK || preview(all) == "" {
 		t.Fatalf("preview with every worker: %d, preview %q", code, preview(all))
 	}
-	less := url.Values{}
-	for key, v := range form {
-		less[key] = append([]string(nil), v...)
-	}
+	less := copyForm(form)
 	less["use"][k] = "0"
 	for _, ask := range []func() (int, string){
 		func() (int, string) { return ana.post(path, less) },
@@ -111,10 +112,7 @@ func TestPreviewFollowsWorkerChoices(t *testing.T) {
 	// Two choices numbered alike (a second one added with the first's
 	// number, if the move has one edge of ana's).
 	{
-		dup := url.Values{}
-		for key, v := range form {
-			dup[key] = append([]string(nil), v...)
-		}
+		dup := copyForm(form)
 		if len(dup["order"]) > 1 {
 			dup["order"][1] = dup["order"][0]
 		} else {
@@ -123,7 +121,7 @@ func TestPreviewFollowsWorkerChoices(t *testing.T) {
 			dup.Add("order", dup["order"][0])
 		}
 		_, before := s.seatOf(id, "ana")
-		for _, p := range []string{path, fmt.Sprintf("/games/%d/turn", id)} {
+		for _, p := range []string{path, fmt.Sprintf("/games/%d/turn", id), fmt.Sprintf("/games/%d/resolve", id)} {
 			if code, body := ana.post(p, dup); code != http.StatusUnprocessableEntity || !strings.Contains(body, "give each worker choice its own order") {
 				t.Fatalf("%s with two orders alike: %d", p, code)
 			}
@@ -132,4 +130,15 @@ func TestPreviewFollowsWorkerChoices(t *testing.T) {
 			t.Fatal("a refused move was committed")
 		}
 	}
+}
+
+// copyForm is a copy of form: posting a form sets its CSRF token.
+func copyForm(form url.Values) url.Values {
+	out := url.Values{}
+	for k, v := range form {
+		if k != "_csrf" {
+			out[k] = append([]string(nil), v...)
+		}
+	}
+	return out
 }

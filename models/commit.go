@@ -313,15 +313,9 @@ func (s *Store) finish(tx *gorm.DB, p *people, l *Loaded, now time.Time) error {
 		if seat.UserID == nil {
 			continue
 		}
-		shared := 0
-		for _, pl := range places {
-			if pl == places[i] {
-				shared++
-			}
-		}
 		var err error
 		switch {
-		case places[i] == 1 && shared == 1:
+		case places[i] == 1 && !engine.SharedPlace(places, i):
 			err = s.notify(tx, p, *seat.UserID, l.Game.ID, "finished", "Game %d is over: you won.", l.Game.ID)
 		case places[i] == 1:
 			err = s.notify(tx, p, *seat.UserID, l.Game.ID, "finished", "Game %d is over: you share the win.", l.Game.ID)

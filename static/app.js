@@ -25,24 +25,29 @@ document.addEventListener("htmx:confirm", function (e) {
 // area's swaps: a reader who opened it would otherwise find it closed after
 // every step. The board, where it scrolls (a phone, a large board), stays
 // scrolled where it was: a player comparing cells at its far side would
-// otherwise be taken back to its corner at every cell. The page stays
-// where it was too: the control a step focuses (Rotate, Confirm, the hand
-// after a move) is focused without scrolling to it.
-var openDetails = [], boardScroll = null, pageScroll = null;
+// otherwise be taken back to its corner at every cell. And the board stays
+// where it was on the screen: what changes above it (the bar of the move
+// growing with Confirm, news of another player's move) moves the page by
+// as much, and the control a step focuses (Rotate, Confirm, the hand after
+// a move) is focused without scrolling to it.
+var openDetails = [], boardScroll = null, pageScroll = null, boardTop = null;
 document.addEventListener("htmx:beforeSwap", function (e) {
   if (!e.detail.shouldSwap || !e.detail.target || e.detail.target.id !== "game-main") return;
   openDetails = Array.prototype.map.call(e.detail.target.querySelectorAll("details[open][id]"), function (d) { return d.id; });
   var w = document.getElementById("board-wrap");
   boardScroll = w ? [w.scrollLeft, w.scrollTop] : null;
+  boardTop = w ? w.getBoundingClientRect().top : null;
   pageScroll = [window.scrollX, window.scrollY];
 });
 document.addEventListener("htmx:afterSettle", function () {
   if (!pageScroll) return;
   if (window.scrollX !== pageScroll[0] || window.scrollY !== pageScroll[1]) window.scrollTo(pageScroll[0], pageScroll[1]);
   pageScroll = null;
+  var w = document.getElementById("board-wrap");
+  if (w && boardTop !== null) window.scrollBy(0, w.getBoundingClientRect().top - boardTop);
+  boardTop = null;
   // The tile on its chosen cell stays in sight: where the bar of the move
-  // at the top, grown with what the move brings, covers it, the page moves
-  // just enough.
+  // at the top covers it, the page moves just enough.
   var ghost = document.querySelector("svg.board .chosen"), bar = document.getElementById("play");
   if (ghost && bar) {
     var over = bar.getBoundingClientRect().bottom - ghost.getBoundingClientRect().top;
@@ -75,3 +80,15 @@ function syncNext() {
   document.addEventListener(n, syncNext);
 });
 addEventListener("popstate", syncNext);
+
+// What the browser scrolls into view (a cell focused by Tab) is kept below
+// the bar of the move, which stays at the top of the screen and grows with
+// what the move brings: the page's scroll padding is the bar's height.
+function padForBar() {
+  var bar = document.getElementById("play");
+  var stays = bar && getComputedStyle(bar).position === "sticky";
+  document.documentElement.style.scrollPaddingTop = stays ? bar.offsetHeight + 16 + "px" : "";
+}
+document.addEventListener("DOMContentLoaded", padForBar);
+document.addEventListener("htmx:afterSettle", padForBar);
+document.addEventListener("toggle", padForBar, true);

@@ -236,3 +236,17 @@ func TestTieNotesAndResult(t *testing.T) {
 		t.Errorf("ResultLine = %q; want %q", got, want)
 	}
 }
+
+// TestRetiredEndNotice: an end notice stored with the words it had before
+// is told with today's, translated.
+func TestRetiredEndNotice(t *testing.T) {
+	en, _ := i18n.Get("en")
+	fa, _ := i18n.Get("fa")
+	args := []any{7, 2, 3}
+	if got := NoticeText(en, "Game 7 is over: you placed 2 of 3.", "Game %d is over: you placed %d of %d.", args); got != "Game 7 is over: you finished in place 2 of 3." {
+		t.Errorf("en: %q", got)
+	}
+	if got := NoticeText(fa, "", "Game %d is over: you placed %d of %d.", args); got != fa.T("Game %d is over: you finished in place %d of %d.", args...) || strings.Contains(got, "placed") {
+		t.Errorf("fa: %q", got)
+	}
+}

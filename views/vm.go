@@ -17,14 +17,11 @@ type Page struct {
 	// SkipToHand adds a skip link to the hand (a game page, on the
 	// viewer's turn).
 	SkipToHand bool
-	// Refresh, without JavaScript, reloads the page after that many
-	// seconds (0: never): a page that waits on others has no live updates.
-	Refresh int
-	User    *User
-	CSRF    string
-	Unread  int64
-	Flash   string
-	Path    string // the page's own address, where a language change returns
+	User       *User
+	CSRF       string
+	Unread     int64
+	Flash      string
+	Path       string // the page's own address, where a language change returns
 }
 
 // User is the signed-in person.

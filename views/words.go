@@ -132,9 +132,14 @@ func EdgeChoices(l *i18n.Lang, es []engine.Edge) []EdgeChoice {
 	out := make([]EdgeChoice, 0, len(es))
 	for i, e := range es {
 		label := l.N("%d worker on %s, %s side, facing %s", "%d workers on %s, %s side, facing %s", e.Workers, e.Workers, CellLabel(l, e.Tile), SideName(l, e.Side), JungleName(l, e.Jungle))
-		out = append(out, EdgeChoice{Key: fmt.Sprintf("%d,%d,%s", e.Tile.X, e.Tile.Y, e.Side), Label: label, Workers: e.Workers, Use: e.Workers, Order: i + 1, Unknown: e.Jungle == engine.NoJungle})
+		out = append(out, EdgeChoice{Key: EdgeKey(e.Tile, e.Side), Label: label, Workers: e.Workers, Use: e.Workers, Order: i + 1, Unknown: e.Jungle == engine.NoJungle})
 	}
 	return out
+}
+
+// EdgeKey names an edge in a form: "x,y,S".
+func EdgeKey(tile engine.Cell, side engine.Side) string {
+	return fmt.Sprintf("%d,%d,%s", tile.X, tile.Y, side)
 }
 
 // TimeLeft says how long is left before a deadline, to the hour.
@@ -194,8 +199,16 @@ func NoticeText(l *i18n.Lang, text, format string, args []any) string {
 	if format == "" {
 		return text
 	}
+	if format == retiredPlaced {
+		// Stored before the end notice said it otherwise; same arguments.
+		return l.T("Game %d is over: you finished in place %d of %d.", args...)
+	}
 	return l.T(format, args...)
 }
+
+// retiredPlaced is the end notice's format as notices stored before it
+// changed hold it.
+const retiredPlaced = "Game %d is over: you placed %d of %d."
 
 // BotName names a bot kind for players.
 func BotName(l *i18n.Lang, kind string) string {

@@ -49,4 +49,8 @@ func TestBrowserFinalTableRanked(t *testing.T) {
 	if !strings.HasPrefix(result, "Game over: 1st ") || !strings.Contains(result, strconv.Itoa(rows[0].Total)+" points") {
 		b.fatalf("the log ends with %q, want the result (1st with %d points)", result, rows[0].Total)
 	}
+	a.must(a.navigate(s.gameURL(g.ID) + "/log"))
+	if whole := a.text("#main .result"); whole != result {
+		b.fatalf("the whole log ends with %q, want %q", whole, result)
+	}
 }

@@ -421,7 +421,17 @@ func (kp *kbPlayer) playTurn() {
 			if f.SelectIndex == f.Options-1 {
 				arrow, name = kb.ArrowUp, "ArrowUp"
 			}
+			// The change asks for the move's preview again (htmx): the game
+			// area comes back with the choice kept and the focus on it.
+			if _, err := eval[bool](kp.tb, markJS); err != nil {
+				kp.fatalf("before %s on %s: %v", name, f, err)
+			}
 			kp.key(name, arrow, false)
+			if kp.tb.js {
+				if err := kp.tb.waitFor(changedJS, 10*time.Second, "the preview after "+name+" on "+f.String()); err != nil {
+					kp.fatalf("%v", err)
+				}
+			}
 			g := kp.focus()
 			if !g.Use || g.SelectIndex == f.SelectIndex {
 				kp.fatalf("%s on %s (option %d) left focus on %s, option %d", name, f, f.SelectIndex, g, g.SelectIndex)

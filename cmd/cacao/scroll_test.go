@@ -19,29 +19,32 @@ var screens = []struct {
 }{{"desktop", 1280, 800}, {"phone", 390, 844}}
 
 // TestBrowserPageStaysPut: alice, scrolled down (300 px, or as far as the
-// page goes), stays there while
-// bob's move reaches her page, and while she chooses a tile and rotates it.
+// page goes), sees the board stay where it is on her screen while bob's
+// move reaches her page (news of it appears above the board), and while
+// she chooses a tile, rotates it, chooses a cell (the bar of the move
+// grows with Confirm) and how the jungle is filled.
 func TestBrowserPageStaysPut(t *testing.T) {
 	t.Parallel()
 	for _, sc := range screens {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
 			s, b, a, bb, game := bobToPlay(t, true, sc.w, sc.h)
-			y := a.scrollTo(300)
+			a.scrollTo(300)
+			top := a.boardTop()
 			a.must(a.markMain())
 			bb.playAMove(s.gameURL(game))
 			a.must(a.waitFor(changedJS, 10*time.Second, "bob's move on alice's page"))
-			a.wantScroll(y, "after bob's move reached the page")
+			a.wantBoardAt(top, "after bob's move reached the page")
 
 			a.must(a.waitFor(`!!document.querySelector('#confirm-choice') || (document.querySelector('#play') || {innerText: ''}).innerText.includes('Choose a tile from your hand.')`, 10*time.Second, "alice's turn"))
 			for a.mustState().Choice {
 				a.jsClick(`#confirm-choice`, "Confirm choice")
-				a.wantScroll(y, "after confirming a choice")
+				a.wantBoardAt(top, "after confirming a choice")
 			}
 			a.jsClick(`.hand a.tile`, "a tile")
-			a.wantScroll(y, "after choosing a tile")
+			a.wantBoardAt(top, "after choosing a tile")
 			a.jsClick(rotateSel, "Rotate")
-			a.wantScroll(y, "after Rotate")
+			a.wantBoardAt(top, "after Rotate")
 			for tries := 0; len(a.mustState().Cells) == 0; tries++ {
 				if tries == 12 {
 					b.fatalf("no tile of alice's hand has a place")
@@ -51,7 +54,7 @@ func TestBrowserPageStaysPut(t *testing.T) {
 				} else {
 					a.jsClick(rotateSel, "Rotate")
 				}
-				a.wantScroll(y, "after another tile or rotation")
+				a.wantBoardAt(top, "after another tile or rotation")
 			}
 			// A cell brought to the lower part of the screen, where the bar of
 			// the move at the top, grown with what the move brings, cannot
@@ -59,13 +62,14 @@ func TestBrowserPageStaysPut(t *testing.T) {
 			// TestBrowserConfirmInView).
 			cell, err := eval[string](a, `document.querySelector('#board a.cell').getAttribute('data-cell')`)
 			a.must(err)
-			y, err = eval[int](a, fmt.Sprintf(`(() => { const r = document.querySelector('#board a.cell[data-cell=%q]').getBoundingClientRect(); window.scrollTo(0, Math.max(0, window.scrollY + r.top - innerHeight * 0.6)); return Math.round(window.scrollY); })()`, cell))
+			_, err = eval[int](a, fmt.Sprintf(`(() => { const r = document.querySelector('#board a.cell[data-cell=%q]').getBoundingClientRect(); window.scrollTo(0, Math.max(0, window.scrollY + r.top - innerHeight * 0.6)); return Math.round(window.scrollY); })()`, cell))
 			a.must(err)
+			top = a.boardTop()
 			a.jsClick(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell)
-			a.wantScroll(y, "after choosing a cell")
+			a.wantBoardAt(top, "after choosing a cell")
 			if n, _ := eval[int](a, `document.querySelectorAll('#play a[id^="fill-"]').length`); n > 0 {
 				a.jsClick(`#play a[id^="fill-"]`, "another fill")
-				a.wantScroll(y, "after choosing how the jungle is filled")
+				a.wantBoardAt(top, "after choosing how the jungle is filled")
 			}
 		})
 	}
@@ -83,13 +87,20 @@ func (tb *tab) scrollTo(y int) int {
 	return got
 }
 
-// wantScroll checks that the page is scrolled to y.
-func (tb *tab) wantScroll(y int, when string) {
+// boardTop is where the board's top is on the screen.
+func (tb *tab) boardTop() int {
 	tb.b.t.Helper()
-	got, err := eval[int](tb, `Math.round(window.scrollY)`)
+	top, err := eval[int](tb, `Math.round(document.getElementById('board-wrap').getBoundingClientRect().top)`)
 	tb.must(err)
-	if got != y {
-		tb.b.fatalf("%s: %s the page is scrolled to %d px, not %d px where the player left it", tb.name, when, got, y)
+	return top
+}
+
+// wantBoardAt checks that the board's top is where it was on the screen
+// (to 2 px).
+func (tb *tab) wantBoardAt(top int, when string) {
+	tb.b.t.Helper()
+	if got := tb.boardTop(); got < top-2 || got > top+2 {
+		tb.b.fatalf("%s: %s the board is %d px from the top of the screen, not %d px where the player had it", tb.name, when, got, top)
 	}
 }
 

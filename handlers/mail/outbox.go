@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cacao/models"
+	"cacao/views"
 	"cacao/views/i18n"
 )
 
@@ -133,10 +134,7 @@ func (o *Outbox) Compose(m *models.Mail, r models.Recipient) Message {
 			fmt.Fprintf(&b, "- %s:\n  %s\n", line, link("/m/go", PurposeGo, Claims{User: m.UserID, Game: g.Game.ID, Exp: now.Add(GoLinkLife)}))
 		}
 	default:
-		text := m.Text
-		if m.Format != "" {
-			text = l.T(m.Format, m.NoteArgs()...)
-		}
+		text := views.NoticeText(l, m.Text, m.Format, m.NoteArgs())
 		msg.Subject = l.T("Cacao: %s", text)
 		b.WriteString(text + "\n\n" + l.T("Open the game with one click:") + "\n" +
 			link("/m/go", PurposeGo, Claims{User: m.UserID, Game: m.GameID, Exp: now.Add(GoLinkLife)}) + "\n")
