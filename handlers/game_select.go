@@ -73,6 +73,7 @@ func selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 				vm.Sel.Fill = 0
 			}
 			fills = opts[vm.Sel.Fill]
+			vm.Play.Fills = fills
 		}
 	}
 	edges, err := st.Fired(pl, fills)

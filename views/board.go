@@ -19,7 +19,8 @@ type Board struct {
 	Tiles                  []engine.TileView
 	Legal                  []engine.Cell
 	Chosen                 *engine.Cell
-	Ghost                  *engine.TileView
+	Ghost                  *engine.TileView  // the tile chosen, on its cell, before Confirm
+	GhostFills             []engine.TileView // the jungle tiles the move would lay
 	Link                   func(engine.Cell) string
 	Names                  []string
 	Changed                []engine.Cell // changed since the viewer's last move: outlined
@@ -150,13 +151,17 @@ func WorkerLabel(l *i18n.Lang, w engine.Worker, rot int) string {
 	return l.T("Worker tile %s: workers north %d, east %d, south %d, west %d", w.String(), int(e[0]), int(e[1]), int(e[2]), int(e[3]))
 }
 
-// Seats lists the seats whose tiles are on the board, in order.
+// Seats lists the seats whose tiles are on the board (the chosen tile's
+// too), in order.
 func (b Board) Seats() []int {
 	var seen [4]bool
 	for _, t := range b.Tiles {
 		if t.Jungle == engine.NoJungle {
 			seen[t.Owner&3] = true
 		}
+	}
+	if b.Ghost != nil {
+		seen[b.Ghost.Owner&3] = true
 	}
 	var out []int
 	for i, ok := range seen {
@@ -167,11 +172,12 @@ func (b Board) Seats() []int {
 	return out
 }
 
-// Jungles lists the jungle tiles on the board, each once, in order.
+// Jungles lists the jungle tiles on the board and those the move would
+// lay, each once, in order.
 func (b Board) Jungles() []engine.Jungle {
 	seen := map[engine.Jungle]bool{}
 	var out []engine.Jungle
-	for _, t := range b.Tiles {
+	for _, t := range slices.Concat(b.Tiles, b.GhostFills) {
 		if t.Jungle != engine.NoJungle && !seen[t.Jungle] {
 			seen[t.Jungle] = true
 			out = append(out, t.Jungle)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -248,5 +249,32 @@ func TestRetiredEndNotice(t *testing.T) {
 	}
 	if got := NoticeText(fa, "", "Game %d is over: you placed %d of %d.", args); got != fa.T("Game %d is over: you finished in place %d of %d.", args...) || strings.Contains(got, "placed") {
 		t.Errorf("fa: %q", got)
+	}
+}
+
+// TestBoardShowsTheMove: with a tile and a cell chosen, the board draws the
+// tile on its cell in the player's colour (not a blank square) and the
+// jungle tiles the move would lay, each from a face that is defined.
+func TestBoardShowsTheMove(t *testing.T) {
+	vm := fixedGame(t)
+	vm.Me = 2 // a seat with no tile on the board yet
+	at := engine.Cell{X: 40, Y: 40}
+	vm.Sel = Selection{Tile: vm.View.Hand[0].String(), At: &at}
+	fill := engine.Fill{At: engine.Cell{X: 41, Y: 40}, Tile: engine.Jungle(1)}
+	vm.Play.Fills = []engine.Fill{fill}
+	b := vm.boardFor()
+	var buf bytes.Buffer
+	if err := BoardSVG(vm, b).Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	html := buf.String()
+	ghost := html[strings.Index(html, `<g class="ghost"`):]
+	for _, face := range []string{"s2", "j1"} {
+		if !strings.Contains(ghost, `<use href="#`+face+`"`) || !strings.Contains(html, `<g id="`+face+`">`) {
+			t.Fatalf("the move's %s is not drawn from a defined face:\n%s", face, ghost)
+		}
+	}
+	if !strings.Contains(ghost, fmt.Sprintf(`<use href="#j1" x="%s" y="%s"`, b.X(fill.At), b.Y(fill.At))) {
+		t.Fatalf("the jungle tile is not on its cell:\n%s", ghost)
 	}
 }

@@ -125,6 +125,7 @@ type PlayVM struct {
 	CanAct      bool // my turn and no pending choice of mine blocks it
 	Cells       map[engine.Cell]bool
 	FillOptions []string
+	Fills       []engine.Fill // the chosen fill option's, drawn on the board
 	Edges       []EdgeChoice
 	Preview     []string
 	Ready       bool // a full move is selected: show the confirm form
@@ -269,7 +270,10 @@ func (vm GameVM) boardFor() Board {
 	}
 	if vm.Sel.At != nil && vm.Sel.Tile != "" {
 		if w, ok := engine.ParseWorker(vm.Sel.Tile); ok {
-			b.Ghost = &engine.TileView{At: *vm.Sel.At, Edges: edgesOf(w, vm.Sel.Rot)}
+			b.Ghost = &engine.TileView{At: *vm.Sel.At, Edges: edgesOf(w, vm.Sel.Rot), Owner: vm.Me, Jungle: engine.NoJungle}
+			for _, f := range vm.Play.Fills {
+				b.GhostFills = append(b.GhostFills, engine.TileView{At: f.At, Jungle: f.Tile})
+			}
 		}
 	}
 	return b
