@@ -3,9 +3,11 @@ package handlers_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -61,5 +63,54 @@ func TestFavicon(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != http.StatusOK || res.Request.URL.Path != m[1] || !strings.HasPrefix(res.Header.Get("Content-Type"), "image/svg+xml") {
 		t.Fatalf("/favicon.ico: %d %s at %s, want the icon %s", res.StatusCode, res.Header.Get("Content-Type"), res.Request.URL.Path, m[1])
+	}
+}
+
+// TestBoardSizeRemembered: the board size chosen is kept for the account
+// (another browser of the same player opens the board at that size) and
+// for the browser (signed out); a size that does not exist is refused and
+// changes nothing.
+func TestBoardSizeRemembered(t *testing.T) {
+	s := newSite(t)
+	id, ana, _ := s.midGame()
+	page := fmt.Sprintf("/games/%d", id)
+	checked := func(body string) string {
+		m := regexp.MustCompile(`<input type="radio" name="size" value="(\w+)" id="zoom-\w+" checked>`).FindStringSubmatch(body)
+		if m == nil {
+			return ""
+		}
+		return m[1]
+	}
+	if _, body := ana.get(page); checked(body) != "normal" {
+		t.Fatalf("a new player's board is %q, want normal", checked(body))
+	}
+	if code, _ := ana.post("/board-size", url.Values{"size": {"huge"}, "next": {page}}); code != http.StatusUnprocessableEntity {
+		t.Fatalf("an unknown size: %d", code)
+	}
+	if code, _ := ana.post("/board-size", url.Values{"size": {"large"}, "next": {page}}); code != http.StatusOK {
+		t.Fatalf("choosing large (and following the redirect back): %d", code)
+	}
+	if _, body := ana.get(page); checked(body) != "large" {
+		t.Fatalf("after choosing large the board is %q", checked(body))
+	}
+	other := s.client("ana")
+	other.get("/login")
+	if code, body := other.post("/login", url.Values{"username": {"ana"}, "password": {"secret-ana"}}); code != http.StatusOK || !strings.Contains(body, "My games") {
+		t.Fatalf("ana logging in from another browser: %d", code)
+	}
+	if _, body := other.get(page); checked(body) != "large" {
+		t.Fatalf("ana in another browser sees the board %q, want her choice (large)", checked(body))
+	}
+	if code, _ := other.htmx("POST", "/board-size", url.Values{"size": {"fit"}}); code != http.StatusNoContent {
+		t.Fatalf("htmx choosing fit: %d, want 204", code)
+	}
+	if _, body := ana.get(page); checked(body) != "fit" {
+		t.Fatalf("after choosing fit elsewhere the board is %q", checked(body))
+	}
+	guest := s.client("guest")
+	guest.post("/board-size", url.Values{"size": {"large"}, "next": {"/rules"}})
+	u, _ := url.Parse(s.srv.URL)
+	if ck := guest.http.Jar.Cookies(u); !strings.Contains(fmt.Sprint(ck), "cacao_board=large") {
+		t.Fatalf("a signed-out browser keeps no size: %v", ck)
 	}
 }

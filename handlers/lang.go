@@ -77,3 +77,44 @@ func (s *Server) setLanguage(c echo.Context) error {
 func (s *Server) rules(c echo.Context) error {
 	return render(c, http.StatusOK, views.RulesPage(s.page(c, tr(c, "Rules")), views.RulesHTML(lang(c).Code)))
 }
+
+// boardCookie keeps this browser's board size (the form above the board).
+const boardCookie = "cacao_board"
+
+// boardSize is how the board is drawn for the request: the signed-in
+// user's choice, then this browser's; "" is normal.
+func boardSize(c echo.Context) string {
+	if u := currentUser(c); u != nil && u.BoardSize != "" {
+		return u.BoardSize
+	}
+	if ck, err := c.Cookie(boardCookie); err == nil && validBoardSize(ck.Value) {
+		return ck.Value
+	}
+	return ""
+}
+
+func validBoardSize(s string) bool { return s == "" || s == "fit" || s == "large" }
+
+// setBoardSize keeps the board size chosen, for the account when signed in
+// and for the browser. htmx asks it as the radios change (no answer to
+// swap); without JavaScript the form's button leads back to the page.
+func (s *Server) setBoardSize(c echo.Context) error {
+	size := c.FormValue("size")
+	if size == "normal" {
+		size = ""
+	}
+	if !validBoardSize(size) {
+		return refusal(http.StatusUnprocessableEntity, "unknown board size")
+	}
+	if u := currentUser(c); u != nil {
+		if err := s.store.SetBoardSize(u.ID, size); err != nil {
+			return err
+		}
+	}
+	c.SetCookie(&http.Cookie{Name: boardCookie, Value: size, Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.cfg.SecureCookies})
+	if isHTMX(c) {
+		return c.NoContent(http.StatusNoContent)
+	}
+	return redirect(c, safeNext(c.FormValue("next")))
+}

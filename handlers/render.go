@@ -129,6 +129,7 @@ func (s *Server) page(c echo.Context, title string) views.Page {
 		p.Path = c.Request().URL.RequestURI()
 	}
 	p.CSRF, _ = c.Get("csrf").(string)
+	p.BoardSize = boardSize(c)
 	if u := currentUser(c); u != nil {
 		p.User = &views.User{ID: u.ID, Name: u.Username}
 		if n, ok := c.Get(unreadKey).(int64); ok {

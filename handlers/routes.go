@@ -21,6 +21,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/", s.home)
 	e.GET("/rules", s.rules)
 	e.POST("/language", s.setLanguage)
+	e.POST("/board-size", s.setBoardSize)
 	e.GET("/signup", s.signupForm)
 	e.POST("/signup", s.signup)
 	e.GET("/login", s.loginForm)

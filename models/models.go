@@ -26,6 +26,9 @@ type User struct {
 	// section 7): a batch of the user's that needs a decision is resolved at
 	// once with the best-value choice, the most gold, then the most fruit.
 	AutoDecide bool `gorm:"not null;default:false"`
+	// BoardSize is how the user likes the board drawn: "fit", "large", or
+	// "" for normal.
+	BoardSize string `gorm:"not null;default:''"`
 }
 
 // Email modes.

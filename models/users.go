@@ -121,3 +121,9 @@ func (s *Store) UserByID(id uint) (*User, error) {
 func (s *Store) SetLang(userID uint, code string) error {
 	return s.w.Model(&User{}).Where("id = ?", userID).Update("lang", code).Error
 }
+
+// SetBoardSize keeps how the user likes the board drawn ("fit", "large",
+// or "" for normal).
+func (s *Store) SetBoardSize(userID uint, size string) error {
+	return s.w.Model(&User{}).Where("id = ?", userID).Update("board_size", size).Error
+}

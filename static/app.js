@@ -72,7 +72,7 @@ document.addEventListener("htmx:afterSwap", function () {
 // steps, that is no longer the one the page was loaded with (a tile and a
 // cell chosen would be lost).
 function syncNext() {
-  document.querySelectorAll(".lang-form input[name=next]").forEach(function (i) {
+  document.querySelectorAll(".lang-form input[name=next], #zoom input[name=next]").forEach(function (i) {
     i.value = location.pathname + location.search;
   });
 }

@@ -17,11 +17,14 @@ type Page struct {
 	// SkipToHand adds a skip link to the hand (a game page, on the
 	// viewer's turn).
 	SkipToHand bool
-	User       *User
-	CSRF       string
-	Unread     int64
-	Flash      string
-	Path       string // the page's own address, where a language change returns
+	// BoardSize is how the viewer likes the board: "fit", "large" or ""
+	// (normal).
+	BoardSize string
+	User      *User
+	CSRF      string
+	Unread    int64
+	Flash     string
+	Path      string // the page's own address, where a language change returns
 }
 
 // User is the signed-in person.

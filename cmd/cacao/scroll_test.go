@@ -242,3 +242,35 @@ func (tb *tab) playAMove(game string) {
 		tb.must(err)
 	}
 }
+
+// TestBrowserBoardSizeKept: the board size chosen is kept across a step
+// and a reload, with JavaScript (as the radio changes) and without (the
+// Set size button).
+func TestBrowserBoardSizeKept(t *testing.T) {
+	t.Parallel()
+	for _, js := range []bool{true, false} {
+		s := seededSite(t)
+		alice := s.user("alice")
+		game := s.botGame(alice, "greedy")
+		s.playUntil(game, toPlay(alice))
+		b := newBrowser(t, js, s.logs)
+		a := b.newTab("alice", js)
+		s.openGame(a, "alice", game)
+		a.must(a.do(5*time.Second, chromedp.Click(chromedp.CSS(`label:has(#zoom-2)`))))
+		if js {
+			// The choice is sent as it changes; a step keeps the form as it is.
+			a.must(a.waitFor(`performance.getEntriesByType('resource').some((e) => e.name.endsWith('/board-size'))`, 5*time.Second, "the size to be sent"))
+			a.chooseTileWithPlaces(1)
+		} else {
+			a.must(a.click(`#zoom button[type=submit]`, "Set size"))
+		}
+		if on, _ := eval[bool](a, `document.getElementById('zoom-2').checked`); !on {
+			b.fatalf("js=%v: the board size is no longer Large after choosing it", js)
+		}
+		a.must(a.navigate(s.gameURL(game)))
+		a.must(a.waitFor(`document.readyState === 'complete'`, 10*time.Second, "the game page"))
+		if on, _ := eval[bool](a, `document.getElementById('zoom-2').checked`); !on {
+			b.fatalf("js=%v: the board size chosen is forgotten on reload", js)
+		}
+	}
+}
