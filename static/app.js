@@ -92,3 +92,26 @@ function padForBar() {
 document.addEventListener("DOMContentLoaded", padForBar);
 document.addEventListener("htmx:afterSettle", padForBar);
 document.addEventListener("toggle", padForBar, true);
+
+// A board larger than its box opens framed on the cells the player may
+// choose (or the tile chosen; else the board's middle), not on its corner;
+// so does it at another size.
+function frameBoard() {
+  var w = document.getElementById("board-wrap"), board = document.getElementById("board");
+  if (!w || !board || (w.scrollWidth <= w.clientWidth && w.scrollHeight <= w.clientHeight)) return;
+  var marks = w.querySelectorAll("#place-cells rect, svg.board .chosen"), box = board.getBoundingClientRect();
+  if (marks.length) {
+    box = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
+    marks.forEach(function (m) {
+      var r = m.getBoundingClientRect();
+      box = { left: Math.min(box.left, r.left), top: Math.min(box.top, r.top), right: Math.max(box.right, r.right), bottom: Math.max(box.bottom, r.bottom) };
+    });
+  }
+  var v = w.getBoundingClientRect();
+  w.scrollLeft += (box.left + box.right) / 2 - (v.left + v.width / 2);
+  w.scrollTop += (box.top + box.bottom) / 2 - (v.top + v.height / 2);
+}
+document.addEventListener("DOMContentLoaded", frameBoard);
+document.addEventListener("change", function (e) {
+  if (e.target.closest && e.target.closest("#zoom")) requestAnimationFrame(frameBoard);
+});

@@ -274,3 +274,41 @@ func TestBrowserBoardSizeKept(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserBoardOpensFramed: on a phone, a board larger than its box
+// opens with the cells the player may choose in view (it opened on its
+// top-left corner), at the large size too.
+func TestBrowserBoardOpensFramed(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	alice := s.user("alice")
+	game := s.botGame(alice, "greedy")
+	s.playUntil(game, afterTurns(alice, 10))
+	b := newBrowser(t, true, s.logs)
+	a := b.newTab("alice", true)
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
+	s.openGame(a, "alice", game)
+	for a.mustState().Choice {
+		a.must(a.click(`#confirm-choice`, "Confirm choice"))
+	}
+	a.chooseTileWithPlaces(1)
+	a.must(a.do(5*time.Second, chromedp.Click(chromedp.CSS(`label:has(#zoom-2)`))))
+	a.must(a.waitFor(`performance.getEntriesByType('resource').some((e) => e.name.endsWith('/board-size'))`, 5*time.Second, "the size to be kept"))
+	a.must(a.navigate(a.location()))
+	a.must(a.waitFor(`document.readyState === 'complete' && document.getElementById('zoom-2').checked`, 10*time.Second, "the page at the large size"))
+	type framing struct{ Scrolls, InView bool }
+	f, err := eval[framing](a, `(() => {
+		const w = document.getElementById('board-wrap'), v = w.getBoundingClientRect();
+		let l = Infinity, t = Infinity, r = -Infinity, bt = -Infinity;
+		for (const m of w.querySelectorAll('#place-cells rect')) { const q = m.getBoundingClientRect(); l = Math.min(l, q.left); t = Math.min(t, q.top); r = Math.max(r, q.right); bt = Math.max(bt, q.bottom); }
+		const x = (l + r) / 2, y = (t + bt) / 2;
+		return {scrolls: w.scrollWidth > w.clientWidth, inView: x >= v.left && x <= v.right && y >= v.top && y <= v.bottom};
+	})()`)
+	a.must(err)
+	if !f.Scrolls {
+		b.fatalf("the board of game %d fits a phone at the large size: the test needs one that does not", game)
+	}
+	if !f.InView {
+		b.fatalf("on a phone the large board opens with the middle of its legal cells out of view")
+	}
+}
