@@ -78,6 +78,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	if len(v.Queue) > 0 {
 		b := v.Queue[0]
 		vm.Pending = &views.Pending{Turn: b.Turn, Edges: views.EdgeChoices(lg, b.Edges), More: len(v.Queue) - 1}
+		choiceGives(lg, st, vm.Me, vm.Pending.Edges, b.Edges)
 	}
 	vm.Play.MyTurn = !v.Over && v.Current == vm.Me
 	if vm.Play.MyTurn || vm.Pending != nil {
@@ -217,4 +218,34 @@ func scoreLines(scores []engine.Score, names []string) []views.ScoreLine {
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Place < out[b].Place })
 	return out
+}
+
+// choiceGives tells, for each edge of the viewer's waiting choice and each
+// number of workers it may use, what the viewer would get, the other edges
+// using all their workers in the default order. Only the viewer's own
+// village changes, from the public board: nothing hidden is told.
+func choiceGives(lg *i18n.Lang, st *engine.State, me int, choices []views.EdgeChoice, edges []engine.Edge) {
+	before := *st.Player(me)
+	for i, e := range edges {
+		choices[i].Gives = make([]string, e.Workers+1)
+		for u := 0; u <= e.Workers; u++ {
+			acts := make([]engine.Act, len(edges))
+			for k, o := range edges {
+				acts[k] = engine.Act{Tile: o.Tile, Side: o.Side, Use: o.Workers}
+			}
+			acts[i].Use = u
+			c := st.Clone()
+			if _, err := c.Resolve(me, acts); err != nil {
+				choices[i].Gives = nil
+				break
+			}
+			after := c.Player(me)
+			g := engine.Gain{Seat: me, Gold: after.Gold - before.Gold, Fruit: after.Fruit - before.Fruit, Sun: after.Sun - before.Sun,
+				WaterSteps: after.Water - before.Water, Water: after.WaterValue() - before.WaterValue()}
+			choices[i].Gives[u] = views.GainText(lg, g)
+			if choices[i].Gives[u] == "" {
+				choices[i].Gives[u] = lg.T("nothing")
+			}
+		}
+	}
 }

@@ -118,6 +118,10 @@ type EdgeChoice struct {
 	Label   string
 	Workers int
 	Use     int // workers to use, as chosen (all by default)
+	// Gives tells, for a waiting choice, what using u workers here would
+	// give (index u), the other choices as they are by default; nil for a
+	// move's edges (the move's preview tells it).
+	Gives   []string
 	Order   int
 	Unknown bool // faces a tile still in the pile
 }

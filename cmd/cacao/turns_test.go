@@ -228,3 +228,39 @@ func TestBrowserWorkerChoiceUpdatesThePreview(t *testing.T) {
 		b.fatalf("the preview took the address %s (was %s)", a.location(), before)
 	}
 }
+
+// TestBrowserWaitingChoiceShowsWhatEachGives: a choice waiting for alice
+// (her workers activated on another's turn) tells for each number of
+// workers what she would get.
+func TestBrowserWaitingChoiceShowsWhatEachGives(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	alice := s.user("alice")
+	id, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, choicePending(alice), 5)
+	if !ok {
+		t.Fatal("no game came to a choice waiting for alice: the test needs one")
+	}
+	b := newBrowser(t, true, s.logs)
+	a := b.newTab("alice", true)
+	s.openGame(a, "alice", id)
+	options, err := eval[[][]string](a, `[...document.querySelectorAll('#pending select[name=use]')].map((s) => [...s.options].map((o) => o.textContent.trim()))`)
+	a.must(err)
+	if len(options) == 0 {
+		b.fatalf("the waiting choice has no worker choice: %q", a.text("#pending"))
+	}
+	differ := false
+	for _, opts := range options {
+		gives := map[string]bool{}
+		for _, o := range opts {
+			m := regexp.MustCompile(`^use \d+ workers?: (.+)$`).FindStringSubmatch(o)
+			if m == nil {
+				b.fatalf("a worker choice does not say what it gives: %q", o)
+			}
+			gives[m[1]] = true
+		}
+		differ = differ || len(gives) > 1
+	}
+	if !differ {
+		b.fatalf("every number of workers gives the same: %q", options)
+	}
+}
