@@ -56,13 +56,17 @@ fuzz:
 generate:
 	$(GO) run $(TEMPL) generate
 
-# Full-page PNGs of the main pages at desktop (1280x800) and phone (390x844)
-# sizes, in each of SCREENSHOTS_LANGS, taken with headless Chromium
-# (CHROME_PATH if it is elsewhere).
+# Full-page PNGs of the main pages and of every state of a turn at desktop
+# (1280x800) and phone (390x844) sizes, light and dark, in each of
+# SCREENSHOTS_LANGS, taken with headless Chromium (CHROME_PATH if it is
+# elsewhere); and the README's two pictures of a game, kept in
+# static/readme/ (not embedded in the binary).
 SCREENSHOTS_LANGS ?= en zh-Hant zh-Hans fa
 screenshots:
 	SCREENSHOTS_DIR=$(CURDIR)/screenshots SCREENSHOTS_LANGS="$(SCREENSHOTS_LANGS)" $(GO) test -count=1 -run 'TestScreenshots' -v ./cmd/cacao/
-	@echo "screenshots written to $(CURDIR)/screenshots/"
+	cp screenshots/readme-desktop.png static/readme/game-desktop.png
+	cp screenshots/readme-phone.png static/readme/game-phone.png
+	@echo "screenshots written to $(CURDIR)/screenshots/ (the README's two in static/readme/)"
 
 # The committed *_templ.go files must be what templ generates from the .templ files.
 generate-check:

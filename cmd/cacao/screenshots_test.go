@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -86,29 +90,78 @@ func (tb *tab) setLang(code string) {
 
 func (tb *tab) shootSizes(dir, name string) {
 	tb.b.t.Helper()
-	for _, s := range shotSizes {
-		opts := []chromedp.EmulateViewportOption{chromedp.EmulatePortrait}
-		if s.mobile {
-			opts = append(opts, chromedp.EmulateMobile)
+	for _, scheme := range []string{"light", "dark"} {
+		tb.setScheme(scheme)
+		for _, s := range shotSizes {
+			opts := []chromedp.EmulateViewportOption{chromedp.EmulatePortrait}
+			if s.mobile {
+				opts = append(opts, chromedp.EmulateMobile)
+			}
+			tb.must(tb.do(10*time.Second, chromedp.EmulateViewport(s.width, s.height, opts...)))
+			time.Sleep(100 * time.Millisecond) // let the layout settle at the new size
+			png, err := tb.screenshot()
+			tb.must(err)
+			file := fmt.Sprintf("%s-%s.png", name, s.name)
+			if scheme == "dark" {
+				file = fmt.Sprintf("%s-%s-dark.png", name, s.name)
+			}
+			path := filepath.Join(dir, file)
+			if err := os.WriteFile(path, png, 0o644); err != nil {
+				tb.b.t.Fatal(err)
+			}
+			tb.b.t.Logf("wrote %s", path)
 		}
-		tb.must(tb.do(10*time.Second, chromedp.EmulateViewport(s.width, s.height, opts...)))
-		time.Sleep(100 * time.Millisecond) // let the layout settle at the new size
-		png, err := tb.screenshot()
-		tb.must(err)
-		path := filepath.Join(dir, fmt.Sprintf("%s-%s.png", name, s.name))
-		if err := os.WriteFile(path, png, 0o644); err != nil {
-			tb.b.t.Fatal(err)
-		}
-		tb.b.t.Logf("wrote %s", path)
+	}
+	tb.setScheme("")
+	tb.must(tb.do(10*time.Second, chromedp.EmulateViewport(1280, 800)))
+}
+
+// setScheme emulates the system's colour scheme ("light", "dark"; "" for
+// none).
+func (tb *tab) setScheme(scheme string) {
+	tb.b.t.Helper()
+	var features []*emulation.MediaFeature
+	if scheme != "" {
+		features = []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}
+	}
+	tb.must(tb.do(5*time.Second, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: features})
+		return err
+	})))
+}
+
+// shootScreen writes what the screen shows (not the whole page) at a
+// size, light: the README's pictures of a game in progress.
+func (tb *tab) shootScreen(dir, file string, width, height int64, mobile bool) {
+	tb.b.t.Helper()
+	opts := []chromedp.EmulateViewportOption{chromedp.EmulatePortrait}
+	if mobile {
+		opts = append(opts, chromedp.EmulateMobile)
+	}
+	tb.must(tb.do(10*time.Second, chromedp.EmulateViewport(width, height, opts...)))
+	time.Sleep(100 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(tb.ctx, 5*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+		res, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+		return res.Data, err
+	})
+	tb.must(err)
+	if err := os.WriteFile(filepath.Join(dir, file), png, 0o644); err != nil {
+		tb.b.t.Fatal(err)
 	}
 	tb.must(tb.do(10*time.Second, chromedp.EmulateViewport(1280, 800)))
 }
 
 // TestScreenshots writes full-page screenshots of the main pages at desktop
-// (1280×800) and phone (390×844) sizes into $SCREENSHOTS_DIR: the landing
-// page, sign-up, home (my games and the new game form), settings, a game
-// waiting for players, a game mid-turn (tile and cell chosen, with the
-// preview) and the final scores. `make screenshots` runs it.
+// (1280×800) and phone (390×844) sizes, light and dark, into
+// $SCREENSHOTS_DIR: the landing page, sign-up, home (my games and the new
+// game form), settings, a game waiting for players, every state of a turn
+// (the hand, a tile chosen, rotated, a cell chosen with the tile on it and
+// what it brings, a fill choice, a choice waiting, another's turn) and
+// the final scores; and the README's two pictures of a game in progress
+// (what the screen shows, readme-desktop.png and readme-phone.png).
+// `make screenshots` runs it.
 func TestScreenshots(t *testing.T) {
 	dir := screenshotsDir(t)
 	s := seededSite(t)
@@ -140,14 +193,46 @@ func TestScreenshots(t *testing.T) {
 	a.must(a.navigate(s.base + "/settings"))
 	a.shoot(dir, "05-settings")
 
-	// A tile and a cell chosen: the preview of what the move gains.
+	// Every state of a turn: the hand, a tile chosen, rotated, a cell
+	// chosen with the tile on it and what it brings.
 	a.must(a.navigate(game))
 	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
-	// The page can miss the bot's answer (TestBrowserBotGame): reloadIdle
-	// reloads it then, so the screenshots do not depend on that bug.
-	p := play{game: game, until: func(st pageState) bool { return st.Confirm }, limit: 60 * time.Second, stall: 20 * time.Second, reloadIdle: true}
-	playToEnd(b, p, a)
+	for a.mustState().Choice {
+		a.must(a.click(`#confirm-choice`, "Confirm choice"))
+	}
+	a.shoot(dir, "06a-turn-hand")
+	a.chooseTileWithPlaces(1)
+	a.shoot(dir, "06b-turn-tile")
+	a.must(a.click(rotateSel, "Rotate"))
+	a.chooseTileWithPlaces(1)
+	a.shoot(dir, "06c-turn-rotated")
+	cell := a.mustState().Cells[0]
+	a.must(a.click(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell))
 	a.shoot(dir, "06-game-move")
+	a.shootScreen(dir, "readme-desktop.png", 1280, 800, false)
+	a.shootScreen(dir, "readme-phone.png", 390, 844, true)
+	// A fill choice near the end, a choice waiting, and another's turn.
+	if fid, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, fillChoiceNearTheEnd(alice, 6), 5); ok {
+		a.must(a.navigate(s.gameURL(fid)))
+		a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
+		for a.mustState().Choice {
+			a.must(a.click(`#confirm-choice`, "Confirm choice"))
+		}
+		if a.chooseCellWithFills() {
+			a.shoot(dir, "06d-turn-fill")
+		}
+	}
+	if pid, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, choicePending(alice), 5); ok {
+		a.must(a.navigate(s.gameURL(pid)))
+		a.must(a.waitFor(`!!document.querySelector('#pending')`, 10*time.Second, "the waiting choice"))
+		a.shoot(dir, "06e-turn-waiting-choice")
+	}
+	bob := s.user("bob")
+	other := s.gameBetween(alice, bob)
+	s.playUntil(other, toPlay(bob))
+	a.must(a.navigate(s.gameURL(other)))
+	a.must(a.waitFor(`document.readyState === 'complete'`, 10*time.Second, "the game page"))
+	a.shoot(dir, "06f-others-turn")
 
 	s.playUntil(id, finished)
 	a.must(a.navigate(game))
@@ -217,4 +302,23 @@ func TestBrowserPhoneWidth(t *testing.T) {
 	if len(problems) > 0 {
 		b.fatalf("a 390px-wide phone must scroll sideways:\n%s", strings.Join(problems, "\n"))
 	}
+}
+
+// chooseCellWithFills chooses a tile, a rotation and a cell whose jungle
+// can be filled in more than one way, if the hand has one.
+func (tb *tab) chooseCellWithFills() bool {
+	tb.b.t.Helper()
+	for _, w := range tb.mustState().Tiles {
+		tb.must(tb.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
+		for r := 0; r < 4; r++ {
+			for _, c := range tb.mustState().Cells {
+				tb.must(tb.click(fmt.Sprintf(`#board a.cell[data-cell=%q]`, c), "cell "+c))
+				if n, _ := eval[int](tb, `document.querySelectorAll('#play fieldset.fills a').length`); n > 0 {
+					return true
+				}
+			}
+			tb.must(tb.click(rotateSel, "Rotate"))
+		}
+	}
+	return false
 }
