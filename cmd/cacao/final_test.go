@@ -54,3 +54,30 @@ func TestBrowserFinalTableRanked(t *testing.T) {
 		b.fatalf("the whole log ends with %q, want %q", whole, result)
 	}
 }
+
+// TestBrowserLogOpensOnTheLatest: the game page's log, which scrolls in
+// its box, opens on its latest entry (it opened on the first, the news
+// hidden below).
+func TestBrowserLogOpensOnTheLatest(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	alice := s.user("alice")
+	game := s.botGame(alice, "greedy")
+	s.playUntil(game, afterTurns(alice, 9))
+	b := newBrowser(t, true, s.logs)
+	a := b.newTab("alice", true)
+	s.openGame(a, "alice", game)
+	type box struct{ Scrolls, LastInView, FirstInView bool }
+	got, err := eval[box](a, `(() => {
+		const w = document.querySelector('#game-log .log-scroll') || document.getElementById('log'), v = w.getBoundingClientRect();
+		const items = document.querySelectorAll('#log li'), last = items[items.length - 1].getBoundingClientRect(), first = items[0].getBoundingClientRect();
+		return {scrolls: w.scrollHeight > w.clientHeight, lastInView: last.top >= v.top - 1 && last.bottom <= v.bottom + 1, firstInView: first.top >= v.top - 1 && first.bottom <= v.bottom + 1};
+	})()`)
+	a.must(err)
+	if !got.Scrolls {
+		b.fatalf("the log of game %d does not scroll in its box: the test needs one that does", game)
+	}
+	if !got.LastInView || got.FirstInView {
+		b.fatalf("the log opens with its latest entry in view %v and its first %v; want the latest", got.LastInView, got.FirstInView)
+	}
+}
