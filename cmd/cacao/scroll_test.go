@@ -312,3 +312,18 @@ func TestBrowserBoardOpensFramed(t *testing.T) {
 		b.fatalf("on a phone the large board opens with the middle of its legal cells out of view")
 	}
 }
+
+// TestBrowserPhoneHeader: on a phone the signed-in header takes two lines
+// at most (the site's name with who is signed in, then the links); it
+// took three.
+func TestBrowserPhoneHeader(t *testing.T) {
+	t.Parallel()
+	b, a, game := aliceAgainstABot(t)
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
+	a.must(a.navigate(game))
+	h, err := eval[int](a, `Math.round(document.querySelector('header.top').getBoundingClientRect().height)`)
+	a.must(err)
+	if h > 2*44+12 {
+		b.fatalf("on a phone the header is %d px tall, more than two lines of 44 px", h)
+	}
+}
