@@ -60,13 +60,7 @@ func TestBrowserFinalTableRanked(t *testing.T) {
 // hidden below).
 func TestBrowserLogOpensOnTheLatest(t *testing.T) {
 	t.Parallel()
-	s := seededSite(t)
-	alice := s.user("alice")
-	game := s.botGame(alice, "greedy")
-	s.playUntil(game, afterTurns(alice, 9))
-	b := newBrowser(t, true, s.logs)
-	a := b.newTab("alice", true)
-	s.openGame(a, "alice", game)
+	_, b, a, game := aliceAgainstGreedyAt(t, true, afterTurns, 9, 1280, 800)
 	type box struct{ Scrolls, LastInView, FirstInView bool }
 	got, err := eval[box](a, `(() => {
 		const w = document.querySelector('#game-log .log-scroll') || document.getElementById('log'), v = w.getBoundingClientRect();

@@ -5,6 +5,7 @@ package main
 // confirming the move, its cell, what it brings and Confirm are in view.
 
 import (
+	"cacao/models"
 	"fmt"
 	"testing"
 	"time"
@@ -193,17 +194,7 @@ const inViewJS = `(() => {
 // room to see some of it (it started below the screen).
 func TestBrowserPhoneShowsTheBoard(t *testing.T) {
 	t.Parallel()
-	s := seededSite(t)
-	alice := s.user("alice")
-	game := s.botGame(alice, "greedy")
-	s.playUntil(game, afterTurns(alice, 3))
-	b := newBrowser(t, true, s.logs)
-	a := b.newTab("alice", true)
-	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
-	s.openGame(a, "alice", game)
-	for a.mustState().Choice {
-		a.must(a.click(`#confirm-choice`, "Confirm choice"))
-	}
+	_, b, a, _ := aliceAgainstGreedyAt(t, true, afterTurns, 3, 390, 844)
 	if a.text("#since") == "" {
 		b.fatalf("the page tells no news since alice's last move: the test needs it")
 	}
@@ -249,13 +240,7 @@ func (tb *tab) playAMove(game string) {
 func TestBrowserBoardSizeKept(t *testing.T) {
 	t.Parallel()
 	for _, js := range []bool{true, false} {
-		s := seededSite(t)
-		alice := s.user("alice")
-		game := s.botGame(alice, "greedy")
-		s.playUntil(game, toPlay(alice))
-		b := newBrowser(t, js, s.logs)
-		a := b.newTab("alice", js)
-		s.openGame(a, "alice", game)
+		s, b, a, game := aliceAgainstGreedyAt(t, js, afterTurns, 0, 1280, 800)
 		a.must(a.do(5*time.Second, chromedp.Click(chromedp.CSS(`label:has(#zoom-2)`))))
 		if js {
 			// The choice is sent as it changes; a step keeps the form as it is.
@@ -280,17 +265,7 @@ func TestBrowserBoardSizeKept(t *testing.T) {
 // top-left corner), at the large size too.
 func TestBrowserBoardOpensFramed(t *testing.T) {
 	t.Parallel()
-	s := seededSite(t)
-	alice := s.user("alice")
-	game := s.botGame(alice, "greedy")
-	s.playUntil(game, afterTurns(alice, 10))
-	b := newBrowser(t, true, s.logs)
-	a := b.newTab("alice", true)
-	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
-	s.openGame(a, "alice", game)
-	for a.mustState().Choice {
-		a.must(a.click(`#confirm-choice`, "Confirm choice"))
-	}
+	_, b, a, game := aliceAgainstGreedyAt(t, true, afterTurns, 10, 390, 844)
 	a.chooseTileWithPlaces(1)
 	a.must(a.do(5*time.Second, chromedp.Click(chromedp.CSS(`label:has(#zoom-2)`))))
 	a.must(a.waitFor(`performance.getEntriesByType('resource').some((e) => e.name.endsWith('/board-size'))`, 5*time.Second, "the size to be kept"))
@@ -326,4 +301,23 @@ func TestBrowserPhoneHeader(t *testing.T) {
 	if h > 2*44+12 {
 		b.fatalf("on a phone the header is %d px tall, more than two lines of 44 px", h)
 	}
+}
+
+// aliceAgainstGreedyAt opens alice's game against the greedy bot in a tab
+// at the screen size given, once she has played turns turns (at her turn,
+// with no choice waiting), with JavaScript or without.
+func aliceAgainstGreedyAt(t *testing.T, js bool, after func(*models.User, int) target, turns int, w, h int64) (*site, *browser, *tab, uint) {
+	t.Helper()
+	s := seededSite(t)
+	alice := s.user("alice")
+	game := s.botGame(alice, "greedy")
+	s.playUntil(game, after(alice, turns))
+	b := newBrowser(t, js, s.logs)
+	a := b.newTab("alice", js)
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(w, h)))
+	s.openGame(a, "alice", game)
+	for a.mustState().Choice {
+		a.must(a.click(`#confirm-choice`, "Confirm choice"))
+	}
+	return s, b, a, game
 }
