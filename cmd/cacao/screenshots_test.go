@@ -212,7 +212,7 @@ func TestScreenshots(t *testing.T) {
 	a.shootScreen(dir, "readme-desktop.png", 1280, 800, false)
 	a.shootScreen(dir, "readme-phone.png", 390, 844, true)
 	// A fill choice near the end, a choice waiting, and another's turn.
-	if fid, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, fillChoiceNearTheEnd(alice, 6), 5); ok {
+	if fid, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, fillChoiceNearTheEnd(alice, 6), 20); ok {
 		a.must(a.navigate(s.gameURL(fid)))
 		a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
 		for a.mustState().Choice {
@@ -222,7 +222,7 @@ func TestScreenshots(t *testing.T) {
 			a.shoot(dir, "06d-turn-fill")
 		}
 	}
-	if pid, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, choicePending(alice), 5); ok {
+	if pid, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, choicePending(alice), 20); ok {
 		a.must(a.navigate(s.gameURL(pid)))
 		a.must(a.waitFor(`!!document.querySelector('#pending')`, 10*time.Second, "the waiting choice"))
 		a.shoot(dir, "06e-turn-waiting-choice")

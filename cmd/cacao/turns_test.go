@@ -19,9 +19,9 @@ func TestBrowserOneTurnNumbering(t *testing.T) {
 	t.Parallel()
 	s := seededSite(t)
 	alice := s.user("alice")
-	id, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, choicePending(alice), 5)
+	id, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, choicePending(alice), 20)
 	if !ok {
-		t.Skip("no game came to a pending choice")
+		t.Fatal("no game came to a choice waiting for alice: the test needs one")
 	}
 	b := newBrowser(t, true, s.logs)
 	a := b.newTab("alice", true)
@@ -236,7 +236,7 @@ func TestBrowserWaitingChoiceShowsWhatEachGives(t *testing.T) {
 	t.Parallel()
 	s := seededSite(t)
 	alice := s.user("alice")
-	id, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, choicePending(alice), 5)
+	id, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, choicePending(alice), 20)
 	if !ok {
 		t.Fatal("no game came to a choice waiting for alice: the test needs one")
 	}
