@@ -16,6 +16,13 @@ type Gain struct {
 	Water      int
 }
 
+// GainOf is what seat gained from before to after (its player then and
+// now).
+func GainOf(seat int, before, after *Player) Gain {
+	return Gain{Seat: seat, Gold: after.Gold - before.Gold, Fruit: after.Fruit - before.Fruit, Sun: after.Sun - before.Sun,
+		WaterSteps: after.Water - before.Water, Water: after.WaterValue() - before.WaterValue()}
+}
+
 // Preview is what a proposed move would do, computed before it is committed:
 // the fills (a pile fill has FromPile set and Tile NoJungle: unknown until
 // placed), the edges that fire (Jungle NoJungle where they face the unknown

@@ -145,16 +145,8 @@ func SharedPlace(places []int, i int) bool {
 // fruit left; seats still tied share the win.
 func Winners(scores []Score) []int {
 	var w []int
-	for i, sc := range scores {
-		if len(w) == 0 {
-			w = append(w, i)
-			continue
-		}
-		b := scores[w[0]]
-		switch {
-		case sc.Total > b.Total || sc.Total == b.Total && sc.Fruit > b.Fruit:
-			w = append(w[:0], i)
-		case sc.Total == b.Total && sc.Fruit == b.Fruit:
+	for i, p := range Places(scores) {
+		if p == 1 {
 			w = append(w, i)
 		}
 	}

@@ -214,7 +214,7 @@ func scoreLines(scores []engine.Score, names []string) []views.ScoreLine {
 	places := engine.Places(scores)
 	out := make([]views.ScoreLine, 0, len(scores))
 	for i, sc := range scores {
-		out = append(out, views.ScoreLine{Name: names[i], Letter: views.Letters[i], Score: sc, Winner: places[i] == 1, Place: places[i], Shared: engine.SharedPlace(places, i)})
+		out = append(out, views.ScoreLine{Name: names[i], Letter: views.Letters[i], Score: sc, Place: places[i], Shared: engine.SharedPlace(places, i)})
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Place < out[b].Place })
 	return out
@@ -239,10 +239,7 @@ func choiceGives(lg *i18n.Lang, st *engine.State, me int, choices []views.EdgeCh
 				choices[i].Gives = nil
 				break
 			}
-			after := c.Player(me)
-			g := engine.Gain{Seat: me, Gold: after.Gold - before.Gold, Fruit: after.Fruit - before.Fruit, Sun: after.Sun - before.Sun,
-				WaterSteps: after.Water - before.Water, Water: after.WaterValue() - before.WaterValue()}
-			choices[i].Gives[u] = views.GainText(lg, g)
+			choices[i].Gives[u] = views.GainText(lg, engine.GainOf(me, &before, c.Player(me)))
 			if choices[i].Gives[u] == "" {
 				choices[i].Gives[u] = lg.T("nothing")
 			}

@@ -68,8 +68,7 @@ func (s *Server) setLanguage(c echo.Context) error {
 			return err
 		}
 	}
-	c.SetCookie(&http.Cookie{Name: langCookie, Value: l.Code, Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.cfg.SecureCookies})
+	s.keepCookie(c, langCookie, l.Code)
 	return redirect(c, safeNext(c.FormValue("next")))
 }
 
@@ -111,10 +110,15 @@ func (s *Server) setBoardSize(c echo.Context) error {
 			return err
 		}
 	}
-	c.SetCookie(&http.Cookie{Name: boardCookie, Value: size, Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.cfg.SecureCookies})
+	s.keepCookie(c, boardCookie, size)
 	if isHTMX(c) {
 		return c.NoContent(http.StatusNoContent)
 	}
 	return redirect(c, safeNext(c.FormValue("next")))
+}
+
+// keepCookie keeps a choice of this browser's for a year.
+func (s *Server) keepCookie(c echo.Context, name, value string) {
+	c.SetCookie(&http.Cookie{Name: name, Value: value, Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.cfg.SecureCookies})
 }

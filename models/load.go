@@ -148,10 +148,8 @@ func snapshot(s *engine.State) []engine.Player {
 
 func gains(before []engine.Player, s *engine.State) []engine.Gain {
 	out := make([]engine.Gain, len(before))
-	for i, a := range before {
-		b := s.Player(i)
-		out[i] = engine.Gain{Seat: i, Gold: b.Gold - a.Gold, Fruit: b.Fruit - a.Fruit, Sun: b.Sun - a.Sun,
-			WaterSteps: b.Water - a.Water, Water: b.WaterValue() - a.WaterValue()}
+	for i := range before {
+		out[i] = engine.GainOf(i, &before[i], s.Player(i))
 	}
 	return out
 }

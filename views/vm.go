@@ -170,7 +170,6 @@ type ScoreLine struct {
 	Name   string
 	Letter string
 	engine.Score
-	Winner bool
 	Place  int  // 1 for the winners
 	Shared bool // another seat has the same place
 }
