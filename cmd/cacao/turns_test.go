@@ -17,15 +17,7 @@ import (
 // game page and in the whole log.
 func TestBrowserOneTurnNumbering(t *testing.T) {
 	t.Parallel()
-	s := seededSite(t)
-	alice := s.user("alice")
-	id, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, choicePending(alice), 20)
-	if !ok {
-		t.Fatal("no game came to a choice waiting for alice: the test needs one")
-	}
-	b := newBrowser(t, true, s.logs)
-	a := b.newTab("alice", true)
-	s.openGame(a, "alice", id)
+	s, b, a, id := aliceWithAChoiceWaiting(t)
 	m := regexp.MustCompile(`On turn (\d+) your workers`).FindStringSubmatch(a.text("#pending"))
 	if m == nil {
 		b.fatalf("the waiting choice names no turn: %q", a.text("#pending"))
@@ -234,15 +226,7 @@ func TestBrowserWorkerChoiceUpdatesThePreview(t *testing.T) {
 // workers what she would get.
 func TestBrowserWaitingChoiceShowsWhatEachGives(t *testing.T) {
 	t.Parallel()
-	s := seededSite(t)
-	alice := s.user("alice")
-	id, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, choicePending(alice), 20)
-	if !ok {
-		t.Fatal("no game came to a choice waiting for alice: the test needs one")
-	}
-	b := newBrowser(t, true, s.logs)
-	a := b.newTab("alice", true)
-	s.openGame(a, "alice", id)
+	_, b, a, _ := aliceWithAChoiceWaiting(t)
 	options, err := eval[[][]string](a, `[...document.querySelectorAll('#pending select[name=use]')].map((s) => [...s.options].map((o) => o.textContent.trim()))`)
 	a.must(err)
 	if len(options) == 0 {
@@ -263,4 +247,21 @@ func TestBrowserWaitingChoiceShowsWhatEachGives(t *testing.T) {
 	if !differ {
 		b.fatalf("every number of workers gives the same: %q", options)
 	}
+}
+
+// aliceWithAChoiceWaiting opens, in a tab with JavaScript, a game of
+// alice's against the greedy bot where a choice of her workers waits for
+// her.
+func aliceWithAChoiceWaiting(t *testing.T) (*site, *browser, *tab, uint) {
+	t.Helper()
+	s := seededSite(t)
+	alice := s.user("alice")
+	id, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, choicePending(alice), 20)
+	if !ok {
+		t.Fatal("no game came to a choice waiting for alice: the test needs one")
+	}
+	b := newBrowser(t, true, s.logs)
+	a := b.newTab("alice", true)
+	s.openGame(a, "alice", id)
+	return s, b, a, id
 }
