@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // hiddenJungle stands for a jungle tile drawn from the pile in a preview: the
 // player cannot know it before the turn is committed.
 const hiddenJungle = numJungle
@@ -32,7 +34,15 @@ type Preview struct {
 	Fills []Fill
 	Fired []Edge
 	Gains []Gain
+	Tiles []TileGain
 	After Result
+}
+
+// TileGain is what the jungle tile on cell At would give one seat in a
+// move (Gain.Seat): a seat's gains split by the tiles that give them.
+type TileGain struct {
+	At   Cell
+	Gain Gain
 }
 
 // Preview computes what seat's move m would do without committing it. It
@@ -134,6 +144,7 @@ func (s *State) previewOn(c *State, seat int, m Move) (Preview, error) {
 		pv.Fills = append(pv.Fills, f)
 	}
 	pv.Fired = s.firedHidden(seat, m.Placement, out.Fills)
+	pv.Tiles = s.tileGains(c, out)
 	for i := range c.players {
 		a, b := &s.players[i], &c.players[i]
 		pv.Gains = append(pv.Gains, Gain{Seat: i, Gold: b.Gold - a.Gold, Fruit: b.Fruit - a.Fruit,
@@ -155,4 +166,40 @@ func (s *State) firedHidden(seat int, pl Placement, fills []Fill) []Edge {
 		}
 	}
 	return es
+}
+
+// tileGains splits the gains of move out, played from s to c, by jungle
+// tile: each seat's acts (the mover's, then the resolutions the move
+// caused) replayed in order on the villages before the move. A tile drawn
+// from the pile gives nothing yet (it is unknown).
+func (s *State) tileGains(c *State, out Outcome) []TileGain {
+	var tg []TileGain
+	ps := slices.Clone(s.players)
+	if out.Placement.Overbuild {
+		ps[out.Seat].Sun-- // paid before the workers act
+	}
+	replay := func(seat int, acts []Act) {
+		p := &ps[seat]
+		for _, a := range acts {
+			at := a.Tile.Step(a.Side)
+			before := *p
+			p.gain(c.at(at).jungle, a.Use)
+			g := GainOf(seat, &before, p)
+			if g == (Gain{Seat: seat}) {
+				continue
+			}
+			i := slices.IndexFunc(tg, func(t TileGain) bool { return t.At == at && t.Gain.Seat == seat })
+			if i < 0 {
+				tg = append(tg, TileGain{At: at, Gain: g})
+				continue
+			}
+			t := &tg[i].Gain
+			t.Gold, t.Fruit, t.Sun, t.WaterSteps, t.Water = t.Gold+g.Gold, t.Fruit+g.Fruit, t.Sun+g.Sun, t.WaterSteps+g.WaterSteps, t.Water+g.Water
+		}
+	}
+	replay(out.Seat, out.Acts)
+	for _, r := range out.Resolutions {
+		replay(r.Seat, r.Acts)
+	}
+	return tg
 }

@@ -55,6 +55,30 @@ func TestPreviewMatchesCommit(t *testing.T) {
 							t.Fatalf("seed %d turn %d %+v: preview gain %+v; commit gives %+v", seed, turn, pl, g, want)
 						}
 					}
+					// The gains split by tile add up to each seat's gain
+					// (but for the sun an overbuild pays), each from a
+					// jungle tile the move's workers face.
+					sum := make([]Gain, len(pv.Gains))
+					for i := range sum {
+						sum[i].Seat = i
+					}
+					if pl.Overbuild {
+						sum[seat].Sun--
+					}
+					for _, tg := range pv.Tiles {
+						g, k := tg.Gain, &sum[tg.Gain.Seat]
+						k.Gold, k.Fruit, k.Sun, k.WaterSteps, k.Water = k.Gold+g.Gold, k.Fruit+g.Fruit, k.Sun+g.Sun, k.WaterSteps+g.WaterSteps, k.Water+g.Water
+						faced := false
+						for _, e := range pv.Fired {
+							faced = faced || e.Tile.Step(e.Side) == tg.At && e.Owner == g.Seat
+						}
+						if !faced {
+							t.Fatalf("seed %d turn %d %+v: a gain from %v, which no fired edge of seat %d faces", seed, turn, pl, tg.At, g.Seat)
+						}
+					}
+					if !reflect.DeepEqual(sum, pv.Gains) {
+						t.Fatalf("seed %d turn %d %+v: tiles' gains add up to %+v, the move's are %+v", seed, turn, pl, sum, pv.Gains)
+					}
 					if !reflect.DeepEqual(pv.After, c.Score()) {
 						t.Fatal("preview's standing differs from the committed one")
 					}

@@ -94,6 +94,10 @@ const (
 	numJungle
 )
 
+// NumJungleKinds is the number of jungle tile kinds (P1 to TempleTile are
+// 1 to NumJungleKinds).
+const NumJungleKinds = int(numJungle) - 1
+
 // JungleKind describes a jungle tile kind as data: its notation code, its
 // effect and value, how many a game uses, and its rank in the default order
 // in which activated edges are resolved (NOTATION.md).
@@ -241,6 +245,9 @@ var workerRots = func() [numWorker][]int {
 	}
 	return out
 }()
+
+// WaterTrack is the value of each field of the water track, from the first.
+func WaterTrack() []int { return append([]int(nil), waterTrack[:]...) }
 
 // waterTrack is the value of each field of the water track; carriers start
 // on field 0. Player.WaterValue reads it.
