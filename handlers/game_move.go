@@ -87,16 +87,16 @@ func (s *Server) previewTurn(c echo.Context) error {
 	keepChoices(vm.Play.Edges, m.Acts)
 	if problem != "" {
 		// No preview: the one of every worker would not be the move asked.
-		vm.Play.Reason, vm.Play.Preview = problem, nil
+		vm.Play.Reason, vm.Play.Preview, vm.Play.TileGains = problem, nil, nil
 		return s.renderGame(c, http.StatusUnprocessableEntity, vm)
 	}
 	pv, err := l.Play.State().Preview(vm.Me, m)
 	if err != nil {
 		code, msg := status(lang(c), err)
-		vm.Play.Reason, vm.Play.Preview = msg, nil
+		vm.Play.Reason, vm.Play.Preview, vm.Play.TileGains = msg, nil, nil
 		return s.renderGame(c, code, vm)
 	}
-	vm.Play.Preview = views.PreviewLines(lang(c), pv, vm.Names(), vm.Me)
+	vm.Play.Preview, vm.Play.TileGains = views.PreviewLines(lang(c), pv, vm.Names(), vm.Me), pv.Tiles
 	return s.renderGame(c, http.StatusOK, vm)
 }
 

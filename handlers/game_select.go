@@ -93,7 +93,7 @@ func selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 		_, vm.Play.Reason = status(l, err)
 		return
 	}
-	vm.Play.Preview = views.PreviewLines(l, pv, names, vm.Me)
+	vm.Play.Preview, vm.Play.TileGains = views.PreviewLines(l, pv, names, vm.Me), pv.Tiles
 	vm.Play.Ready = true
 	vm.Focus = "confirm"
 }

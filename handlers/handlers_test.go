@@ -752,7 +752,7 @@ func TestHandSlot(t *testing.T) {
 		}
 	}
 	_, body := ana.get(base + "&slot=5")
-	if strings.Contains(body, `class="error"`) || !strings.Contains(body, `aria-current="true" aria-label="Worker tile `+pl.Tile.String()) {
+	if strings.Contains(body, `class="error"`) || !regexp.MustCompile(`aria-current="true"[^>]*data-tile="`+pl.Tile.String()+`"`).MatchString(body) {
 		t.Fatalf("slot=5 (no such place) should mark the first %s:\n%s", pl.Tile, body)
 	}
 	cell := fmt.Sprintf("&at=%d,%d", pl.At.X, pl.At.Y)

@@ -21,6 +21,7 @@ type Board struct {
 	Chosen                 *engine.Cell
 	Ghost                  *engine.TileView  // the tile chosen, on its cell, before Confirm
 	GhostFills             []engine.TileView // the jungle tiles the move would lay
+	Gains                  []engine.TileGain // what the move gives the viewer, by tile
 	Link                   func(engine.Cell) string
 	Names                  []string
 	Changed                []engine.Cell // changed since the viewer's last move: outlined
@@ -75,57 +76,41 @@ func (b Board) At(c engine.Cell, dx, dy int) (string, string) {
 	return strconv.Itoa((c.X-b.MinX)*CellSize + dx), strconv.Itoa((c.Y-b.MinY)*CellSize + dy)
 }
 
-// Dot is one worker drawn on a tile edge.
-type Dot struct {
+// Figure is one worker drawn on a tile's edge, standing: where its centre
+// is and whether it has been activated.
+type Figure struct {
 	X, Y  string
 	Fired bool
 }
 
-// Dots places each worker of t as a dot along its edge.
-func (b Board) Dots(t engine.TileView) []Dot {
-	var out []Dot
+// Transform places the figure.
+func (f Figure) Transform() string { return "translate(" + f.X + " " + f.Y + ")" }
+
+// Figures places each worker of t along its edge, its centre 11 units in
+// from it.
+func (b Board) Figures(t engine.TileView) []Figure {
+	var out []Figure
 	for d := 0; d < 4; d++ {
 		k := t.Edges[d]
 		for i := 0; i < k; i++ {
-			// Spread k dots along the edge, 8 units in from it.
 			along := CellSize*(i+1)/(k+1) - CellSize/2
+			in := CellSize/2 - 11
 			var dx, dy int
 			switch engine.Side(d) {
 			case engine.N:
-				dx, dy = along, -CellSize/2+8
+				dx, dy = along, -in
 			case engine.E:
-				dx, dy = CellSize/2-8, along
+				dx, dy = in, along
 			case engine.S:
-				dx, dy = -along, CellSize/2-8
+				dx, dy = -along, in
 			case engine.W:
-				dx, dy = -CellSize/2+8, -along
+				dx, dy = -in, -along
 			}
-			x, y := b.At(t.At, CellSize/2+dx, CellSize/2+dy)
-			out = append(out, Dot{X: x, Y: y, Fired: t.Fired[d]})
+			x, y := b.At(t.At, CellSize/2-1+dx, CellSize/2-1+dy)
+			out = append(out, Figure{X: x, Y: y, Fired: t.Fired[d]})
 		}
 	}
 	return out
-}
-
-// JungleColour fills a jungle tile by effect.
-func JungleColour(j engine.Jungle) string {
-	if j == engine.NoJungle || j.Kind().Code == "" {
-		return "#888"
-	}
-	switch j.Kind().Effect {
-	case engine.Plantation:
-		return "#2e7d32"
-	case engine.Market:
-		return "#a0561a"
-	case engine.Mine:
-		return "#7a6a00"
-	case engine.Water:
-		return "#1f6fb2"
-	case engine.SunSite:
-		return "#d98b00"
-	default:
-		return "#6b4c9a"
-	}
 }
 
 // SeatFill is a seat's colour.
@@ -148,7 +133,7 @@ func TileLabel(l *i18n.Lang, t engine.TileView, names []string) string {
 // WorkerLabel describes a worker tile as turned by rot quarter turns.
 func WorkerLabel(l *i18n.Lang, w engine.Worker, rot int) string {
 	e := w.Edges(rot)
-	return l.T("Worker tile %s: workers north %d, east %d, south %d, west %d", w.String(), int(e[0]), int(e[1]), int(e[2]), int(e[3]))
+	return l.T("Worker tile: workers north %d, east %d, south %d, west %d", int(e[0]), int(e[1]), int(e[2]), int(e[3]))
 }
 
 // Seats lists the seats whose tiles are on the board (the chosen tile's

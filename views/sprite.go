@@ -9,36 +9,47 @@ import (
 	"cacao/static"
 )
 
-// handSprite is the static file with every worker tile in each of its four
-// turns, one symbol each (tileGlyph): the hand's icons refer to it.
-const handSprite = "hand.svg"
+// tileSprite is the static file with the drawings of the pieces, one
+// symbol each: every worker tile in each of its four turns (tileGlyph),
+// every jungle tile (junglePicture) and the village's icons. Pages refer
+// to its symbols (tileIcon) instead of carrying the drawings.
+const tileSprite = "tiles.svg"
 
-// RegisterSprite adds the hand's sprite to the static files (static.Add).
+// RegisterSprite adds the tiles' sprite to the static files (static.Add).
 // The program that serves pages calls it before it serves (handlers.New
-// does): a page with a hand links to the sprite by its content's hash, and
-// until the sprite is added such a page panics in static.Path rather than
-// link to nothing. Calling it again does nothing.
-func RegisterSprite() { static.Add(handSprite, handSpriteSVG()) }
+// does): a page links to the sprite by its content's hash, and until the
+// sprite is added such a page panics in static.Path rather than link to
+// nothing. Calling it again does nothing.
+func RegisterSprite() { static.Add(tileSprite, spriteSVG()) }
 
-// handSpriteSVG draws the hand's sprite.
-func handSpriteSVG() []byte {
+// spriteSVG draws the tiles' sprite.
+func spriteSVG() []byte {
 	var b bytes.Buffer
 	b.WriteString(`<svg xmlns="http://www.w3.org/2000/svg">`)
 	for w := engine.Worker(0); int(w) < engine.NumWorkerKinds; w++ {
 		for rot := 0; rot < 4; rot++ {
-			if err := tileGlyph(w, rot).Render(context.Background(), &b); err != nil {
-				panic(err)
-			}
+			must(tileGlyph(w, rot).Render(context.Background(), &b))
 		}
 	}
+	for j := engine.P1; int(j) <= engine.NumJungleKinds; j++ {
+		must(junglePicture(j).Render(context.Background(), &b))
+	}
+	must(villageIcons().Render(context.Background(), &b))
 	b.WriteString(`</svg>`)
 	return b.Bytes()
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
 }
 
 // glyphID names worker tile w turned rot quarter turns in the sprite.
 func glyphID(w engine.Worker, rot int) string { return "w" + w.String() + "-" + strconv.Itoa(rot) }
 
-// handIcon is the address of that symbol.
-func handIcon(w engine.Worker, rot int) string {
-	return static.Path(handSprite) + "#" + glyphID(w, rot)
-}
+// tileIcon is the address of the sprite's symbol id.
+func tileIcon(id string) string { return static.Path(tileSprite) + "#" + id }
+
+// handIcon is the address of worker tile w turned rot.
+func handIcon(w engine.Worker, rot int) string { return tileIcon(glyphID(w, rot)) }

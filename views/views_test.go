@@ -79,14 +79,24 @@ func TestBoardGolden(t *testing.T) {
 	vm := fixedGame(t)
 	html := golden(t, "board", BoardSVG(vm, vm.boardFor()))
 	// What a player would notice: every tile on the board is drawn, each
-	// from a face that is defined.
-	uses := regexp.MustCompile(`<use href="#([sj]\d+)"`).FindAllStringSubmatch(html, -1)
+	// from a face that is defined (a seat's, on the page) or the sprite's.
+	uses := regexp.MustCompile(`<use href="([^"]*)#([sj]\d+)"`).FindAllStringSubmatch(html, -1)
 	if len(uses) != len(vm.View.Tiles) {
 		t.Fatalf("%d tiles placed for %d tiles", len(uses), len(vm.View.Tiles))
 	}
+	sprite := string(spriteSVG())
 	for _, u := range uses {
-		if !strings.Contains(html, `<g id="`+u[1]+`">`) {
-			t.Fatalf("tile face %s is placed but not defined", u[1])
+		switch u[1] {
+		case "":
+			if !strings.Contains(html, `<g id="`+u[2]+`">`) {
+				t.Fatalf("tile face %s is placed but not defined", u[2])
+			}
+		case static.Path(tileSprite):
+			if !strings.Contains(sprite, `<symbol id="`+u[2]+`"`) {
+				t.Fatalf("tile face %s is not in the sprite", u[2])
+			}
+		default:
+			t.Fatalf("tile face %s#%s is neither the page's nor the sprite's", u[1], u[2])
 		}
 	}
 }
@@ -97,9 +107,24 @@ func TestVillagesGolden(t *testing.T) {
 	if strings.Contains(html, "<b>bo</b>") || !strings.Contains(html, "&lt;b&gt;bo&lt;/b&gt;") {
 		t.Fatal("a player name with HTML is not escaped")
 	}
-	for _, s := range vm.Seats {
-		if !strings.Contains(html, "/5</td>") {
-			t.Fatalf("fruit of %s not shown out of 5", s.Name)
+	// Each village drawn as it is: its fruit and sun tokens in their
+	// slots, said in words too, and its carrier on its water field.
+	rows := strings.Split(html[strings.Index(html, "<tbody>"):], "<tr>")[1:]
+	if len(rows) != len(vm.Seats) {
+		t.Fatalf("%d rows for %d seats", len(rows), len(vm.Seats))
+	}
+	for i, s := range vm.Seats {
+		v, row := s.Village, rows[i]
+		fruit := regexp.MustCompile(`<svg class="tokens fruit".*?</svg>`).FindString(row)
+		sun := regexp.MustCompile(`<svg class="tokens sun".*?</svg>`).FindString(row)
+		if strings.Count(fruit, `class="on"`) != v.Fruit || strings.Count(fruit, "<ellipse") != engine.MaxFruit || !strings.Contains(row, fmt.Sprintf(`<span class="visually-hidden">%d/5</span>`, v.Fruit)) {
+			t.Errorf("fruit of %s (%d) not drawn out of 5: %s", s.Name, v.Fruit, fruit)
+		}
+		if strings.Count(sun, `class="on"`) != v.Sun || strings.Count(sun, "<circle") != engine.MaxSun {
+			t.Errorf("sun of %s (%d) not drawn out of 3: %s", s.Name, v.Sun, sun)
+		}
+		if !strings.Contains(row, fmt.Sprintf(`<circle cx="%d" cy="7" r="4" class="carrier">`, v.WaterField*7+4)) {
+			t.Errorf("the carrier of %s is not on field %d", s.Name, v.WaterField)
 		}
 	}
 }
@@ -174,21 +199,29 @@ func TestSeatName(t *testing.T) {
 	}
 }
 
-// TestHandSprite: the hand's icons name symbols of the hand's sprite, a
-// static file with every worker tile in each of its four turns, drawn as
-// the board draws the tile's workers, served under the name the icons use
-// (also when a second server adds it again).
-func TestHandSprite(t *testing.T) {
+// TestTileSprite: the hand's icons name symbols of the tiles' sprite, a
+// static file with every worker tile in each of its four turns, its
+// workers placed as the board places them, and every jungle tile, served
+// under the name the icons use (also when a second server adds it again).
+// No drawing carries a notation code.
+func TestTileSprite(t *testing.T) {
 	RegisterSprite()
-	sprite := string(handSpriteSVG())
+	sprite := string(spriteSVG())
 	rec := httptest.NewRecorder()
-	static.Handler().ServeHTTP(rec, httptest.NewRequest("GET", static.Path(handSprite), nil))
+	static.Handler().ServeHTTP(rec, httptest.NewRequest("GET", static.Path(tileSprite), nil))
 	if rec.Code != 200 || rec.Body.String() != sprite {
-		t.Fatalf("%s: %d, %d bytes; want the sprite's %d", static.Path(handSprite), rec.Code, rec.Body.Len(), len(sprite))
+		t.Fatalf("%s: %d, %d bytes; want the sprite's %d", static.Path(tileSprite), rec.Code, rec.Body.Len(), len(sprite))
 	}
 	ids := regexp.MustCompile(`<symbol id="([^"]+)"`).FindAllStringSubmatch(sprite, -1)
-	if len(ids) != 4*engine.NumWorkerKinds {
-		t.Fatalf("%d symbols in the sprite, want %d", len(ids), 4*engine.NumWorkerKinds)
+	if want := 4*engine.NumWorkerKinds + engine.NumJungleKinds + 6; len(ids) != want {
+		t.Fatalf("%d symbols in the sprite, want %d", len(ids), want)
+	}
+	symbol := func(id string) string {
+		i := strings.Index(sprite, `<symbol id="`+id+`"`)
+		if i < 0 {
+			t.Fatalf("no symbol %s in the sprite", id)
+		}
+		return sprite[i : i+strings.Index(sprite[i:], "</symbol>")]
 	}
 	for w := engine.Worker(0); int(w) < engine.NumWorkerKinds; w++ {
 		for rot := 0; rot < 4; rot++ {
@@ -196,23 +229,34 @@ func TestHandSprite(t *testing.T) {
 			if err := TileIcon(w, rot).Render(context.Background(), &buf); err != nil {
 				t.Fatal(err)
 			}
-			ref := regexp.MustCompile(`<use href="(/static/hand\.[0-9a-f]{10}\.svg)#([^"]+)"`).FindStringSubmatch(buf.String())
-			if ref == nil || ref[1] != static.Path("hand.svg") {
+			ref := regexp.MustCompile(`<use href="(/static/tiles\.[0-9a-f]{10}\.svg)#([^"]+)"`).FindStringSubmatch(buf.String())
+			if ref == nil || ref[1] != static.Path("tiles.svg") {
 				t.Fatalf("%s turned %d: the icon %s does not name the served sprite", w, rot, buf.String())
 			}
-			i := strings.Index(sprite, `<symbol id="`+ref[2]+`"`)
-			if i < 0 {
-				t.Fatalf("%s turned %d: no symbol %s in the sprite", w, rot, ref[2])
+			s := symbol(ref[2])
+			var want []string
+			for _, f := range (Board{}).Figures(engine.TileView{Edges: edgesOf(w, rot)}) {
+				want = append(want, f.Transform())
 			}
-			symbol := sprite[i : i+strings.Index(sprite[i:], "</symbol>")]
-			dots := 0
-			for _, e := range edgesOf(w, rot) {
-				dots += e
+			got := regexp.MustCompile(`<g class="wk" transform="([^"]+)"`).FindAllStringSubmatch(s, -1)
+			if len(got) != len(want) {
+				t.Fatalf("symbol %s has %d workers, want %d:\n%s", ref[2], len(got), len(want), s)
 			}
-			if n := strings.Count(symbol, "<circle"); n != dots || !strings.Contains(symbol, ">"+w.String()+"</text>") {
-				t.Fatalf("symbol %s has %d workers, want %d, and should name %s:\n%s", ref[2], n, dots, w, symbol)
+			for i := range got {
+				if got[i][1] != want[i] {
+					t.Errorf("symbol %s: worker %d at %s, want %s", ref[2], i, got[i][1], want[i])
+				}
 			}
 		}
+	}
+	for j := engine.P1; int(j) <= engine.NumJungleKinds; j++ {
+		s := symbol(jungleID(j))
+		if strings.Contains(s, ">"+j.String()+"<") {
+			t.Errorf("jungle tile %s is labelled with its code:\n%s", j, s)
+		}
+	}
+	if strings.Contains(sprite, "<text") && regexp.MustCompile(`>(1111|2101|3001|3100)<`).MatchString(sprite) {
+		t.Error("a worker tile is labelled with its code")
 	}
 }
 
@@ -254,7 +298,7 @@ func TestRetiredEndNotice(t *testing.T) {
 
 // TestBoardShowsTheMove: with a tile and a cell chosen, the board draws the
 // tile on its cell in the player's colour (not a blank square) and the
-// jungle tiles the move would lay, each from a face that is defined.
+// jungle tiles the move would lay, from the sprite.
 func TestBoardShowsTheMove(t *testing.T) {
 	vm := fixedGame(t)
 	vm.Me = 2 // a seat with no tile on the board yet
@@ -269,12 +313,10 @@ func TestBoardShowsTheMove(t *testing.T) {
 	}
 	html := buf.String()
 	ghost := html[strings.Index(html, `<g class="ghost"`):]
-	for _, face := range []string{"s2", "j1"} {
-		if !strings.Contains(ghost, `<use href="#`+face+`"`) || !strings.Contains(html, `<g id="`+face+`">`) {
-			t.Fatalf("the move's %s is not drawn from a defined face:\n%s", face, ghost)
-		}
+	if !strings.Contains(ghost, `<use href="#s2"`) || !strings.Contains(html, `<g id="s2">`) {
+		t.Fatalf("the move's tile is not drawn from a defined face:\n%s", ghost)
 	}
-	if !strings.Contains(ghost, fmt.Sprintf(`<use href="#j1" x="%s" y="%s"`, b.X(fill.At), b.Y(fill.At))) {
-		t.Fatalf("the jungle tile is not on its cell:\n%s", ghost)
+	if !strings.Contains(ghost, fmt.Sprintf(`<use href="%s" x="%s" y="%s"`, tileIcon(jungleID(fill.Tile)), b.X(fill.At), b.Y(fill.At))) {
+		t.Fatalf("the jungle tile is not drawn from the sprite on its cell:\n%s", ghost)
 	}
 }

@@ -132,7 +132,8 @@ type PlayVM struct {
 	CanAct      bool // my turn and no pending choice of mine blocks it
 	Cells       map[engine.Cell]bool
 	FillOptions []string
-	Fills       []engine.Fill // the chosen fill option's, drawn on the board
+	Fills       []engine.Fill     // the chosen fill option's, drawn on the board
+	TileGains   []engine.TileGain // what the move gives, by tile (engine.Preview.Tiles)
 	Edges       []EdgeChoice
 	Preview     []string
 	Ready       bool // a full move is selected: show the confirm form
@@ -279,6 +280,11 @@ func (vm GameVM) boardFor() Board {
 			b.Ghost = &engine.TileView{At: *vm.Sel.At, Edges: edgesOf(w, vm.Sel.Rot), Owner: vm.Me, Jungle: engine.NoJungle}
 			for _, f := range vm.Play.Fills {
 				b.GhostFills = append(b.GhostFills, engine.TileView{At: f.At, Jungle: f.Tile})
+			}
+			for _, g := range vm.Play.TileGains {
+				if g.Gain.Seat == vm.Me {
+					b.Gains = append(b.Gains, g)
+				}
 			}
 		}
 	}

@@ -54,9 +54,9 @@ func LogLine(l *i18n.Lang, ev LogEntry, names []string) string {
 	} else {
 		at := CellLabel(l, ev.Placement.At)
 		if ev.Placement.Overbuild {
-			parts = append(parts, l.T("%s overbuilt with %s at %s", name, ev.Placement.Tile.String(), at))
+			parts = append(parts, l.T("%s overbuilt at %s", name, at))
 		} else {
-			parts = append(parts, l.T("%s placed %s at %s", name, ev.Placement.Tile.String(), at))
+			parts = append(parts, l.T("%s placed a worker tile at %s", name, at))
 		}
 		for _, f := range ev.Fills {
 			parts = append(parts, l.T("filled %s with %s", CellLabel(l, f.At), JungleName(l, f.Tile)))

@@ -39,14 +39,15 @@ type focusInfo struct {
 	FocusVisible bool   `json:"focusVisible"` // the element matches :focus-visible
 
 	// What the element is in a turn.
-	Tile    bool `json:"tile"`    // a tile in the hand (.hand a)
-	Rotate  bool `json:"rotate"`  // #rotate
-	Cell    bool `json:"cell"`    // a legal cell on the board (#board a.cell)
-	Fill    bool `json:"fill"`    // a fill choice (a link in #play's fieldset list)
-	Use     bool `json:"use"`     // a worker select (select[name=use])
-	Workers bool `json:"workers"` // the summary that opens the worker controls
-	Confirm bool `json:"confirm"` // #confirm
-	Resolve bool `json:"resolve"` // the pending choice's Confirm choice button
+	Tile     bool   `json:"tile"`     // a tile in the hand (.hand a)
+	TileKind string `json:"tileKind"` // which worker tile it is (its data-tile)
+	Rotate   bool   `json:"rotate"`   // #rotate
+	Cell     bool   `json:"cell"`     // a legal cell on the board (#board a.cell)
+	Fill     bool   `json:"fill"`     // a fill choice (a link in #play's fieldset list)
+	Use      bool   `json:"use"`      // a worker select (select[name=use])
+	Workers  bool   `json:"workers"`  // the summary that opens the worker controls
+	Confirm  bool   `json:"confirm"`  // #confirm
+	Resolve  bool   `json:"resolve"`  // the pending choice's Confirm choice button
 
 	SelectIndex int `json:"selectIndex"` // for a select: the selected option
 	Options     int `json:"options"`     // for a select: how many options
@@ -114,7 +115,7 @@ const focusJS = `(() => {
 		section: where, kind,
 		visible: ways.length > 0, how: ways.length > 0 ? ways[0] : how,
 		focusVisible: el.matches(':focus-visible'),
-		tile: el.matches('.hand a'),
+		tile: el.matches('.hand a'), tileKind: attr('data-tile') || '',
 		rotate: el.id === 'rotate',
 		cell: el.matches('#board a.cell'),
 		fill: el.matches('#play fieldset ul a'),
@@ -324,9 +325,9 @@ func (kp *kbPlayer) playTurn() {
 	beforeFill := func(f focusInfo) bool { return f.Tile || f.Rotate || f.Cell }
 
 	// A tile from the hand, then the rotate button (autofocus).
-	// A tile is known by its label up to the colon ("Worker tile 1111"): the
-	// rest tells its rotation.
-	tile := func(f focusInfo) string { return strings.SplitN(f.Label, ":", 2)[0] }
+	// A tile is known by its kind (data-tile): its label tells its
+	// workers as turned.
+	tile := func(f focusInfo) string { return f.TileKind }
 	tried := map[string]bool{}
 	var tabs int
 	var f focusInfo
@@ -338,7 +339,7 @@ func (kp *kbPlayer) playTurn() {
 		kp.activate("Enter", kb.Enter, f)
 		kp.expectFocus("#rotate after choosing "+f.Label, func(f focusInfo) bool { return f.Rotate })
 		st = kp.state()
-		if w := query(st.URL, "tile"); w == "" || !strings.HasSuffix(tile(f), " "+w) {
+		if w := query(st.URL, "tile"); w == "" || tile(f) != w {
 			kp.fatalf("Enter on %s selected tile %q (%s)", f, w, st.URL)
 		}
 		// Rotate once, then as often as needed for a legal cell.

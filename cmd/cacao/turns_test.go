@@ -66,9 +66,10 @@ func TestBrowserTitleSaysYourTurn(t *testing.T) {
 }
 
 // TestBrowserPlayersTable: in the players' table a seat's state ("(to
-// play)") sits whole on a line of its own under the name, at both sizes,
-// and the tiles in hand and in the pile are two columns (not "3/8", which
-// reads as a fraction).
+// play)") sits whole on a line of its own under the name, at both sizes;
+// the tiles in hand and in the pile are each drawn with their count (not
+// "3/8", which reads as a fraction); and the table, drawings and all,
+// fits its card without scrolling sideways.
 func TestBrowserPlayersTable(t *testing.T) {
 	t.Parallel()
 	b, a, game := aliceAgainstABot(t)
@@ -78,8 +79,20 @@ func TestBrowserPlayersTable(t *testing.T) {
 		a.must(a.waitFor(`document.readyState === 'complete'`, 10*time.Second, "the game page"))
 		heads, err := eval[[]string](a, `[...document.querySelectorAll('#villages thead th')].map((h) => h.textContent.trim())`)
 		a.must(err)
-		if !slices.Contains(heads, "Hand") || !slices.Contains(heads, "Pile") {
-			b.fatalf("%s: the players' table has the columns %q, want Hand and Pile", sc.name, heads)
+		if !slices.Contains(heads, "Tiles") {
+			b.fatalf("%s: the players' table has the columns %q, want Tiles", sc.name, heads)
+		}
+		tiles, err := eval[[]string](a, `[...document.querySelectorAll('#villages td.tiles')].map((td) => td.textContent.replace(/\s+/g, ' ').trim())`)
+		a.must(err)
+		for _, td := range tiles {
+			if !regexp.MustCompile(`^\d+ in hand, \d+ in the pile$`).MatchString(td) {
+				b.fatalf("%s: a seat's tiles read %q", sc.name, td)
+			}
+		}
+		over, err := eval[float64](a, `(() => { const r = document.querySelector('#villages .table-scroll'); return r.scrollWidth - r.clientWidth; })()`)
+		a.must(err)
+		if over > 0 {
+			b.fatalf("%s: the players' table is %.0f px wider than its card", sc.name, over)
 		}
 		type state struct {
 			Text         string
