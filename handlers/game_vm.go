@@ -57,6 +57,14 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	}
 	names := vm.Names()
 	vm.LogLen = len(l.Events)
+	vm.Arrived = arrived(l.Events, len(l.Seats))
+	if n := len(l.Events); n > 0 {
+		for i := range vm.Seats {
+			if g := l.Events[n-1].Gains; i < len(g) {
+				vm.Seats[i].Gained = views.GainText(lg, g[i])
+			}
+		}
+	}
 	// The page shows the log's last entries (the since panel tells a
 	// returning player the rest of what is new); /games/ID/log has it all.
 	from := max(0, len(l.Events)-views.LogShown)
@@ -116,6 +124,24 @@ func (s *Server) clocks(lg *i18n.Lang, l *models.Loaded) []string {
 	for i, seat := range l.Seats {
 		if seat.Deadline != nil && seat.UserID != nil {
 			out[i] = views.ClockText(lg, seat.Deadline.Sub(now), away[*seat.UserID])
+		}
+	}
+	return out
+}
+
+// arrived is the cells the last round of moves (one per seat) laid tiles
+// on, each with the number of its log entry (from 1); a later move on a
+// cell wins.
+func arrived(events []models.Event, seats int) map[engine.Cell]int {
+	out := map[engine.Cell]int{}
+	for i := max(0, len(events)-seats); i < len(events); i++ {
+		ev := events[i]
+		if ev.Kind != models.KindTurn {
+			continue
+		}
+		out[ev.Placement.At] = i + 1
+		for _, f := range ev.Fills {
+			out[f.At] = i + 1
 		}
 	}
 	return out

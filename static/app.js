@@ -115,3 +115,40 @@ document.addEventListener("DOMContentLoaded", frameBoard);
 document.addEventListener("change", function (e) {
   if (e.target.closest && e.target.closest("#zoom")) requestAnimationFrame(frameBoard);
 });
+
+// A legal cell under the pointer or the focus tells, in the bar, what
+// placing the tile there would bring: its label (a screen reader hears
+// the label itself).
+function cellHint(e) {
+  var h = document.getElementById("cell-hint");
+  if (!h || !e.target.closest) return;
+  var a = e.target.closest("#place-cells a.cell");
+  h.textContent = a && (e.type === "mouseover" || e.type === "focusin") ? a.getAttribute("aria-label") : "";
+}
+["mouseover", "mouseout", "focusin", "focusout"].forEach(function (n) {
+  document.addEventListener(n, cellHint);
+});
+
+// Motion: the tiles laid and the gains won since the page last showed the
+// game (a move confirmed, another player's move on a live refresh) arrive
+// with a short animation. The board and the villages carry the number of
+// log entries they show (data-seq), each recent tile the entry that laid it;
+// the animation itself is CSS, only for those who do not ask for reduced
+// motion. A page just loaded shows the game as it is.
+var shownSeq = null;
+function arrive() {
+  var board = document.getElementById("board");
+  if (!board) return;
+  var seq = Number(board.getAttribute("data-seq"));
+  if (shownSeq !== null && seq > shownSeq) {
+    var from = shownSeq;
+    board.querySelectorAll("g.new[data-seq]").forEach(function (g) {
+      if (Number(g.getAttribute("data-seq")) > from) g.classList.add("arrive");
+    });
+    var v = document.getElementById("villages");
+    if (v && Number(v.getAttribute("data-seq")) > from) v.classList.add("arrive");
+  }
+  shownSeq = seq;
+}
+document.addEventListener("DOMContentLoaded", arrive);
+document.addEventListener("htmx:afterSettle", arrive);

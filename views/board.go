@@ -24,7 +24,8 @@ type Board struct {
 	Gains                  []engine.TileGain // what the move gives the viewer, by tile
 	Link                   func(engine.Cell) string
 	Names                  []string
-	Changed                []engine.Cell // changed since the viewer's last move: outlined
+	Changed                []engine.Cell       // changed since the viewer's last move: outlined
+	Arrived                map[engine.Cell]int // GameVM.Arrived
 }
 
 // NewBoard lays out the tiles of v and the selectable cells.

@@ -109,6 +109,7 @@ type Seat struct {
 	IsMe    bool
 	ToPlay  bool
 	Clock   string // "2 days 3 h left", "on vacation until …"; "" without a limit
+	Gained  string // what the log's last entry gave the seat, in words ("" for nothing)
 }
 
 // EdgeChoice is one fired edge the viewer resolves: how many workers to use
@@ -202,9 +203,13 @@ type GameVM struct {
 	CanJoin   bool     // a seat of this open game is free for the viewer (open, or kept for them)
 	Announce  []string // others' moves since the page's last look, read out by screen readers
 	LogLen    int      // log entries shown: a refetch announces what came after
-	Fragment  bool     // rendered for htmx: the game area alone, with the announcements after it
-	Step      bool     // a selection step's answer (htmx): the game area alone is taken, not the header's count
-	Focus     string   // the control the next step starts from ("rotate", "confirm"); none on live refetches
+	// Arrived is the cells the latest moves laid tiles on, each with the
+	// number of its log entry (from 1): a page that had shown the game
+	// before that entry draws them arriving (app.js).
+	Arrived  map[engine.Cell]int
+	Fragment bool   // rendered for htmx: the game area alone, with the announcements after it
+	Step     bool   // a selection step's answer (htmx): the game area alone is taken, not the header's count
+	Focus    string // the control the next step starts from ("rotate", "confirm"); none on live refetches
 	// OpenWorkers shows the worker choices open (the player is changing
 	// them).
 	OpenWorkers bool
@@ -263,6 +268,7 @@ func (vm GameVM) boardFor() Board {
 	sortCells(legal)
 	b := NewBoard(vm.View, legal)
 	b.Names = vm.Names()
+	b.Arrived = vm.Arrived
 	if vm.Since != nil {
 		b.Changed = vm.Since.Cells
 	}
