@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"cacao/engine"
 	"cacao/static"
 )
 
@@ -33,31 +34,61 @@ func (c *client) compressed(t *testing.T, path string) (int, *http.Response) {
 	return len(b), res
 }
 
-// TestPageWeight: a mid-game page with everything it loads (htmx and its
-// SSE extension, the CSS, the hand's sprite, the icon) is at most 60 KB on the wire; pages and files are
-// gzipped, and static files have content-hashed names cached for a year.
+// TestPageWeight: a game page with everything it loads (htmx and its
+// SSE extension, the CSS, the tiles' sprite, the icon) is at most 60 KB on
+// the wire, in the middle of a two-player game and late in a four-player
+// one with a tile chosen (the board full, every place offered); pages and
+// files are gzipped, and static files have content-hashed names cached
+// for a year.
 func TestPageWeight(t *testing.T) {
 	s := newSite(t)
 	id, ana, _ := s.midGame()
-	page := fmt.Sprintf("/games/%d", id)
-	_, body := ana.get(page)
-	n, res := ana.compressed(t, page)
+	weigh(t, ana, fmt.Sprintf("/games/%d", id), "mid-game page, 2 players")
+
+	cy := s.signup("cyd")
+	four := cy.createGame("greedy", "greedy", "greedy")
+	r := engine.NewRand(9)
+	for i := 0; i < 6; i++ {
+		cy.act(four, r)
+	}
+	seat, l := s.seatOf(four, "cyd")
+	st := l.Play.State()
+	if st.Current() != seat || len(st.Player(seat).Queue()) > 0 || len(st.View(seat).Legal) == 0 {
+		t.Fatal("cy cannot choose a tile late in the four-player game")
+	}
+	weigh(t, cy, fmt.Sprintf("/games/%d?tile=%s", four, st.View(seat).Legal[0].Tile), fmt.Sprintf("late four-player page (%d tiles on the board), a tile chosen", len(st.View(seat).Tiles)))
+
+	// The plain name still works, but is revalidated.
+	if _, res := ana.compressed(t, "/static/app.css"); res.StatusCode != 200 || strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
+		t.Fatalf("plain name: %d %q", res.StatusCode, res.Header.Get("Cache-Control"))
+	}
+	if _, res := ana.compressed(t, "/static/nope.js"); res.StatusCode != http.StatusNotFound {
+		t.Fatalf("a missing file: %d", res.StatusCode)
+	}
+}
+
+// weigh checks the weight on the wire of page with everything it loads
+// (see TestPageWeight) and logs it.
+func weigh(t *testing.T, c *client, page, what string) {
+	t.Helper()
+	_, body := c.get(page)
+	n, res := c.compressed(t, page)
 	if res.Header.Get("Content-Encoding") != "gzip" {
-		t.Fatal("the game page is not gzipped")
+		t.Fatalf("%s: not gzipped", what)
 	}
 	total := n
 	parts := []string{fmt.Sprintf("page %d B (%d B plain)", n, len(body))}
 	var assets []string
 	for _, m := range assetRE.FindAllStringSubmatch(body, -1) {
 		if a, _, _ := strings.Cut(m[1], "#"); !slices.Contains(assets, a) {
-			assets = append(assets, a) // the hand's icons name symbols of one file
+			assets = append(assets, a) // the drawings name symbols of one file
 		}
 	}
 	if len(assets) != 6 {
-		t.Fatalf("the page links %d static files (%v); want the icon, the CSS, htmx, its SSE extension, app.js and the hand's sprite", len(assets), assets)
+		t.Fatalf("%s links %d static files (%v); want the icon, the CSS, htmx, its SSE extension, app.js and the tiles' sprite", what, len(assets), assets)
 	}
 	for _, a := range assets {
-		n, res := ana.compressed(t, a)
+		n, res := c.compressed(t, a)
 		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Encoding") != "gzip" {
 			t.Fatalf("%s: %d, encoding %q", a, res.StatusCode, res.Header.Get("Content-Encoding"))
 		}
@@ -67,16 +98,9 @@ func TestPageWeight(t *testing.T) {
 		total += n
 		parts = append(parts, fmt.Sprintf("%s %d B", a, n))
 	}
-	t.Logf("mid-game page weight: %d B compressed: %s", total, strings.Join(parts, ", "))
+	t.Logf("%s: %d B compressed: %s", what, total, strings.Join(parts, ", "))
 	if total > 60*1024 {
-		t.Fatalf("mid-game page weighs %d B compressed; the budget is 60 KB", total)
-	}
-	// The plain name still works, but is revalidated.
-	if _, res := ana.compressed(t, "/static/app.css"); res.StatusCode != 200 || strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
-		t.Fatalf("plain name: %d %q", res.StatusCode, res.Header.Get("Cache-Control"))
-	}
-	if _, res := ana.compressed(t, "/static/nope.js"); res.StatusCode != http.StatusNotFound {
-		t.Fatalf("a missing file: %d", res.StatusCode)
+		t.Fatalf("%s weighs %d B compressed; the budget is 60 KB", what, total)
 	}
 }
 
