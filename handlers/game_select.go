@@ -66,7 +66,7 @@ func selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 	if !pl.Overbuild {
 		opts := st.FillOptions(pl.At)
 		for _, o := range opts {
-			vm.Play.FillOptions = append(vm.Play.FillOptions, views.FillText(l, o))
+			vm.Play.FillOptions = append(vm.Play.FillOptions, views.FillOption{Fills: o, Text: views.FillText(l, o)})
 		}
 		if len(opts) > 0 {
 			if sel.Fill >= len(opts) {

@@ -95,9 +95,15 @@ document.addEventListener("toggle", padForBar, true);
 
 // A board larger than its box opens framed on the cells the player may
 // choose (or the tile chosen; else the board's middle), not on its corner;
-// so does it at another size.
+// so does it at another size. Such a box is marked (pans): the page then
+// says the board can be dragged.
+function markPans() {
+  var w = document.getElementById("board-wrap");
+  if (w) w.classList.toggle("pans", w.scrollWidth > w.clientWidth + 1 || w.scrollHeight > w.clientHeight + 1);
+}
 function frameBoard() {
   var w = document.getElementById("board-wrap"), board = document.getElementById("board");
+  markPans();
   if (!w || !board || (w.scrollWidth <= w.clientWidth && w.scrollHeight <= w.clientHeight)) return;
   var marks = w.querySelectorAll("#place-cells rect, svg.board .chosen"), box = board.getBoundingClientRect();
   if (marks.length) {
@@ -112,6 +118,8 @@ function frameBoard() {
   w.scrollTop += (box.top + box.bottom) / 2 - (v.top + v.height / 2);
 }
 document.addEventListener("DOMContentLoaded", frameBoard);
+document.addEventListener("htmx:afterSettle", markPans);
+addEventListener("resize", markPans);
 document.addEventListener("change", function (e) {
   if (e.target.closest && e.target.closest("#zoom")) requestAnimationFrame(frameBoard);
 });

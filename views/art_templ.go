@@ -20,7 +20,8 @@ import (
 // 62 units of its 64, so that neighbours show a seam.
 
 // junglePicture is jungle tile j: a colour and a picture by effect, the
-// values drawn as the number of pods, coins or nuggets (never as a code).
+// values drawn as the number of pods, coins or nuggets (never as a code);
+// NoJungle is a tile face down.
 func junglePicture(j engine.Jungle) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -45,7 +46,7 @@ func junglePicture(j engine.Jungle) templ.Component {
 		var templ_7745c5c3_Var2 string
 		templ_7745c5c3_Var2, templ_7745c5c3_Err = templruntime.NewAttributeExpression(jungleID(j)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 16, Col: 25}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 17, Col: 25}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var2)
 		if templ_7745c5c3_Err != nil {
@@ -55,9 +56,14 @@ func junglePicture(j engine.Jungle) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		switch j.Kind().Effect {
-		case engine.Plantation:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#2f6e2c\"></rect> <path d=\"M4 58C14 40 24 52 31 40M58 6C48 20 40 12 33 24\" stroke=\"#5aa84f\" stroke-width=\"5\" fill=\"none\"></path> ")
+		switch {
+		case j == engine.NoJungle:
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, " <rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#1f4d2b\"></rect> <path d=\"M8 54L54 8M8 31L31 8M31 54L54 31\" stroke=\"#2f6e3c\" stroke-width=\"6\"></path> <text x=\"31\" y=\"41\" text-anchor=\"middle\" font-size=\"28\" font-weight=\"700\" fill=\"#e8f5e0\" font-family=\"system-ui, sans-serif\">?</text>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+		case j.Kind().Effect == engine.Plantation:
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#2f6e2c\"></rect> <path d=\"M4 58C14 40 24 52 31 40M58 6C48 20 40 12 33 24\" stroke=\"#5aa84f\" stroke-width=\"5\" fill=\"none\"></path> ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -76,8 +82,8 @@ func junglePicture(j engine.Jungle) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-		case engine.Market:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#7b4a22\"></rect> <path d=\"M4 6H58V16Q54 21 50 16Q46 21 42 16Q38 21 34 16Q30 21 26 16Q22 21 18 16Q14 21 10 16Q6 21 4 16Z\" fill=\"#f3e2bd\" stroke=\"#3a2210\"></path> <path d=\"M12 6V17M20 6V17M28 6V17M36 6V17M44 6V17M52 6V17\" stroke=\"#c0392b\" stroke-width=\"4\"></path>")
+		case j.Kind().Effect == engine.Market:
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#7b4a22\"></rect> <path d=\"M4 6H58V16Q54 21 50 16Q46 21 42 16Q38 21 34 16Q30 21 26 16Q22 21 18 16Q14 21 10 16Q6 21 4 16Z\" fill=\"#f3e2bd\" stroke=\"#3a2210\"></path> <path d=\"M12 6V17M20 6V17M28 6V17M36 6V17M44 6V17M52 6V17\" stroke=\"#c0392b\" stroke-width=\"4\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -85,8 +91,8 @@ func junglePicture(j engine.Jungle) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case engine.Mine:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#5d5852\"></rect> <path d=\"M0 50L16 24L26 36L38 14L62 50V58Q62 62 58 62H4Q0 62 0 58Z\" fill=\"#3f3b36\"></path> ")
+		case j.Kind().Effect == engine.Mine:
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#5d5852\"></rect> <path d=\"M0 50L16 24L26 36L38 14L62 50V58Q62 62 58 62H4Q0 62 0 58Z\" fill=\"#3f3b36\"></path> ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -105,23 +111,23 @@ func junglePicture(j engine.Jungle) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-		case engine.Water:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#2268ad\"></rect> <path d=\"M6 19q6-6 12 0t12 0t12 0t12 0M6 33q6-6 12 0t12 0t12 0t12 0M6 47q6-6 12 0t12 0t12 0t12 0\" stroke=\"#d8ecff\" stroke-width=\"3\" fill=\"none\" stroke-linecap=\"round\"></path>")
+		case j.Kind().Effect == engine.Water:
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#2268ad\"></rect> <path d=\"M6 19q6-6 12 0t12 0t12 0t12 0M6 33q6-6 12 0t12 0t12 0t12 0M6 47q6-6 12 0t12 0t12 0t12 0\" stroke=\"#d8ecff\" stroke-width=\"3\" fill=\"none\" stroke-linecap=\"round\"></path>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case engine.SunSite:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#c8a86a\"></rect> <path d=\"M31 6V14M31 44V52M9 29H17M45 29H53M15 13L21 19M47 13L41 19M15 45L21 39M47 45L41 39\" stroke=\"#b45d00\" stroke-width=\"4\" stroke-linecap=\"round\"></path> <circle cx=\"31\" cy=\"29\" r=\"11\" fill=\"#ffd23f\" stroke=\"#8a4b00\" stroke-width=\"2\"></circle> <rect x=\"21\" y=\"52\" width=\"20\" height=\"6\" fill=\"#8c7a5a\" stroke=\"#3d3426\"></rect>")
+		case j.Kind().Effect == engine.SunSite:
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#c8a86a\"></rect> <path d=\"M31 6V14M31 44V52M9 29H17M45 29H53M15 13L21 19M47 13L41 19M15 45L21 39M47 45L41 39\" stroke=\"#b45d00\" stroke-width=\"4\" stroke-linecap=\"round\"></path> <circle cx=\"31\" cy=\"29\" r=\"11\" fill=\"#ffd23f\" stroke=\"#8a4b00\" stroke-width=\"2\"></circle> <rect x=\"21\" y=\"52\" width=\"20\" height=\"6\" fill=\"#8c7a5a\" stroke=\"#3d3426\"></rect>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		default:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#4e3f6e\"></rect> <path d=\"M9 54H53V46H47V38H41V30H35V20H27V30H21V38H15V46H9Z\" fill=\"#ddd3c0\" stroke=\"#231c30\" stroke-width=\"1.5\"></path> <path d=\"M15 46H47M21 38H41M27 30H35\" stroke=\"#231c30\" stroke-width=\"1.5\"></path> <rect x=\"28\" y=\"23\" width=\"6\" height=\"7\" fill=\"#231c30\"></rect>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#4e3f6e\"></rect> <path d=\"M9 54H53V46H47V38H41V30H35V20H27V30H21V38H15V46H9Z\" fill=\"#ddd3c0\" stroke=\"#231c30\" stroke-width=\"1.5\"></path> <path d=\"M15 46H47M21 38H41M27 30H35\" stroke=\"#231c30\" stroke-width=\"1.5\"></path> <rect x=\"28\" y=\"23\" width=\"6\" height=\"7\" fill=\"#231c30\"></rect>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</symbol>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "</symbol>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -150,20 +156,20 @@ func pod(x, y int, s float64) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<g transform=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<g transform=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var4 string
 		templ_7745c5c3_Var4, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("translate(%d %d) scale(%g)", x, y, s)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 63, Col: 66}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 69, Col: 66}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var4)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "\"><ellipse rx=\"9\" ry=\"15\" fill=\"#e0a12c\" stroke=\"#4a2a00\" stroke-width=\"1.5\"></ellipse> <path d=\"M-4-12Q-6 0-4 12M4-12Q6 0 4 12M0-15V15\" stroke=\"#9a5a12\" stroke-width=\"1.2\" fill=\"none\"></path></g>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "\"><ellipse rx=\"9\" ry=\"15\" fill=\"#e0a12c\" stroke=\"#4a2a00\" stroke-width=\"1.5\"></ellipse> <path d=\"M-4-12Q-6 0-4 12M4-12Q6 0 4 12M0-15V15\" stroke=\"#9a5a12\" stroke-width=\"1.2\" fill=\"none\"></path></g>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -189,20 +195,20 @@ func nugget(x, y int, s float64) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<g transform=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "<g transform=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var6 string
 		templ_7745c5c3_Var6, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("translate(%d %d) scale(%g)", x, y, s)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 71, Col: 66}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 77, Col: 66}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var6)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, "\"><path d=\"M-10 4L-6-6L3-9L10-2L8 7L-3 9Z\" fill=\"#f5c518\" stroke=\"#6b4a00\" stroke-width=\"1.5\"></path> <path d=\"M-5-3L1-5\" stroke=\"#fff6c0\" stroke-width=\"2\" stroke-linecap=\"round\"></path></g>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "\"><path d=\"M-10 4L-6-6L3-9L10-2L8 7L-3 9Z\" fill=\"#f5c518\" stroke=\"#6b4a00\" stroke-width=\"1.5\"></path> <path d=\"M-5-3L1-5\" stroke=\"#fff6c0\" stroke-width=\"2\" stroke-linecap=\"round\"></path></g>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -228,98 +234,98 @@ func coin(x, y, r int, n string) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<circle cx=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<circle cx=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var8 string
 		templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(x)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 79, Col: 27}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 85, Col: 27}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var8)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "\" cy=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "\" cy=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var9 string
 		templ_7745c5c3_Var9, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(y)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 79, Col: 48}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 85, Col: 48}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var9)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 16, "\" r=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "\" r=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var10 string
 		templ_7745c5c3_Var10, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(r)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 79, Col: 68}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 85, Col: 68}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var10)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "\" fill=\"#f2c230\" stroke=\"#6b4a00\" stroke-width=\"2\"></circle> <text x=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "\" fill=\"#f2c230\" stroke=\"#6b4a00\" stroke-width=\"2\"></circle> <text x=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var11 string
 		templ_7745c5c3_Var11, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(x)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 80, Col: 24}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 86, Col: 24}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var11)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "\" y=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "\" y=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var12 string
 		templ_7745c5c3_Var12, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(y + r*6/14)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 80, Col: 53}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 86, Col: 53}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var12)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 19, "\" text-anchor=\"middle\" font-size=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "\" text-anchor=\"middle\" font-size=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var13 string
 		templ_7745c5c3_Var13, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(r * 17 / 14)).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 80, Col: 112}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 86, Col: 112}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var13)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 20, "\" font-weight=\"700\" fill=\"#3b2a00\" font-family=\"system-ui, sans-serif\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "\" font-weight=\"700\" fill=\"#3b2a00\" font-family=\"system-ui, sans-serif\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var14 string
 		templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(n)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 80, Col: 187}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/art.templ`, Line: 86, Col: 187}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "</text>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "</text>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -346,7 +352,7 @@ func figureShape() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 22, "<circle cy=\"-3.5\" r=\"3.2\" stroke=\"#000\" stroke-width=\"1.2\"></circle> <path d=\"M-5.5 6.5C-5.5 1-3-1 0-1S5.5 1 5.5 6.5Z\" stroke=\"#000\" stroke-width=\"1.2\"></path>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<circle cy=\"-3.5\" r=\"3.2\" stroke=\"#000\" stroke-width=\"1.2\"></circle> <path d=\"M-5.5 6.5C-5.5 1-3-1 0-1S5.5 1 5.5 6.5Z\" stroke=\"#000\" stroke-width=\"1.2\"></path>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -372,7 +378,7 @@ func villageIcons() templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<symbol id=\"i-gold\" viewBox=\"0 0 20 20\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "<symbol id=\"i-gold\" viewBox=\"0 0 20 20\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -380,7 +386,7 @@ func villageIcons() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, "</symbol> <symbol id=\"i-fruit\" viewBox=\"0 0 20 20\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "</symbol> <symbol id=\"i-fruit\" viewBox=\"0 0 20 20\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -388,7 +394,7 @@ func villageIcons() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "</symbol> <symbol id=\"i-sun\" viewBox=\"0 0 20 20\"><path d=\"M10 1V4M10 16V19M1 10H4M16 10H19M3.6 3.6L5.8 5.8M16.4 3.6L14.2 5.8M3.6 16.4L5.8 14.2M16.4 16.4L14.2 14.2\" stroke=\"#b45d00\" stroke-width=\"2\" stroke-linecap=\"round\"></path> <circle cx=\"10\" cy=\"10\" r=\"5\" fill=\"#ffd23f\" stroke=\"#8a4b00\" stroke-width=\"1.5\"></circle></symbol> <symbol id=\"i-water\" viewBox=\"0 0 20 20\"><path d=\"M10 1C14 7 16 10 16 13A6 6 0 0 1 4 13C4 10 6 7 10 1Z\" fill=\"#2f86d6\" stroke=\"#0d3a66\" stroke-width=\"1.5\"></path></symbol> <symbol id=\"i-hand\" viewBox=\"0 0 20 20\"><rect x=\"2\" y=\"5\" width=\"9\" height=\"12\" rx=\"1.5\" fill=\"#e2d8c6\" stroke=\"#000\" transform=\"rotate(-18 6 17)\"></rect> <rect x=\"6\" y=\"4\" width=\"9\" height=\"12\" rx=\"1.5\" fill=\"#efe7d8\" stroke=\"#000\"></rect> <rect x=\"9\" y=\"5\" width=\"9\" height=\"12\" rx=\"1.5\" fill=\"#f6efe2\" stroke=\"#000\" transform=\"rotate(18 14 17)\"></rect></symbol> <symbol id=\"i-stack\" viewBox=\"0 0 20 20\"><rect x=\"6\" y=\"1\" width=\"12\" height=\"12\" rx=\"2\" fill=\"#c9bfae\" stroke=\"#000\"></rect> <rect x=\"4\" y=\"4\" width=\"12\" height=\"12\" rx=\"2\" fill=\"#e2d8c6\" stroke=\"#000\"></rect> <rect x=\"2\" y=\"7\" width=\"12\" height=\"12\" rx=\"2\" fill=\"#f6efe2\" stroke=\"#000\"></rect></symbol>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "</symbol> <symbol id=\"i-sun\" viewBox=\"0 0 20 20\"><path d=\"M10 1V4M10 16V19M1 10H4M16 10H19M3.6 3.6L5.8 5.8M16.4 3.6L14.2 5.8M3.6 16.4L5.8 14.2M16.4 16.4L14.2 14.2\" stroke=\"#b45d00\" stroke-width=\"2\" stroke-linecap=\"round\"></path> <circle cx=\"10\" cy=\"10\" r=\"5\" fill=\"#ffd23f\" stroke=\"#8a4b00\" stroke-width=\"1.5\"></circle></symbol> <symbol id=\"i-water\" viewBox=\"0 0 20 20\"><path d=\"M10 1C14 7 16 10 16 13A6 6 0 0 1 4 13C4 10 6 7 10 1Z\" fill=\"#2f86d6\" stroke=\"#0d3a66\" stroke-width=\"1.5\"></path></symbol> <symbol id=\"i-hand\" viewBox=\"0 0 20 20\"><rect x=\"2\" y=\"5\" width=\"9\" height=\"12\" rx=\"1.5\" fill=\"#e2d8c6\" stroke=\"#000\" transform=\"rotate(-18 6 17)\"></rect> <rect x=\"6\" y=\"4\" width=\"9\" height=\"12\" rx=\"1.5\" fill=\"#efe7d8\" stroke=\"#000\"></rect> <rect x=\"9\" y=\"5\" width=\"9\" height=\"12\" rx=\"1.5\" fill=\"#f6efe2\" stroke=\"#000\" transform=\"rotate(18 14 17)\"></rect></symbol> <symbol id=\"i-stack\" viewBox=\"0 0 20 20\"><rect x=\"6\" y=\"1\" width=\"12\" height=\"12\" rx=\"2\" fill=\"#c9bfae\" stroke=\"#000\"></rect> <rect x=\"4\" y=\"4\" width=\"12\" height=\"12\" rx=\"2\" fill=\"#e2d8c6\" stroke=\"#000\"></rect> <rect x=\"2\" y=\"7\" width=\"12\" height=\"12\" rx=\"2\" fill=\"#f6efe2\" stroke=\"#000\"></rect></symbol>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

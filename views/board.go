@@ -12,8 +12,9 @@ import (
 // CellSize is the side of a board cell in SVG units.
 const CellSize = 64
 
-// Board is the geometry of the board drawing: its bounds fit the tiles and
-// the cells the viewer may choose, with one free cell around them.
+// Board is the geometry of the board drawing: its bounds fit the tiles
+// with one free cell around them, where the cells the viewer may choose
+// lie.
 type Board struct {
 	MinX, MinY, Cols, Rows int
 	Tiles                  []engine.TileView
@@ -50,16 +51,24 @@ func NewBoard(v engine.View, legal []engine.Cell) Board {
 		}
 		grow(t.At)
 	}
-	for _, c := range legal {
-		grow(c)
-	}
-	b.Legal = legal
+	// One free cell around the tiles: where a tile may be placed (a place
+	// is next to a tile), so that the board keeps its size and place
+	// across the steps of a turn.
 	b.MinX--
 	b.MinY--
 	b.Cols += 2
 	b.Rows += 2
+	for _, c := range legal {
+		grow(c)
+	}
+	b.Legal = legal
 	return b
 }
+
+// MinWidth and MinHeight are the smallest the board is drawn at "Fit":
+// 40 px a cell, below which tiles are no longer legible.
+func (b Board) MinWidth() string  { return strconv.Itoa(b.Cols * 40) }
+func (b Board) MinHeight() string { return strconv.Itoa(b.Rows * 40) }
 
 // Width and Height of the drawing.
 func (b Board) Width() string  { return strconv.Itoa(b.Cols * CellSize) }

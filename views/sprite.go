@@ -11,7 +11,8 @@ import (
 
 // tileSprite is the static file with the drawings of the pieces, one
 // symbol each: every worker tile in each of its four turns (tileGlyph),
-// every jungle tile (junglePicture) and the village's icons. Pages refer
+// every jungle tile and one face down (junglePicture) and the village's
+// icons. Pages refer
 // to its symbols (tileIcon) instead of carrying the drawings.
 const tileSprite = "tiles.svg"
 
@@ -31,7 +32,7 @@ func spriteSVG() []byte {
 			must(tileGlyph(w, rot).Render(context.Background(), &b))
 		}
 	}
-	for j := engine.P1; int(j) <= engine.NumJungleKinds; j++ {
+	for j := engine.NoJungle; int(j) <= engine.NumJungleKinds; j++ {
 		must(junglePicture(j).Render(context.Background(), &b))
 	}
 	must(villageIcons().Render(context.Background(), &b))

@@ -5,10 +5,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"html"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -213,7 +215,7 @@ func TestTileSprite(t *testing.T) {
 		t.Fatalf("%s: %d, %d bytes; want the sprite's %d", static.Path(tileSprite), rec.Code, rec.Body.Len(), len(sprite))
 	}
 	ids := regexp.MustCompile(`<symbol id="([^"]+)"`).FindAllStringSubmatch(sprite, -1)
-	if want := 4*engine.NumWorkerKinds + engine.NumJungleKinds + 6; len(ids) != want {
+	if want := 4*engine.NumWorkerKinds + engine.NumJungleKinds + 1 + 6; len(ids) != want {
 		t.Fatalf("%d symbols in the sprite, want %d", len(ids), want)
 	}
 	symbol := func(id string) string {
@@ -318,5 +320,72 @@ func TestBoardShowsTheMove(t *testing.T) {
 	}
 	if !strings.Contains(ghost, fmt.Sprintf(`<use href="%s" x="%s" y="%s"`, tileIcon(jungleID(fill.Tile)), b.X(fill.At), b.Y(fill.At))) {
 		t.Fatalf("the jungle tile is not drawn from the sprite on its cell:\n%s", ghost)
+	}
+}
+
+// TestFillOptionsDrawTheirTiles: each way to fill the jungle cells shows
+// the tiles it lays, drawn in its order (a tile from the pile face down),
+// beside the words.
+func TestFillOptionsDrawTheirTiles(t *testing.T) {
+	RegisterSprite()
+	vm := fixedGame(t)
+	at := engine.Cell{X: 40, Y: 40}
+	vm.Sel = Selection{Tile: vm.View.Hand[0].String(), At: &at, Fill: 1}
+	vm.Play.MyTurn, vm.Play.CanAct = true, true
+	a, b := engine.Cell{X: 41, Y: 40}, engine.Cell{X: 40, Y: 41}
+	opts := [][]engine.Fill{
+		{{At: a, Tile: engine.M3}, {At: b, Tile: engine.P1}},
+		{{At: a, Tile: engine.P1}, {At: b, Tile: engine.M3}},
+		{{At: a, Tile: engine.P1}, {At: b, FromPile: true}},
+	}
+	en, _ := i18n.Get("en")
+	for _, o := range opts {
+		vm.Play.FillOptions = append(vm.Play.FillOptions, FillOption{Fills: o, Text: FillText(en, o)})
+	}
+	var buf bytes.Buffer
+	if err := PlayPanel(vm).Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	items := strings.Split(buf.String(), "<li>")[1:]
+	if len(items) != len(opts) {
+		t.Fatalf("%d options listed, want %d:\n%s", len(items), len(opts), buf.String())
+	}
+	for i, o := range opts {
+		var want []string
+		for _, f := range o {
+			want = append(want, tileIcon(jungleID(f.Tile)))
+		}
+		var got []string
+		for _, m := range regexp.MustCompile(`<svg class="fill-tile"[^>]*><use href="([^"]+)"`).FindAllStringSubmatch(items[i], -1) {
+			got = append(got, m[1])
+		}
+		if !slices.Equal(got, want) || !strings.Contains(items[i], html.EscapeString(FillText(en, o))) {
+			t.Errorf("option %d draws %v, want %v, beside %q:\n%s", i, got, want, FillText(en, o), items[i])
+		}
+	}
+}
+
+// TestBoardFrameKeepsItsSize: the board is framed on its tiles with one
+// free cell around them, where every legal place lies: choosing a tile
+// (which shows the places) neither grows nor moves it.
+func TestBoardFrameKeepsItsSize(t *testing.T) {
+	su, _ := engine.NewSetup(4, 7)
+	s, _ := engine.New(su, 0)
+	r := engine.NewRand(7)
+	for turn := 0; turn < 30 && !s.Over(); turn++ {
+		v := s.View(s.Current())
+		var legal []engine.Cell
+		for _, p := range v.Legal {
+			legal = append(legal, p.At)
+		}
+		plain, offered := NewBoard(v, nil), NewBoard(v, legal)
+		if plain.MinX != offered.MinX || plain.MinY != offered.MinY || plain.Cols != offered.Cols || plain.Rows != offered.Rows {
+			t.Fatalf("turn %d: the board is %+v without places and %+v with them", turn, [4]int{plain.MinX, plain.MinY, plain.Cols, plain.Rows}, [4]int{offered.MinX, offered.MinY, offered.Cols, offered.Rows})
+		}
+		pl := v.Legal[r.Intn(len(v.Legal))]
+		if _, err := s.Play(s.Current(), engine.Move{Placement: pl}); err != nil {
+			t.Fatal(err)
+		}
+		s.ResolveAll()
 	}
 }

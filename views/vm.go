@@ -132,7 +132,7 @@ type PlayVM struct {
 	MyTurn      bool
 	CanAct      bool // my turn and no pending choice of mine blocks it
 	Cells       map[engine.Cell]bool
-	FillOptions []string
+	FillOptions []FillOption
 	Fills       []engine.Fill     // the chosen fill option's, drawn on the board
 	TileGains   []engine.TileGain // what the move gives, by tile (engine.Preview.Tiles)
 	Edges       []EdgeChoice
@@ -140,6 +140,13 @@ type PlayVM struct {
 	Ready       bool // a full move is selected: show the confirm form
 	Reason      string
 	Places      []Place // where the selected tile can go, with what each brings
+}
+
+// FillOption is one way to fill the jungle cells next to the chosen cell:
+// the fills, and in words.
+type FillOption struct {
+	Fills []engine.Fill
+	Text  string
 }
 
 // Place is a cell the selected tile may go to and what placing it there

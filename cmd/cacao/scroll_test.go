@@ -6,6 +6,7 @@ package main
 
 import (
 	"cacao/models"
+	"cacao/models/autoplay"
 	"fmt"
 	"testing"
 	"time"
@@ -320,4 +321,56 @@ func aliceAgainstGreedyAt(t *testing.T, js bool, after func(*models.User, int) t
 		a.must(a.click(`#confirm-choice`, "Confirm choice"))
 	}
 	return s, b, a, game
+}
+
+// TestBrowserFourPlayerBoardOnAPhone: late in a four-player game, "Fit"
+// keeps the tiles legible (40 px a cell at least; on a phone it made them
+// 28), and a board larger than its box says it can be dragged (on a phone
+// at the normal size it does), one that fits says nothing.
+func TestBrowserFourPlayerBoardOnAPhone(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	alice := s.user("alice")
+	g, err := s.store.CreateGame(alice, models.GameSpec{Seats: []string{"greedy", "greedy", "greedy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	autoplay.Bots(s.store, g.ID, nil)
+	s.playUntil(g.ID, afterTurns(alice, 6))
+	b := newBrowser(t, true, s.logs)
+	a := b.newTab("alice", true)
+	type fit struct {
+		Cell float64 // a cell's width on screen
+		Pans bool    // the board is larger than its box
+		Hint bool    // the page says it can be dragged
+		Cols int
+	}
+	measure := func(size string) fit {
+		a.must(a.do(5*time.Second, chromedp.Click(chromedp.CSS(`label:has(#zoom-`+size+`)`))))
+		// The hint follows the size (app.js, at the next frame).
+		a.must(a.waitFor(`(() => { const w = document.getElementById('board-wrap'); return document.getElementById('zoom-`+size+`').checked && (w.scrollWidth > w.clientWidth || w.scrollHeight > w.clientHeight) === (getComputedStyle(document.getElementById('pan-hint')).display !== 'none'); })()`, 5*time.Second, "the drag hint to show exactly when the board is larger than its box, at size "+size))
+		f, err := eval[fit](a, `(() => {
+			const svg = document.getElementById('board'), w = document.getElementById('board-wrap'), v = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
+			return {cell: Math.min(r.width / (v.width / 64), r.height / (v.height / 64)), pans: w.scrollWidth > w.clientWidth || w.scrollHeight > w.clientHeight,
+				hint: getComputedStyle(document.getElementById('pan-hint')).display !== 'none', cols: v.width / 64};
+		})()`)
+		a.must(err)
+		return f
+	}
+	for _, sc := range screens {
+		a.must(a.do(5*time.Second, chromedp.EmulateViewport(int64(sc.w), int64(sc.h))))
+		s.openGame(a, "alice", g.ID)
+		for _, size := range []string{"fit", "1"} {
+			f := measure(size)
+			if size == "fit" && f.Cell < 39.5 {
+				b.fatalf("%s: at Fit a cell of the %d-column board is %.0f px wide", sc.name, f.Cols, f.Cell)
+			}
+			if f.Pans != f.Hint {
+				b.fatalf("%s, size %s: the board is larger than its box: %v; the page says so: %v", sc.name, size, f.Pans, f.Hint)
+			}
+			if sc.name == "phone" && size == "1" && !f.Pans {
+				b.fatalf("the %d-column board fits the phone at the normal size: the test needs a larger one", f.Cols)
+			}
+		}
+	}
 }
