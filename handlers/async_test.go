@@ -105,7 +105,7 @@ func TestSinceYourLastMove(t *testing.T) {
 	_, l = s.seatOf(id, "ana")
 	placed := l.Events[len(l.Events)-1].Placement
 	_, body := second.get(page)
-	cell := fmt.Sprintf("at (%d, %d)", placed.At.X, placed.At.Y)
+	cell := fmt.Sprintf("at (%d,\u00a0%d)", placed.At.X, placed.At.Y) // a cell's name is not broken
 	if !strings.Contains(body, "Since your last move") || !strings.Contains(body, "<strong>New:</strong> <span class=\"turn-no\">Turn 1</span> "+first.name+" placed") || !strings.Contains(body, cell) {
 		t.Fatalf("%s does not see %s's move as new\n%s", second.name, first.name, body[strings.Index(body, "<main"):])
 	}

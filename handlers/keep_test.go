@@ -83,5 +83,5 @@ func TestStepsAnswerTheWholeGameArea(t *testing.T) {
 	has("a cell step", body, append(whole, `<g id="place-cells"><a`, `<ul id="place-list"><li>`, `class="chosen"`, `/turn"`)...)
 	u, _ := url.Parse(cells[1])
 	xy := strings.Split(u.Query().Get("at"), ",")
-	has("a cell step", body, fmt.Sprintf(`<p id="chosen-place">Place at (%s, %s) (chosen)</p>`, xy[0], xy[1]))
+	has("a cell step", body, fmt.Sprintf("<p id=\"chosen-place\">Place at (%s,\u00a0%s) (chosen)</p>", xy[0], xy[1]))
 }

@@ -294,7 +294,7 @@ func TestRefusalsSpeakLikeThePages(t *testing.T) {
 	if code != http.StatusUnprocessableEntity {
 		t.Fatalf("a taken cell: %d", code)
 	}
-	if want := i18n.Fa.T("(%d, %d)", taken.X, taken.Y); !strings.Contains(body, want) || strings.Contains(body, fmt.Sprintf("[%d,%d]", taken.X, taken.Y)) {
+	if want := strings.ReplaceAll(i18n.Fa.T("(%d, %d)", taken.X, taken.Y), " ", "\u00a0"); !strings.Contains(body, want) || strings.Contains(body, fmt.Sprintf("[%d,%d]", taken.X, taken.Y)) {
 		t.Fatalf("the refusal does not name the cell as the pages do (%q):\n%s", want, body[strings.Index(body, "<main"):strings.Index(body, "<main")+600])
 	}
 }

@@ -92,7 +92,7 @@ func junglePicture(j engine.Jungle) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		case j.Kind().Effect == engine.Mine:
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#5d5852\"></rect> <path d=\"M0 50L16 24L26 36L38 14L62 50V58Q62 62 58 62H4Q0 62 0 58Z\" fill=\"#3f3b36\"></path> ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<rect width=\"62\" height=\"62\" rx=\"4\" fill=\"#77716a\"></rect> <path d=\"M0 50L16 24L26 36L38 14L62 50V58Q62 62 58 62H4Q0 62 0 58Z\" fill=\"#514b45\"></path> ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -24,7 +24,7 @@ type BadgeItem struct {
 }
 
 // Badges lays out the badges of the viewer's gains in the move, one per
-// tile that gives something, across the bottom of the tile.
+// tile that gives something, across the bottom edge of the tile.
 func (b Board) Badges(l *i18n.Lang) []Badge {
 	const icon, gap, digit = 14, 4, 8 // widths in board units
 	var out []Badge
@@ -56,7 +56,7 @@ func (b Board) Badges(l *i18n.Lang) []Badge {
 			x += widths[i] + gap
 		}
 		top, _ := strconv.Atoi(y0)
-		y := top + CellSize - 24
+		y := top + CellSize - 16 // on the tile's bottom edge: the drawing stays seen
 		out = append(out, Badge{X: strconv.Itoa(left), Y: strconv.Itoa(y), W: strconv.Itoa(w), IconY: strconv.Itoa(y + 3), TextY: strconv.Itoa(y + 15), Items: items})
 	}
 	return out

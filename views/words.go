@@ -288,7 +288,10 @@ func JungleShort(l *i18n.Lang, j engine.Jungle) string {
 }
 
 // CellLabel is how a cell is named to players.
-func CellLabel(l *i18n.Lang, c engine.Cell) string { return l.T("(%d, %d)", c.X, c.Y) }
+// A cell's name is never broken across lines.
+func CellLabel(l *i18n.Lang, c engine.Cell) string {
+	return strings.ReplaceAll(l.T("(%d, %d)", c.X, c.Y), " ", "\u00a0")
+}
 
 // JungleName is a jungle tile in words.
 func JungleName(l *i18n.Lang, j engine.Jungle) string {

@@ -202,11 +202,34 @@ func TestScreenshots(t *testing.T) {
 	}
 	a.shoot(dir, "06a-turn-hand")
 	a.chooseTileWithPlaces(1)
+	// A tile that turning changes, when the hand has one (1111 is the same
+	// every way round).
+	for _, w := range a.mustState().Tiles {
+		if w != "1111" {
+			a.must(a.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
+			for r := 0; r < 3 && len(a.mustState().Cells) == 0; r++ {
+				a.must(a.click(rotateSel, "Rotate"))
+			}
+			break
+		}
+	}
+	if len(a.mustState().Cells) == 0 {
+		a.chooseTileWithPlaces(1)
+	}
 	a.shoot(dir, "06b-turn-tile")
-	a.must(a.click(rotateSel, "Rotate"))
-	a.chooseTileWithPlaces(1)
+	// Turned once, or on to a turn with places.
+	for r := 0; r == 0 || r < 3 && len(a.mustState().Cells) == 0; r++ {
+		a.must(a.click(rotateSel, "Rotate"))
+	}
+	if len(a.mustState().Cells) == 0 {
+		a.chooseTileWithPlaces(1)
+	}
 	a.shoot(dir, "06c-turn-rotated")
+	// A cell that brings something (the move drawn with its gains), if any.
 	cell := a.mustState().Cells[0]
+	if c, err := eval[string](a, `(() => { const a = [...document.querySelectorAll('#board a.cell')].find((a) => /: you: /.test(a.getAttribute('aria-label'))); return a ? a.getAttribute('data-cell') : ''; })()`); err == nil && c != "" {
+		cell = c
+	}
 	a.must(a.click(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell))
 	a.shoot(dir, "06-game-move")
 	a.shootScreen(dir, "readme-desktop.png", 1280, 800, false)

@@ -78,12 +78,12 @@ func TestBrowserPageStaysPut(t *testing.T) {
 }
 
 // scrollTo scrolls the page down by y, or as far as it goes when that is
-// at least 150 px, and returns where it got.
+// at least 100 px, and returns where it got.
 func (tb *tab) scrollTo(y int) int {
 	tb.b.t.Helper()
 	got, err := eval[int](tb, fmt.Sprintf(`(() => { window.scrollTo(0, %d); return Math.round(window.scrollY); })()`, y))
 	tb.must(err)
-	if got < 150 {
+	if got < 100 {
 		tb.b.fatalf("%s: the page scrolls only %d px down", tb.name, got)
 	}
 	return got
