@@ -119,7 +119,14 @@ function frameBoard() {
 }
 document.addEventListener("DOMContentLoaded", frameBoard);
 document.addEventListener("htmx:afterSettle", markPans);
-addEventListener("resize", markPans);
+// A screen turned or a window resized frames the board again; a phone's
+// address bar coming and going (the height alone) does not.
+var framedWidth = innerWidth;
+addEventListener("resize", function () {
+  if (innerWidth === framedWidth) return markPans();
+  framedWidth = innerWidth;
+  frameBoard();
+});
 document.addEventListener("change", function (e) {
   if (e.target.closest && e.target.closest("#zoom")) requestAnimationFrame(frameBoard);
 });

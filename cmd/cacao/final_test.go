@@ -4,14 +4,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"cacao/models"
 	"cacao/models/autoplay"
 )
 
 // TestBrowserFinalTableRanked: a finished 3-player game shows its table by
-// place (1st, 2nd, 3rd; the totals never rise down the table), no temple
-// "nobody yet", and its log ends with the result.
+// place (1st, 2nd, 3rd; the totals never rise down the table) that fits a
+// phone, no temple "nobody yet", and its log ends with the result.
 func TestBrowserFinalTableRanked(t *testing.T) {
 	t.Parallel()
 	s := seededSite(t)
@@ -40,6 +43,16 @@ func TestBrowserFinalTableRanked(t *testing.T) {
 		}
 		if i > 0 && r.Total > rows[i-1].Total {
 			b.fatalf("the final table is not by total: %+v", rows)
+		}
+	}
+	// On a phone, in English and Persian, the table fits its card.
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
+	for _, l := range []string{"fa", "en"} {
+		a.setLang(l)
+		over, err := eval[float64](a, `(() => { const r = document.querySelector('#final .table-scroll'); return r.scrollWidth - r.clientWidth; })()`)
+		a.must(err)
+		if over > 0 {
+			b.fatalf("%s: on a phone the final table is %.0f px wider than its card", l, over)
 		}
 	}
 	if page := a.text("#game-main"); strings.Contains(page, "nobody yet") {

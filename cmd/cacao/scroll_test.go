@@ -272,21 +272,42 @@ func TestBrowserBoardOpensFramed(t *testing.T) {
 	a.must(a.waitFor(`performance.getEntriesByType('resource').some((e) => e.name.endsWith('/board-size'))`, 5*time.Second, "the size to be kept"))
 	a.must(a.navigate(a.location()))
 	a.must(a.waitFor(`document.readyState === 'complete' && document.getElementById('zoom-2').checked`, 10*time.Second, "the page at the large size"))
-	type framing struct{ Scrolls, InView bool }
-	f, err := eval[framing](a, `(() => {
-		const w = document.getElementById('board-wrap'), v = w.getBoundingClientRect();
-		let l = Infinity, t = Infinity, r = -Infinity, bt = -Infinity;
-		for (const m of w.querySelectorAll('#place-cells rect')) { const q = m.getBoundingClientRect(); l = Math.min(l, q.left); t = Math.min(t, q.top); r = Math.max(r, q.right); bt = Math.max(bt, q.bottom); }
-		const x = (l + r) / 2, y = (t + bt) / 2;
-		return {scrolls: w.scrollWidth > w.clientWidth, inView: x >= v.left && x <= v.right && y >= v.top && y <= v.bottom};
-	})()`)
-	a.must(err)
+	f := a.framing()
 	if !f.Scrolls {
 		b.fatalf("the board of game %d fits a phone at the large size: the test needs one that does not", game)
 	}
 	if !f.InView {
 		b.fatalf("on a phone the large board opens with the middle of its legal cells out of view")
 	}
+	// Opened wide, then narrowed to a phone's width (a window resized, a
+	// tablet turned): framed again.
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(1280, 800)))
+	a.must(a.navigate(a.location()))
+	a.must(a.waitFor(`document.readyState === 'complete'`, 10*time.Second, "the page"))
+	_, err := eval[bool](a, `(() => { const w = document.getElementById('board-wrap'); w.scrollTo(0, 0); return true; })()`)
+	a.must(err)
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
+	a.must(a.waitFor(`(() => { const w = document.getElementById('board-wrap'); return w.scrollLeft > 0 || w.scrollTop > 0; })()`, 5*time.Second, "the board framed again at a phone's width"))
+	if f := a.framing(); !f.InView {
+		b.fatalf("narrowed to a phone, the large board shows the middle of its legal cells out of view")
+	}
+}
+
+type framing struct{ Scrolls, InView bool }
+
+// framing tells whether the board scrolls in its box and whether the
+// middle of its legal cells is in view.
+func (tb *tab) framing() framing {
+	tb.b.t.Helper()
+	f, err := eval[framing](tb, `(() => {
+		const w = document.getElementById('board-wrap'), v = w.getBoundingClientRect();
+		let l = Infinity, t = Infinity, r = -Infinity, bt = -Infinity;
+		for (const m of w.querySelectorAll('#place-cells rect')) { const q = m.getBoundingClientRect(); l = Math.min(l, q.left); t = Math.min(t, q.top); r = Math.max(r, q.right); bt = Math.max(bt, q.bottom); }
+		const x = (l + r) / 2, y = (t + bt) / 2;
+		return {scrolls: w.scrollWidth > w.clientWidth, inView: x >= v.left && x <= v.right && y >= v.top && y <= v.bottom};
+	})()`)
+	tb.must(err)
+	return f
 }
 
 // TestBrowserPhoneHeader: on a phone the signed-in header takes two lines
