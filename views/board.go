@@ -2,7 +2,6 @@ package views
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 
 	"cacao/engine"
@@ -164,20 +163,5 @@ func (b Board) Seats() []int {
 			out = append(out, i)
 		}
 	}
-	return out
-}
-
-// Jungles lists the jungle tiles on the board and those the move would
-// lay, each once, in order.
-func (b Board) Jungles() []engine.Jungle {
-	seen := map[engine.Jungle]bool{}
-	var out []engine.Jungle
-	for _, t := range slices.Concat(b.Tiles, b.GhostFills) {
-		if t.Jungle != engine.NoJungle && !seen[t.Jungle] {
-			seen[t.Jungle] = true
-			out = append(out, t.Jungle)
-		}
-	}
-	slices.Sort(out)
 	return out
 }

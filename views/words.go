@@ -269,24 +269,6 @@ func displayText(l *i18n.Lang, d []engine.Jungle) string {
 	return strings.Join(parts, l.T(", "))
 }
 
-// JungleShort is a jungle tile's short name drawn on the board.
-func JungleShort(l *i18n.Lang, j engine.Jungle) string {
-	switch j.Kind().Effect {
-	case engine.Plantation:
-		return l.T("plantation")
-	case engine.Market:
-		return l.T("market")
-	case engine.Mine:
-		return l.T("mine")
-	case engine.Water:
-		return l.T("water")
-	case engine.SunSite:
-		return l.T("sun")
-	default:
-		return l.T("temple")
-	}
-}
-
 // CellLabel is how a cell is named to players.
 // A cell's name is never broken across lines.
 func CellLabel(l *i18n.Lang, c engine.Cell) string {
