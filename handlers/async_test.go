@@ -84,11 +84,7 @@ func TestInvitationJourney(t *testing.T) {
 // outlines the changed cells.
 func TestSinceYourLastMove(t *testing.T) {
 	s := newSite(t)
-	ana, bob := s.signup("ana"), s.signup("bob")
-	id := ana.createGame("open", "none", "none")
-	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
-		t.Fatalf("join: %d", code)
-	}
+	id, ana, bob := s.anaAndBob()
 	seatAna, l := s.seatOf(id, "ana")
 	first, second := ana, bob
 	if l.Play.State().Current() != seatAna {

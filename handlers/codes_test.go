@@ -1,9 +1,7 @@
 package handlers_test
 
 import (
-	"fmt"
 	"html"
-	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -33,12 +31,7 @@ func visibleText(body string) string {
 // and draw them.
 func TestPagesShowNoNotationCodes(t *testing.T) {
 	s := newSite(t)
-	ana, bob := s.signup("ana"), s.signup("bob")
-	id := ana.createGame("open", "none", "none")
-	bob.get("/")
-	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
-		t.Fatalf("join: %d", code)
-	}
+	id, ana, bob := s.anaAndBob()
 	r := engine.NewRand(5)
 	for step := 0; step < 24; step++ {
 		for _, c := range []*client{ana, bob} {

@@ -176,13 +176,24 @@ func (s *site) turnsBy(id uint, seat int) int {
 	return n
 }
 
+// anaAndBob signs ana and bob up and seats them at a new game of two,
+// started.
+func (s *site) anaAndBob() (id uint, ana, bob *client) {
+	s.t.Helper()
+	ana, bob = s.signup("ana"), s.signup("bob")
+	id = ana.createGame("open", "none", "none")
+	bob.get("/")
+	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
+		s.t.Fatalf("join: %d", code)
+	}
+	return id, ana, bob
+}
+
 // midGame is a two-player game between two new people half played (six
 // moves each), with ana to play: the page a player sees most.
 func (s *site) midGame() (id uint, ana, bob *client) {
 	s.t.Helper()
-	ana, bob = s.signup("ana"), s.signup("bob")
-	id = ana.createGame("open", "none", "none")
-	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
+	id, ana, bob = s.anaAndBob()
 	r := engine.NewRand(4)
 	for i := 0; i < 6; i++ {
 		ana.act(id, r)
@@ -432,12 +443,8 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 
 func TestAuthorization(t *testing.T) {
 	s := newSite(t)
-	ana, bob, eve := s.signup("ana"), s.signup("bob"), s.signup("eve")
-	id := ana.createGame("open", "none", "none")
-	bob.get("/")
-	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
-		t.Fatalf("join: %d", code)
-	}
+	id, ana, bob := s.anaAndBob()
+	eve := s.signup("eve")
 	seatAna, l := s.seatOf(id, "ana")
 	st := l.Play.State()
 	mover, waiter := ana, bob

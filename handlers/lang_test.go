@@ -149,9 +149,7 @@ func TestNotificationsTranslated(t *testing.T) {
 // no focus; a step of the player's own selection does move focus on.
 func TestLiveRefetchAnnouncesMoves(t *testing.T) {
 	s := newSite(t)
-	ana, bob := s.signup("ana"), s.signup("bob")
-	id := ana.createGame("open", "none", "none")
-	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
+	id, ana, bob := s.anaAndBob()
 	r := engine.NewRand(9)
 	// Whoever moves first, the other one looks before and after.
 	mover, watcher := ana, bob
@@ -276,9 +274,7 @@ func TestRedirectsStayOnTheSite(t *testing.T) {
 // pages do, in the reader's language, not in the engine's notation.
 func TestRefusalsSpeakLikeThePages(t *testing.T) {
 	s := newSite(t)
-	ana, bob := s.signup("ana"), s.signup("bob")
-	id := ana.createGame("open", "none", "none")
-	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
+	id, ana, bob := s.anaAndBob()
 	mover := ana
 	if seat, l := s.seatOf(id, "bob"); l.Play.State().Current() == seat {
 		mover = bob

@@ -94,12 +94,8 @@ func checkNoLeak(t *testing.T, s *site, c *client, id uint, pages map[string]str
 // every move, renders every page and fragment for both and for an outsider.
 func TestNoPageLeaksHiddenInformation(t *testing.T) {
 	s := newSite(t)
-	ana, bob, eve := s.signup("ana"), s.signup("bob"), s.signup("eve")
-	id := ana.createGame("open", "none", "none")
-	bob.get("/")
-	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
-		t.Fatalf("join: %d", code)
-	}
+	id, ana, bob := s.anaAndBob()
+	eve := s.signup("eve")
 	r := engine.NewRand(3)
 	for step := 0; step < 200; step++ {
 		for _, c := range []*client{ana, bob, eve} {

@@ -69,12 +69,7 @@ func waitFor(t *testing.T, lines <-chan string, prefix string) string {
 // reconnects after missing events catches up at once.
 func TestLiveUpdates(t *testing.T) {
 	s := newSite(t)
-	ana, bob := s.signup("ana"), s.signup("bob")
-	id := ana.createGame("open", "none", "none")
-	bob.get("/")
-	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
-		t.Fatalf("join: %d", code)
-	}
+	id, ana, bob := s.anaAndBob()
 	seatAna, l := s.seatOf(id, "ana")
 	watcher, mover := bob, ana
 	if l.Play.State().Current() != seatAna {

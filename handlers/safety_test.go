@@ -155,9 +155,7 @@ func TestFiftyConcurrentSubmits(t *testing.T) {
 // settings forms never cause a 5xx, and a refused request changes nothing.
 func FuzzTurnForm(f *testing.F) {
 	s := newSite(f)
-	ana, bob := s.signup("ana"), s.signup("bob")
-	id := ana.createGame("open", "none", "none")
-	bob.post(fmt.Sprintf("/games/%d/join", id), nil)
+	id, ana, bob := s.anaAndBob()
 	seat, l := s.seatOf(id, "ana")
 	if l.Play.State().Current() != seat {
 		bob.act(id, engine.NewRand(1))
