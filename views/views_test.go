@@ -125,7 +125,7 @@ func TestVillagesGolden(t *testing.T) {
 		if strings.Count(sun, `class="on"`) != v.Sun || strings.Count(sun, "<circle") != engine.MaxSun {
 			t.Errorf("sun of %s (%d) not drawn out of 3: %s", s.Name, v.Sun, sun)
 		}
-		if !strings.Contains(row, fmt.Sprintf(`<circle cx="%d" cy="7" r="4" class="carrier">`, v.WaterField*7+4)) {
+		if !strings.Contains(row, fmt.Sprintf(`<circle cx="%d" cy="7" r="3.5" class="carrier">`, v.WaterField*6+3)) {
 			t.Errorf("the carrier of %s is not on field %d", s.Name, v.WaterField)
 		}
 	}

@@ -347,6 +347,12 @@ func (tb *tab) screenshot() ([]byte, error) {
 			return nil, err
 		}
 		size := m.CSSContentSize
+		if size.Height <= float64(m.CSSLayoutViewport.ClientHeight) {
+			// The page fits the screen: the screen as it is (capturing
+			// beyond the viewport shifts a short right-to-left page).
+			res, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+			return res.Data, err
+		}
 		res, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{
 			Format:                page.CaptureScreenshotFormatPng,
 			CaptureBeyondViewport: new(true),

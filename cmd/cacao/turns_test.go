@@ -111,14 +111,21 @@ func TestBrowserPlayersTable(t *testing.T) {
 	}
 	// The table fits its card in every language (Persian's words and
 	// digits are wider), at both sizes.
-	for _, l := range []string{"zh-Hant", "fa"} {
-		a.setLang(l)
+	a.villagesFit("zh-Hant", "fa")
+}
+
+// villagesFit checks that the players' table fits its card in each
+// language, at both sizes.
+func (tb *tab) villagesFit(langs ...string) {
+	tb.b.t.Helper()
+	for _, l := range langs {
+		tb.setLang(l)
 		for _, sc := range screens {
-			a.must(a.do(5*time.Second, chromedp.EmulateViewport(int64(sc.w), int64(sc.h))))
-			over, err := eval[float64](a, `(() => { const r = document.querySelector('#villages .table-scroll'); return r.scrollWidth - r.clientWidth; })()`)
-			a.must(err)
+			tb.must(tb.do(5*time.Second, chromedp.EmulateViewport(int64(sc.w), int64(sc.h))))
+			over, err := eval[float64](tb, `(() => { const r = document.querySelector('#villages .table-scroll'); return r.scrollWidth - r.clientWidth; })()`)
+			tb.must(err)
 			if over > 0 {
-				b.fatalf("%s, %s: the players' table is %.0f px wider than its card", l, sc.name, over)
+				tb.b.fatalf("%s, %s: the players' table is %.0f px wider than its card", l, sc.name, over)
 			}
 		}
 	}
@@ -249,7 +256,8 @@ func TestBrowserWorkerChoiceUpdatesThePreview(t *testing.T) {
 
 // TestBrowserWaitingChoiceShowsWhatEachGives: a choice waiting for alice
 // (her workers activated on another's turn) tells for each number of
-// workers what she would get.
+// workers what she would get; the players' table, marking her choosing,
+// fits its card.
 func TestBrowserWaitingChoiceShowsWhatEachGives(t *testing.T) {
 	t.Parallel()
 	_, b, a, _ := aliceWithAChoiceWaiting(t)
@@ -273,6 +281,9 @@ func TestBrowserWaitingChoiceShowsWhatEachGives(t *testing.T) {
 	if !differ {
 		b.fatalf("every number of workers gives the same: %q", options)
 	}
+	// Marked "(choosing)" (longer in Persian), the players' table still
+	// fits its card.
+	a.villagesFit("en", "fa")
 }
 
 // aliceWithAChoiceWaiting opens, in a tab with JavaScript, a game of

@@ -203,13 +203,21 @@ func (l *Lang) Num(n int) string {
 
 // Signed writes an integer with its sign: +2, −1, 0.
 func (l *Lang) Signed(n int) string {
+	var s string
 	switch {
 	case n > 0:
-		return "+" + l.Num(n)
+		s = "+" + l.Num(n)
 	case n < 0:
-		return "−" + l.Num(-n)
+		s = "−" + l.Num(-n)
+	default:
+		return l.Num(0)
 	}
-	return l.Num(0)
+	if l.Dir == "rtl" {
+		// The sign stays before the digits, on their left, wherever the
+		// number stands (alone in a cell, it would go to their right).
+		return "\u2066" + s + "\u2069"
+	}
+	return s
 }
 
 // Date writes a day, such as "Wed 2 Dec" (with the year when withYear),

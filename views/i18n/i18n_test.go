@@ -41,8 +41,13 @@ func TestFormat(t *testing.T) {
 	if got := En.format("%[3]s ← %[1]s %[2]d%%", []any{"a", 12, "c"}); got != "c ← a 12%" {
 		t.Errorf("reordered: %q", got)
 	}
-	if got := Fa.format("%d و %+d و %+d", []any{1405, 3, -2}); got != "۱۴۰۵ و +۳ و −۲" {
+	// A signed number keeps its sign on the left of its digits (isolated
+	// left to right), alone in a cell too.
+	if got := Fa.format("%d و %+d و %+d", []any{1405, 3, -2}); got != "۱۴۰۵ و \u2066+۳\u2069 و \u2066−۲\u2069" {
 		t.Errorf("Persian digits: %q", got)
+	}
+	if got := Fa.Signed(-10); got != "\u2066−۱۰\u2069" {
+		t.Errorf("Persian signed number alone: %q", got)
 	}
 	if got := Fa.T("%s: %s", "ana", "x"); got != "\u2068ana\u2069: \u2068x\u2069" {
 		t.Errorf("Persian text isolates its arguments: %q", got)
