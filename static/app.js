@@ -40,6 +40,7 @@ document.addEventListener("htmx:beforeSwap", function (e) {
   pageScroll = [window.scrollX, window.scrollY];
 });
 document.addEventListener("htmx:afterSettle", function () {
+  markPans(); // first: the line it shows above the board moves the board
   if (!pageScroll) return;
   if (window.scrollX !== pageScroll[0] || window.scrollY !== pageScroll[1]) window.scrollTo(pageScroll[0], pageScroll[1]);
   pageScroll = null;
@@ -101,6 +102,19 @@ function markPans() {
   var w = document.getElementById("board-wrap");
   if (w) w.classList.toggle("pans", w.scrollWidth > w.clientWidth + 1 || w.scrollHeight > w.clientHeight + 1);
 }
+// The mark follows every change of the board's or its box's size (a size
+// chosen, a window resized, a board swapped in).
+var sized = window.ResizeObserver ? new ResizeObserver(markPans) : null, watched = null;
+function watchBoard() {
+  var w = document.getElementById("board-wrap"), board = document.getElementById("board");
+  if (!sized || !w || !board || w === watched) return;
+  sized.disconnect();
+  sized.observe(w);
+  sized.observe(board);
+  watched = w;
+}
+document.addEventListener("DOMContentLoaded", watchBoard);
+document.addEventListener("htmx:afterSettle", watchBoard);
 function frameBoard() {
   var w = document.getElementById("board-wrap"), board = document.getElementById("board");
   markPans();
@@ -118,12 +132,11 @@ function frameBoard() {
   w.scrollTop += (box.top + box.bottom) / 2 - (v.top + v.height / 2);
 }
 document.addEventListener("DOMContentLoaded", frameBoard);
-document.addEventListener("htmx:afterSettle", markPans);
 // A screen turned or a window resized frames the board again; a phone's
 // address bar coming and going (the height alone) does not.
 var framedWidth = innerWidth;
 addEventListener("resize", function () {
-  if (innerWidth === framedWidth) return markPans();
+  if (innerWidth === framedWidth) return;
   framedWidth = innerWidth;
   frameBoard();
 });

@@ -389,3 +389,37 @@ func TestBoardFrameKeepsItsSize(t *testing.T) {
 		s.ResolveAll()
 	}
 }
+
+// TestGainTextPlurals: a gain counts its steps and its points each in its
+// own number ("+1 point", not "+1 points").
+func TestGainTextPlurals(t *testing.T) {
+	en, _ := i18n.Get("en")
+	for _, tc := range []struct {
+		g    engine.Gain
+		want string
+	}{
+		{engine.Gain{Gold: 2, WaterSteps: 1, Water: 1}, "+2 gold, water +1 step (+1 point)"},
+		{engine.Gain{WaterSteps: 1, Water: 3}, "water +1 step (+3 points)"},
+		{engine.Gain{WaterSteps: 2, Water: 1}, "water +2 steps (+1 point)"},
+		{engine.Gain{WaterSteps: 2, Water: 9}, "water +2 steps (+9 points)"},
+	} {
+		if got := GainText(en, tc.g); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.g, got, tc.want)
+		}
+	}
+}
+
+// TestTempleLine: before the end a temple's line is the standing ("if the
+// game ended now"), after it the award; each player's name is set apart
+// from their count of workers.
+func TestTempleLine(t *testing.T) {
+	en, _ := i18n.Get("en")
+	tr := engine.TempleResult{At: engine.Cell{X: 2, Y: 0}, Workers: []int{2, 1}, Award: []int{6, 3}}
+	names := []string{"ana", "greedy bot 1"}
+	if got, want := TempleLine(en, tr, names, false), "Temple at (2,\u00a00), if the game ended now: ana: 2 workers → 6 gold; greedy bot 1: 1 worker → 3 gold"; got != want {
+		t.Errorf("during the game: %q, want %q", got, want)
+	}
+	if got, want := TempleLine(en, tr, names, true), "Temple at (2,\u00a00): ana: 2 workers → 6 gold; greedy bot 1: 1 worker → 3 gold"; got != want {
+		t.Errorf("at the end: %q, want %q", got, want)
+	}
+}

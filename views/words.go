@@ -76,7 +76,7 @@ func TempleLine(l *i18n.Lang, t engine.TempleResult, names []string, over bool) 
 	var parts []string
 	for i, w := range t.Workers {
 		if w > 0 {
-			parts = append(parts, l.N("%s %d worker → %d gold", "%s %d workers → %d gold", w, names[i], w, t.Award[i]))
+			parts = append(parts, l.N("%s: %d worker → %d gold", "%s: %d workers → %d gold", w, names[i], w, t.Award[i]))
 		}
 	}
 	if len(parts) == 0 && over {
@@ -85,7 +85,11 @@ func TempleLine(l *i18n.Lang, t engine.TempleResult, names []string, over bool) 
 	if len(parts) == 0 {
 		return l.T("Temple at %s: nobody yet", CellLabel(l, t.At))
 	}
-	return l.T("Temple at %s: %s", CellLabel(l, t.At), strings.Join(parts, l.T(", ")))
+	if !over {
+		// Nothing is awarded before the end: this is the standing.
+		return l.T("Temple at %s, if the game ended now: %s", CellLabel(l, t.At), strings.Join(parts, l.T("; ")))
+	}
+	return l.T("Temple at %s: %s", CellLabel(l, t.At), strings.Join(parts, l.T("; ")))
 }
 
 // PreviewLines tells what a move would bring each player; me is the
@@ -310,7 +314,8 @@ func GainText(l *i18n.Lang, g engine.Gain) string {
 		parts = append(parts, l.T("%+d sun", g.Sun))
 	}
 	if g.WaterSteps != 0 {
-		parts = append(parts, l.N("water %+d step (%+d points)", "water %+d steps (%+d points)", abs(g.WaterSteps), g.WaterSteps, g.Water))
+		steps := l.N("water %+d step", "water %+d steps", abs(g.WaterSteps), g.WaterSteps)
+		parts = append(parts, l.N("%s (%+d point)", "%s (%+d points)", abs(g.Water), steps, g.Water))
 	}
 	return strings.Join(parts, l.T(", "))
 }

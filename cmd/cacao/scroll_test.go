@@ -362,17 +362,18 @@ func TestBrowserFourPlayerBoardOnAPhone(t *testing.T) {
 	a := b.newTab("alice", true)
 	type fit struct {
 		Cell float64 // a cell's width on screen
-		Pans bool    // the board is larger than its box
+		Pans bool    // the board is larger than its box (by more than a pixel)
 		Hint bool    // the page says it can be dragged
 		Cols int
 	}
 	measure := func(size string) fit {
 		a.must(a.do(5*time.Second, chromedp.Click(chromedp.CSS(`label:has(#zoom-`+size+`)`))))
 		// The hint follows the size (app.js, at the next frame).
-		a.must(a.waitFor(`(() => { const w = document.getElementById('board-wrap'); return document.getElementById('zoom-`+size+`').checked && (w.scrollWidth > w.clientWidth || w.scrollHeight > w.clientHeight) === (getComputedStyle(document.getElementById('pan-hint')).display !== 'none'); })()`, 5*time.Second, "the drag hint to show exactly when the board is larger than its box, at size "+size))
+		a.must(a.waitFor(`performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/board-size')).length > 0 && document.getElementById('zoom-`+size+`').checked`, 5*time.Second, "the size "+size+" sent"))
+		time.Sleep(300 * time.Millisecond) // the page settles at its size (app.js, at the next frame)
 		f, err := eval[fit](a, `(() => {
 			const svg = document.getElementById('board'), w = document.getElementById('board-wrap'), v = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
-			return {cell: Math.min(r.width / (v.width / 64), r.height / (v.height / 64)), pans: w.scrollWidth > w.clientWidth || w.scrollHeight > w.clientHeight,
+			return {cell: Math.min(r.width / (v.width / 64), r.height / (v.height / 64)), pans: w.scrollWidth > w.clientWidth + 1 || w.scrollHeight > w.clientHeight + 1,
 				hint: getComputedStyle(document.getElementById('pan-hint')).display !== 'none', cols: v.width / 64};
 		})()`)
 		a.must(err)
