@@ -113,8 +113,10 @@ var errNotDue = fmt.Errorf("%w: that seat's time has not run out", ErrForbidden)
 // one transaction that first moves the game's version on from the version
 // read: if someone else committed meanwhile, nothing is written and the
 // answer is errMoved. change appends log entries with add, which plays
-// each. A version below 0 takes the game as it is.
-func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded, seat int, add func(LogEntry) error) error) (*Loaded, error) {
+// each. A version below 0 takes the game as it is. within, if given, runs
+// in the transaction once the entries are written, before who is waited
+// on is worked out (Resign gives the seat to the bot there).
+func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded, seat int, add func(LogEntry) error) error, within ...func(tx *gorm.DB, p *people, l *Loaded, seat int) error) (*Loaded, error) {
 	now := s.now()
 	l, err := s.LoadGame(id)
 	if err != nil {
@@ -196,6 +198,11 @@ func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded,
 		p, err := peopleIn(tx, l.Seats)
 		if err != nil {
 			return err
+		}
+		for _, f := range within {
+			if err := f(tx, p, l, seat); err != nil {
+				return err
+			}
 		}
 		if err := s.afterChange(tx, p, l, seat, prevCur, now); err != nil {
 			return err

@@ -130,6 +130,8 @@ func (l *Loaded) apply(e LogEntry) error {
 		if _, err := l.Play.Resolve(e.Seat, acts); err != nil {
 			return err
 		}
+	case KindResign:
+		// Nothing changes in the position: from here the bot plays the seat.
 	default:
 		return fmt.Errorf("unknown log entry kind %q", e.Kind)
 	}

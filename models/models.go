@@ -89,6 +89,9 @@ type Seat struct {
 	Name string
 	// InvitedID reserves an open seat for one user, who was invited to it.
 	InvitedID *uint `gorm:"index"`
+	// ResignedID is the user who held the seat and resigned: the greedy bot
+	// plays it to the end (Bot), under their name.
+	ResignedID *uint `gorm:"index"`
 	// WaitingSince is when this seat last started being waited on (its turn
 	// or a pending choice); nil when nobody waits on it.
 	WaitingSince *time.Time
@@ -116,6 +119,7 @@ func (s Seat) FreeFor(user uint) bool {
 const (
 	KindTurn    = "turn"    // a committed turn: Data is its NOTATION.md turn object
 	KindResolve = "resolve" // a resolved batch: Data is its acts; Turn the turn that caused it
+	KindResign  = "resign"  // the seat's player resigned: the greedy bot plays it from here; no Data
 )
 
 // LogEntry is one line of a game's append-only log: a committed turn, or a
