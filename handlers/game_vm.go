@@ -53,8 +53,10 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	clocks := s.clocks(lg, l)
 	for i, seat := range l.Seats {
 		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), Letter: views.Letters[i], Bot: seat.Bot,
-			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && v.Current == i, Clock: clocks[i]})
+			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && v.Current == i, Clock: clocks[i], Resigned: seat.ResignedID != nil})
+		vm.ResignedMe = vm.ResignedMe || u != nil && seat.ResignedID != nil && *seat.ResignedID == u.ID
 	}
+	vm.CanResign = vm.Me >= 0 && l.Game.Status == models.StatusActive
 	names := vm.Names()
 	vm.LogLen = len(l.Events)
 	vm.Arrived = arrived(l.Events, len(l.Seats))
@@ -76,7 +78,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 		vm.Since = since(lg, l, vm.Me, names)
 	}
 	if vm.Finished {
-		vm.Scores = scoreLines(v.Result.Scores, vm.Names())
+		vm.Scores = scoreLines(v.Result.Scores, vm.Names(), l.Seats)
 		vm.TieNotes = views.TieNotes(lg, vm.Scores)
 		vm.Result = views.ResultLine(lg, vm.Scores)
 	}
@@ -217,10 +219,9 @@ func announce(lg *i18n.Lang, l *models.Loaded, from, me int, names []string) []s
 func logLines(l *i18n.Lang, events []models.Event, names []string) []views.LogItem {
 	out := make([]views.LogItem, 0, len(events))
 	for _, ev := range events {
-		resolve := ev.Kind == models.KindResolve
-		item := views.LogItem{Text: views.LogLine(l, views.LogEntry{Resolve: resolve, Seat: ev.Seat, Turn: ev.Turn,
-			Timeout: ev.Timeout, Auto: ev.Auto, Placement: ev.Placement, Fills: ev.Fills, Gains: ev.Gains}, names)}
-		if !resolve {
+		item := views.LogItem{Text: views.LogLine(l, views.LogEntry{Resolve: ev.Kind == models.KindResolve, Resign: ev.Kind == models.KindResign,
+			Seat: ev.Seat, Turn: ev.Turn, Timeout: ev.Timeout, Auto: ev.Auto, Placement: ev.Placement, Fills: ev.Fills, Gains: ev.Gains}, names)}
+		if ev.Kind == models.KindTurn {
 			item.Turn = ev.Turn + 1
 		}
 		out = append(out, item)
@@ -236,11 +237,12 @@ func (s *Server) baseURL(c echo.Context) string {
 }
 
 // scoreLines is the final table: each seat's score and place, by place.
-func scoreLines(scores []engine.Score, names []string) []views.ScoreLine {
+func scoreLines(scores []engine.Score, names []string, seats []models.Seat) []views.ScoreLine {
 	places := engine.Places(scores)
 	out := make([]views.ScoreLine, 0, len(scores))
 	for i, sc := range scores {
-		out = append(out, views.ScoreLine{Name: names[i], Letter: views.Letters[i], Score: sc, Place: places[i], Shared: engine.SharedPlace(places, i)})
+		out = append(out, views.ScoreLine{Name: names[i], Letter: views.Letters[i], Score: sc, Place: places[i], Shared: engine.SharedPlace(places, i),
+			Resigned: seats[i].ResignedID != nil})
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Place < out[b].Place })
 	return out

@@ -53,5 +53,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/games/:id/turn", s.playTurn, s.requireUser)
 	e.POST("/games/:id/preview", s.previewTurn, s.requireUser)
 	e.POST("/games/:id/resolve", s.resolve, s.requireUser)
+	e.GET("/games/:id/resign", s.resignForm, s.requireUser)
+	e.POST("/games/:id/resign", s.resign, s.requireUser)
 	e.GET("/games/:id/record.json", s.exportRecord, s.requireUser)
 }

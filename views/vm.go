@@ -110,6 +110,8 @@ type Seat struct {
 	ToPlay  bool
 	Clock   string // "2 days 3 h left", "on vacation until …"; "" without a limit
 	Gained  string // what the log's last entry gave the seat, in words ("" for nothing)
+	// Resigned: the seat's player resigned and the greedy bot plays it.
+	Resigned bool
 }
 
 // EdgeChoice is one fired edge the viewer resolves: how many workers to use
@@ -179,37 +181,40 @@ type ScoreLine struct {
 	Name   string
 	Letter string
 	engine.Score
-	Place  int  // 1 for the winners
-	Shared bool // another seat has the same place
+	Place    int  // 1 for the winners
+	Shared   bool // another seat has the same place
+	Resigned bool // the seat's player resigned (the greedy bot finished it)
 }
 
 // GameVM is the game page.
 type GameVM struct {
 	Page
-	ID        uint
-	Version   int
-	Status    string
-	Me        int
-	Seats     []Seat
-	View      engine.View
-	Sel       Selection
-	Play      PlayVM
-	Pending   *Pending
-	Log       []LogItem // the log's entries from LogFrom on
-	LogFrom   int
-	Scores    []ScoreLine // by place
-	TieNotes  []string    // how ties on points were settled
-	Result    string      // the final ranking in a sentence, ending the log
-	Temples   []string
-	Error     string
-	Invite    string
-	Finished  bool
-	TurnLimit string
-	Since     *SinceVM
-	InvitedMe bool     // a seat of this open game is kept for the viewer
-	CanJoin   bool     // a seat of this open game is free for the viewer (open, or kept for them)
-	Announce  []string // others' moves since the page's last look, read out by screen readers
-	LogLen    int      // log entries shown: a refetch announces what came after
+	ID         uint
+	Version    int
+	Status     string
+	Me         int
+	Seats      []Seat
+	View       engine.View
+	Sel        Selection
+	Play       PlayVM
+	Pending    *Pending
+	Log        []LogItem // the log's entries from LogFrom on
+	LogFrom    int
+	Scores     []ScoreLine // by place
+	TieNotes   []string    // how ties on points were settled
+	Result     string      // the final ranking in a sentence, ending the log
+	Temples    []string
+	Error      string
+	Invite     string
+	Finished   bool
+	TurnLimit  string
+	Since      *SinceVM
+	ResignedMe bool     // the viewer resigned their seat of this game
+	CanResign  bool     // the viewer holds a seat of this running game
+	InvitedMe  bool     // a seat of this open game is kept for the viewer
+	CanJoin    bool     // a seat of this open game is free for the viewer (open, or kept for them)
+	Announce   []string // others' moves since the page's last look, read out by screen readers
+	LogLen     int      // log entries shown: a refetch announces what came after
 	// Arrived is the cells the latest moves laid tiles on, each with the
 	// number of its log entry (from 1): a page that had shown the game
 	// before that entry draws them arriving (app.js).

@@ -30,7 +30,8 @@ func SideName(l *i18n.Lang, d engine.Side) string {
 // LogEntry is a log entry as it played out (the handlers' copy of the
 // store's event): what was done and what every seat gained by it.
 type LogEntry struct {
-	Resolve   bool // a resolution of a pending batch; else a turn
+	Resolve   bool // a resolution of a pending batch
+	Resign    bool // the seat's player resigned; else (and not Resolve) a turn
 	Seat      int
 	Turn      int
 	Timeout   bool // played by the greedy bot when the seat's time ran out
@@ -43,6 +44,9 @@ type LogEntry struct {
 // LogLine tells one log entry in plain words; names are the seats' names.
 func LogLine(l *i18n.Lang, ev LogEntry, names []string) string {
 	name := names[ev.Seat]
+	if ev.Resign {
+		return l.T("%s resigned: the greedy bot plays their seat to the end.", name)
+	}
 	if ev.Timeout {
 		name = l.T("%s (out of time: the greedy bot played)", name)
 	} else if ev.Auto {

@@ -1,0 +1,72 @@
+package handlers_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"cacao/engine"
+	"cacao/models"
+)
+
+// TestResign: a seated player is asked to confirm, then resigns: the game
+// page says so to them, the log and the players' table to everyone, bob
+// is told, the greedy bot plays the seat to the end and the final table
+// marks it resigned. Anyone else, or a second time, is refused with a
+// sentence (in the reader's language) and nothing changes.
+func TestResign(t *testing.T) {
+	s := newSite(t)
+	id, ana, bob := s.anaAndBob()
+	eve := s.signup("eve")
+	page := fmt.Sprintf("/games/%d", id)
+	if _, body := ana.get(page); !strings.Contains(body, `href="`+page+`/resign"`) {
+		t.Fatal("the game page offers no way to resign")
+	}
+	code, body := ana.get(page + "/resign")
+	if code != http.StatusOK || !strings.Contains(body, fmt.Sprintf("Resign game %d?", id)) || !strings.Contains(body, `action="`+page+`/resign"`) || !strings.Contains(body, "Keep playing") {
+		t.Fatalf("the confirmation: %d\n%s", code, body)
+	}
+	eve.post("/language", url.Values{"lang": {"fa"}})
+	if code, body := eve.post(page+"/resign", nil); code != http.StatusForbidden || !strings.Contains(body, "شما در این بازی صندلی ندارید") {
+		t.Fatalf("eve resigning a game she does not play: %d\n%.400s", code, body)
+	}
+	before, _ := s.store.LoadGame(id)
+	if code, _ := ana.post(page+"/resign", nil); code != http.StatusOK {
+		t.Fatalf("resigning: %d", code)
+	}
+	_, body = ana.get(page)
+	for _, want := range []string{"You resigned this game", "ana resigned: the greedy bot plays their seat to the end.", "(resigned)"} {
+		if !strings.Contains(body, want) {
+			t.Fatalf("after resigning, ana's page lacks %q", want)
+		}
+	}
+	if strings.Contains(body, `href="`+page+`/resign"`) || strings.Contains(body, `id="hand"`) {
+		t.Fatal("after resigning, ana is still offered to resign or shown a hand")
+	}
+	if code, _ := ana.post(page+"/resign", nil); code != http.StatusForbidden {
+		t.Fatalf("resigning twice: %d", code)
+	}
+	_, body = bob.get("/notifications")
+	if !strings.Contains(body, fmt.Sprintf("ana resigned in game %d: the greedy bot plays their seat to the end.", id)) {
+		t.Fatal("bob is not told that ana resigned")
+	}
+	l, _ := s.store.LoadGame(id)
+	if l.Game.Version <= before.Game.Version {
+		t.Fatal("the resignation changed nothing")
+	}
+	// bob plays to the end against the bot in ana's seat.
+	r := engine.NewRand(2)
+	for step := 0; l.Game.Status != models.StatusFinished; step++ {
+		if step == 200 || !bob.act(id, r) {
+			t.Fatalf("bob could not play on (step %d)", step)
+		}
+		l, _ = s.store.LoadGame(id)
+	}
+	_, body = bob.get(page)
+	final := body[strings.Index(body, `id="final"`):]
+	if !strings.Contains(final[:strings.Index(final, "</table>")], "ana <span class=\"status\">(resigned)</span>") {
+		t.Fatalf("the final table does not mark ana resigned:\n%s", final[:strings.Index(final, "</table>")])
+	}
+}
