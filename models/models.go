@@ -29,6 +29,10 @@ type User struct {
 	// BoardSize is how the user likes the board drawn: "fit", "large", or
 	// "" for normal.
 	BoardSize string `gorm:"not null;default:''"`
+	// TokenVersion moves on when the password changes or the user signs
+	// out everywhere: a session or a mail sign-in link made at another
+	// version no longer signs them in.
+	TokenVersion int `gorm:"not null;default:0"`
 }
 
 // Email modes.
