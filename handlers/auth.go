@@ -74,6 +74,7 @@ func (s *Server) startSession(c echo.Context, u *models.User) error {
 		return err
 	}
 	s.sessions.Put(ctx, "user_id", int(u.ID))
+	s.sessions.Put(ctx, "user_ver", u.TokenVersion) // see loadUser
 	// A language chosen before signing in becomes the account's, so that
 	// mail (which has no browser to ask) is in it too.
 	if ck, err := c.Cookie(langCookie); err == nil && u.Lang == "" {

@@ -13,7 +13,7 @@ import (
 
 // claims checks the signed token of a mail link.
 func (s *Server) claims(c echo.Context, purpose string) (mail.Claims, error) {
-	cl, err := s.signer.Verify(c.QueryParam("t"), purpose, s.store.Clock())
+	cl, err := s.signer.Verify(c.FormValue("t"), purpose, s.store.Clock()) // in the address, or posted (SwitchPage)
 	if errors.Is(err, mail.ErrExpired) {
 		return cl, refusal(http.StatusGone, "this link has expired")
 	}
@@ -25,21 +25,34 @@ func (s *Server) claims(c echo.Context, purpose string) (mail.Claims, error) {
 
 // mailGo is the one-click link to a game in a mail: it signs its user in
 // (on a fresh session token) unless they are already, then opens the game.
+// A link sent before the user's password changed or they signed out
+// everywhere signs nobody in. In a browser signed in as someone else the
+// link asks first (a form that posts back here): opened by a trick, it
+// would sign the browser into another account unseen.
 func (s *Server) mailGo(c echo.Context) error {
 	cl, err := s.claims(c, mail.PurposeGo)
 	if err != nil {
 		return err
 	}
-	if u := currentUser(c); u == nil || u.ID != cl.User {
-		u, err := s.store.UserByID(cl.User)
-		if err != nil {
-			return refusal(http.StatusForbidden, "this link is not valid")
-		}
-		if err := s.startSession(c, u); err != nil {
-			return err
-		}
+	game := fmt.Sprintf("/games/%d", cl.Game)
+	me := currentUser(c)
+	if me != nil && me.ID == cl.User {
+		return redirect(c, game)
 	}
-	return redirect(c, fmt.Sprintf("/games/%d", cl.Game))
+	u, err := s.store.UserByID(cl.User)
+	if err != nil {
+		return refusal(http.StatusForbidden, "this link is not valid")
+	}
+	if u.TokenVersion != cl.Version {
+		return refusal(http.StatusForbidden, "this link no longer signs you in: your password was changed, or you signed out everywhere, after it was sent. Log in instead.")
+	}
+	if me != nil && c.Request().Method != http.MethodPost {
+		return render(c, http.StatusOK, views.SwitchPage(s.page(c, tr(c, "Switch accounts?")), me.Username, u.Username, c.FormValue("t")))
+	}
+	if err := s.startSession(c, u); err != nil {
+		return err
+	}
+	return redirect(c, game)
 }
 
 // mailVerify confirms the address a verification mail was sent to.

@@ -208,7 +208,14 @@ func TestMailGoLinkSignsIn(t *testing.T) {
 	}
 	fresh := s.client("ana")
 	fresh.http.Jar.SetCookies(u, []*http.Cookie{{Name: "cacao_session", Value: planted, Path: "/"}})
+	// Signed in as eve, the browser is asked before it becomes ana's (a
+	// link opened by a trick would switch it unseen).
 	code, body := fresh.get(link)
+	if code != http.StatusOK || !strings.Contains(body, "This link is for the account ana. This browser is signed in as eve.") || !strings.Contains(body, "<span class=\"me\">eve</span>") {
+		t.Fatalf("go link in eve's browser: %d, not a question\n%s", code, body)
+	}
+	lu, _ := url.Parse(link)
+	code, body = fresh.post("/m/go", url.Values{"t": {lu.Query().Get("t")}})
 	if code != http.StatusOK || !strings.Contains(body, fmt.Sprintf("<h1>Game %d</h1>", id)) || !strings.Contains(body, "Your hand") || !strings.Contains(body, "<span class=\"me\">ana</span>") {
 		t.Fatalf("go link: %d, not ana's game page\n%s", code, body)
 	}

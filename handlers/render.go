@@ -142,11 +142,14 @@ func (s *Server) page(c echo.Context, title string) views.Page {
 	return p
 }
 
-// loadUser puts the signed-in user, if any, on the context.
+// loadUser puts the signed-in user, if any, on the context: a session
+// signed in at another token version of the user (the password changed
+// since, or they signed out everywhere) signs nobody in.
 func (s *Server) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if id := s.sessions.GetInt(c.Request().Context(), "user_id"); id > 0 {
-			if u, err := s.store.UserByID(uint(id)); err == nil {
+		ctx := c.Request().Context()
+		if id := s.sessions.GetInt(ctx, "user_id"); id > 0 {
+			if u, err := s.store.UserByID(uint(id)); err == nil && s.sessions.GetInt(ctx, "user_ver") == u.TokenVersion {
 				c.Set(userKey, u)
 			}
 		}

@@ -35,9 +35,12 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/settings/auto", s.saveAutoDecide, s.requireUser)
 	e.POST("/settings/vacation", s.startVacation, s.requireUser)
 	e.POST("/settings/vacation/end", s.endVacation, s.requireUser)
+	e.POST("/settings/password", s.changePassword, s.requireUser)
+	e.POST("/settings/sign-out-everywhere", s.signOutEverywhere, s.requireUser)
 
 	// Signed one-click links from mail: they work without a session.
 	e.GET("/m/go", s.mailGo)
+	e.POST("/m/go", s.mailGo)
 	e.GET("/m/verify", s.mailVerify)
 	e.GET("/m/unsubscribe", s.mailUnsubscribe)
 	e.POST("/m/unsubscribe", s.mailUnsubscribe)

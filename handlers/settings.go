@@ -89,3 +89,31 @@ func (s *Server) settingsRefused(c echo.Context, u *models.User, err error) erro
 	_, msg := status(lang(c), err)
 	return s.renderSettings(c, http.StatusUnprocessableEntity, fresh, msg)
 }
+
+// changePassword sets a new password for the viewer, who gives their
+// current one: every other session and mail sign-in link of theirs stops
+// working; this one stays signed in (on a fresh token).
+func (s *Server) changePassword(c echo.Context) error {
+	u := currentUser(c)
+	nu, err := s.store.ChangePassword(u.ID, c.FormValue("current"), c.FormValue("password"))
+	if err != nil {
+		return s.settingsRefused(c, u, err)
+	}
+	if err := s.startSession(c, nu); err != nil {
+		return err
+	}
+	s.sessions.Put(c.Request().Context(), "flash", tr(c, "Your password is changed. You are signed out everywhere else."))
+	return redirect(c, "/settings")
+}
+
+// signOutEverywhere ends every session of the viewer, this one too, and
+// every mail sign-in link sent to them.
+func (s *Server) signOutEverywhere(c echo.Context) error {
+	if err := s.store.SignOutEverywhere(currentUser(c).ID); err != nil {
+		return err
+	}
+	if err := s.sessions.Destroy(c.Request().Context()); err != nil {
+		return err
+	}
+	return redirect(c, "/login")
+}

@@ -131,13 +131,13 @@ func (o *Outbox) Compose(m *models.Mail, r models.Recipient) Message {
 			if g.Deadline != nil {
 				line = l.T("%s, time runs out %s", line, date(*g.Deadline))
 			}
-			fmt.Fprintf(&b, "- %s:\n  %s\n", line, link("/m/go", PurposeGo, Claims{User: m.UserID, Game: g.Game.ID, Exp: now.Add(GoLinkLife)}))
+			fmt.Fprintf(&b, "- %s:\n  %s\n", line, link("/m/go", PurposeGo, Claims{User: m.UserID, Game: g.Game.ID, Exp: now.Add(GoLinkLife), Version: r.User.TokenVersion}))
 		}
 	default:
 		text := views.NoticeText(l, m.Text, m.Format, m.NoteArgs())
 		msg.Subject = l.T("Cacao: %s", text)
 		b.WriteString(text + "\n\n" + l.T("Open the game with one click:") + "\n" +
-			link("/m/go", PurposeGo, Claims{User: m.UserID, Game: m.GameID, Exp: now.Add(GoLinkLife)}) + "\n")
+			link("/m/go", PurposeGo, Claims{User: m.UserID, Game: m.GameID, Exp: now.Add(GoLinkLife), Version: r.User.TokenVersion}) + "\n")
 	}
 	// Links stand apart from the translated text, alone on their lines.
 	b.WriteString("\n-- \n" + l.T("Cacao · change what mail you get:") + "\n" + base + "/settings\n" +

@@ -32,6 +32,7 @@ type Claims struct {
 	Game    uint      // 0 when not relevant
 	Email   string    // the address the link was sent to
 	Exp     time.Time // kept to the second; zero means the link never expires
+	Version int       // the user's token version, for a link that signs them in
 }
 
 // payload is Claims as signed, with short keys to keep links short.
@@ -41,6 +42,7 @@ type payload struct {
 	G uint   `json:"g,omitempty"`
 	E string `json:"e,omitempty"`
 	X int64  `json:"x,omitempty"` // unix seconds; 0 means never
+	V int    `json:"v,omitempty"`
 }
 
 // Signer makes and checks signed links. It is safe for concurrent use.
@@ -61,7 +63,7 @@ func NewSigner(key []byte) *Signer {
 // purpose is inside the signed payload, so a token for one purpose never
 // passes Verify for another. Exp is kept to the second.
 func (s *Signer) Sign(c Claims) string {
-	pl := payload{P: c.Purpose, U: c.User, G: c.Game, E: c.Email}
+	pl := payload{P: c.Purpose, U: c.User, G: c.Game, E: c.Email, V: c.Version}
 	if !c.Exp.IsZero() {
 		pl.X = c.Exp.Unix()
 		if pl.X == 0 { // the epoch itself: one second earlier, still long expired
@@ -101,7 +103,7 @@ func (s *Signer) Verify(token, purpose string, now time.Time) (Claims, error) {
 	if pl.P != purpose {
 		return Claims{}, ErrBadToken
 	}
-	c := Claims{Purpose: pl.P, User: pl.U, Game: pl.G, Email: pl.E}
+	c := Claims{Purpose: pl.P, User: pl.U, Game: pl.G, Email: pl.E, Version: pl.V}
 	if pl.X != 0 {
 		c.Exp = time.Unix(pl.X, 0).UTC()
 		if now.After(c.Exp) {

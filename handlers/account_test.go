@@ -1,0 +1,81 @@
+package handlers_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"cacao/handlers/mail"
+)
+
+// signedIn tells whether c's browser is signed in (as anyone).
+func signedIn(c *client) bool {
+	_, body := c.get("/")
+	return strings.Contains(body, `<span class="me">`)
+}
+
+// TestPasswordChangeAndSignOutEverywhere: changing the password asks for
+// the current one (a wrong one, or a bad new one, is refused with a
+// sentence and changes nothing), keeps this browser signed in and signs
+// out every other session and every mail sign-in link sent before; "sign
+// out everywhere" ends every session, this one too.
+func TestPasswordChangeAndSignOutEverywhere(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	other := s.client("ana")
+	other.get("/login")
+	if code, _ := other.post("/login", url.Values{"username": {"ana"}, "password": {"secret-ana"}}); code != http.StatusOK || !signedIn(other) {
+		t.Fatal("ana's second browser cannot log in")
+	}
+	u := s.mailUser("ana")
+	sg := s.signer()
+	exp := s.store.Clock().Add(mail.GoLinkLife)
+	id := ana.createGame("greedy", "none", "none")
+	oldLink := signedLink(sg, "/m/go", mail.Claims{Purpose: mail.PurposeGo, User: u.ID, Game: id, Exp: exp, Version: u.TokenVersion})
+
+	ana.get("/settings")
+	ana.post("/language", url.Values{"lang": {"fa"}})
+	if code, body := ana.post("/settings/password", url.Values{"current": {"not-it"}, "password": {"a-new-secret"}}); code != http.StatusUnprocessableEntity || !strings.Contains(body, "این رمز فعلی شما نیست") {
+		t.Fatalf("a wrong current password: %d\n%.300s", code, body[strings.Index(body, "<main"):])
+	}
+	ana.post("/language", url.Values{"lang": {"en"}})
+	if code, body := ana.post("/settings/password", url.Values{"current": {"secret-ana"}, "password": {"short"}}); code != http.StatusUnprocessableEntity || !strings.Contains(body, "a password has 8 to 72 characters") {
+		t.Fatalf("a short new password: %d", code)
+	}
+	if !signedIn(other) {
+		t.Fatal("a refused change signed the other browser out")
+	}
+	code, body := ana.post("/settings/password", url.Values{"current": {"secret-ana"}, "password": {"a-new-secret"}})
+	if code != http.StatusOK || !strings.Contains(body, "Your password is changed.") || !signedIn(ana) {
+		t.Fatalf("the change: %d, or this browser is signed out", code)
+	}
+	if signedIn(other) {
+		t.Fatal("after the change ana's other browser is still signed in")
+	}
+	if _, err := s.store.Authenticate("ana", "secret-ana"); err == nil {
+		t.Fatal("the old password still works")
+	}
+	var err error
+	fresh := s.client("ana")
+	if code, body := fresh.get(oldLink); code != http.StatusForbidden || !strings.Contains(body, "this link no longer signs you in") || signedIn(fresh) {
+		t.Fatalf("a sign-in link from before the change: %d", code)
+	}
+	if u, err = s.store.UserByID(u.ID); err != nil {
+		t.Fatal(err)
+	}
+	newLink := signedLink(sg, "/m/go", mail.Claims{Purpose: mail.PurposeGo, User: u.ID, Game: id, Exp: exp, Version: u.TokenVersion})
+	if fresh.get(newLink); !signedIn(fresh) {
+		t.Fatal("a link sent after the change does not sign in")
+	}
+
+	if code, _ := ana.post("/settings/sign-out-everywhere", nil); code != http.StatusOK {
+		t.Fatalf("sign out everywhere: %d", code)
+	}
+	if signedIn(ana) || signedIn(fresh) {
+		t.Fatal("after signing out everywhere a browser is still signed in")
+	}
+	if fresh.get(newLink); signedIn(fresh) {
+		t.Fatal("a link sent before signing out everywhere still signs in")
+	}
+}
