@@ -14,7 +14,7 @@ import (
 )
 
 func (s *Server) signupForm(c echo.Context) error {
-	return render(c, http.StatusOK, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Sign up")), Signup: true}))
+	return render(c, http.StatusOK, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Sign up")), Signup: true, Next: safeNext(c.QueryParam("next"))}))
 }
 
 func (s *Server) loginForm(c echo.Context) error {
@@ -28,7 +28,7 @@ func (s *Server) signup(c echo.Context) error {
 	u, err = s.store.CreateUser(name, pw)
 	if errors.Is(err, models.ErrInvalid) {
 		_, msg := status(lang(c), err)
-		return render(c, http.StatusUnprocessableEntity, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Sign up")), Signup: true, Username: name, Error: msg}))
+		return render(c, http.StatusUnprocessableEntity, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Sign up")), Signup: true, Username: name, Error: msg, Next: safeNext(c.FormValue("next"))}))
 	}
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func (s *Server) signup(c echo.Context) error {
 	if err := s.startSession(c, u); err != nil {
 		return err
 	}
-	return redirect(c, "/")
+	return redirect(c, safeNext(c.FormValue("next")))
 }
 
 func (s *Server) login(c echo.Context) error {

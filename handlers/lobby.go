@@ -137,6 +137,7 @@ func (s *Server) createGame(c echo.Context) error {
 			spec.TurnHours = -1
 		}
 	}
+	spec.Private = form.Get("private") != ""
 	g, err := s.store.CreateGame(u, spec)
 	if err != nil {
 		code, msg := status(lang(c), err)
@@ -199,7 +200,15 @@ func (s *Server) joinForm(c echo.Context) error {
 		viewer = u.ID
 	}
 	line := gameLine(lang(c), models.GameSummary{Game: *g, Seats: g.Seats}, s.store.Clock(), viewer)
-	return render(c, http.StatusOK, views.JoinPage(s.page(c, tr(c, "Join a game")), line))
+	inviter := ""
+	for _, seat := range g.Seats {
+		if seat.UserID != nil && *seat.UserID == g.CreatorID {
+			inviter = seat.Name
+		}
+	}
+	// A visitor who is not signed in is told who invites them to what, and
+	// signing up or logging in brings them back here.
+	return render(c, http.StatusOK, views.JoinPage(s.page(c, tr(c, "Join a game")), line, inviter, c.Request().URL.RequestURI()))
 }
 
 func (s *Server) joinByToken(c echo.Context) error {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 
@@ -162,7 +163,7 @@ func (s *Server) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if currentUser(c) == nil {
 			if c.Request().Method == http.MethodGet {
-				return redirect(c, "/login?next="+c.Request().URL.RequestURI())
+				return redirect(c, "/login?next="+url.QueryEscape(c.Request().URL.RequestURI())) // the whole address
 			}
 			return refusal(http.StatusUnauthorized, "please log in first")
 		}

@@ -48,7 +48,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/games", s.createGame, s.requireUser)
 	e.POST("/games/:id/join", s.joinGame, s.requireUser)
 	e.POST("/games/:id/decline", s.declineGame, s.requireUser)
-	e.GET("/join/:token", s.joinForm, s.requireUser)
+	e.GET("/join/:token", s.joinForm)
 	e.POST("/join/:token", s.joinByToken, s.requireUser)
 	e.GET("/games/:id", s.showGame, s.requireUser)
 	e.GET("/games/:id/events", s.gameEvents, s.requireUser)

@@ -144,7 +144,7 @@ func (s *Store) GameByInvite(token string) (*Game, error) {
 // OpenGames lists games with an open seat, newest first.
 func (s *Store) OpenGames() ([]GameSummary, error) {
 	var games []Game
-	if err := s.db.Preload("Seats").Where("status = ?", StatusOpen).Order("created_at desc").Limit(100).Find(&games).Error; err != nil {
+	if err := s.db.Preload("Seats").Where("status = ? AND private = ?", StatusOpen, false).Order("created_at desc").Limit(100).Find(&games).Error; err != nil {
 		return nil, err
 	}
 	return summaries(games), nil

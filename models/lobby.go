@@ -21,6 +21,7 @@ const SeatOpen = "open"
 var (
 	ErrNotOpen      = invalid("this game is not open for players")
 	ErrAlreadyIn    = invalid("you already have a seat in this game")
+	ErrPrivate      = invalid("this table is private: its seats are taken through its invitation link")
 	ErrNotActive    = invalid("this game is not being played")
 	ErrBadSeatSpecs = invalid("a game has 2 to 4 seats, each open, for an invited player, or a bot (random or greedy)")
 	ErrBadTurnLimit = invalid("the time per turn is none, 1 day, 3 days or 7 days")
@@ -50,6 +51,7 @@ func randomUint64() uint64 {
 type GameSpec struct {
 	Seats     []string
 	TurnHours int
+	Private   bool // not listed in the lobby (Game.Private)
 }
 
 // TurnLimits are the time limits a game may have, in hours (0: none).
@@ -65,7 +67,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 	if !slices.Contains(TurnLimits(), spec.TurnHours) {
 		return nil, ErrBadTurnLimit
 	}
-	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken(), TurnHours: spec.TurnHours}
+	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken(), TurnHours: spec.TurnHours, Private: spec.Private}
 	uid := creator.ID
 	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username})
 	err := s.w.Transaction(func(tx *gorm.DB) error {
@@ -116,13 +118,13 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.changed(g, g.Seats, true)
+	s.changed(g, g.Seats, !g.Private) // a private table is in no lobby
 	return g, nil
 }
 
 // Join gives user a seat of game id (by id, or by invite token when token is
 // not empty): the one kept for them if they were invited, else the first
-// open seat kept for nobody.
+// open seat kept for nobody (of a private table, only through its token).
 func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 	var g Game
 	err := s.w.Transaction(func(tx *gorm.DB) error {
@@ -147,6 +149,9 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 		if free < 0 {
 			return ErrNotOpen
 		}
+		if g.Private && token == "" && g.Seats[free].InvitedID == nil {
+			return ErrPrivate
+		}
 		uid := user.ID
 		g.Seats[free].UserID, g.Seats[free].Name, g.Seats[free].InvitedID = &uid, user.Username, nil
 		res := tx.Model(&Seat{}).Where("id = ? AND user_id IS NULL AND bot = ''", g.Seats[free].ID).
@@ -165,7 +170,7 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.changed(&g, g.Seats, true)
+	s.changed(&g, g.Seats, !g.Private)
 	return &g, nil
 }
 
@@ -201,7 +206,7 @@ func (s *Store) Decline(id uint, user *User) error {
 	if err != nil {
 		return err
 	}
-	s.changed(&g, append(g.Seats, Seat{UserID: &user.ID}), true)
+	s.changed(&g, append(g.Seats, Seat{UserID: &user.ID}), !g.Private)
 	return nil
 }
 

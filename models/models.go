@@ -70,7 +70,10 @@ type Game struct {
 	Version int `gorm:"not null;default:0"`
 	// TurnHours is the time each seat has for a turn or a choice; 0 means
 	// no limit. Chosen at creation: 0, 24, 72 or 168.
-	TurnHours  int `gorm:"not null;default:0"`
+	TurnHours int `gorm:"not null;default:0"`
+	// Private tables are not listed in the lobby: their open seats are
+	// taken through the invitation link (or by those invited by name).
+	Private    bool `gorm:"not null;default:false"`
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	StartedAt  *time.Time

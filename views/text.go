@@ -2,6 +2,7 @@ package views
 
 import (
 	"context"
+	"net/url"
 
 	"cacao/views/i18n"
 )
@@ -22,3 +23,12 @@ func lang(ctx context.Context) *i18n.Lang { return i18n.From(ctx) }
 
 // num writes a number in the page's language.
 func num(ctx context.Context, n int) string { return i18n.From(ctx).Num(n) }
+
+// withNext is page's address with next (an address on this site) to go to
+// after it, escaped whole; page alone when next is "" or "/".
+func withNext(page, next string) string {
+	if next == "" || next == "/" {
+		return page
+	}
+	return page + "?next=" + url.QueryEscape(next)
+}
