@@ -70,7 +70,21 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken(), TurnHours: spec.TurnHours, Private: spec.Private}
 	uid := creator.ID
 	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username})
+	var invites []Invitation
+	for _, o := range others {
+		if strings.HasPrefix(o, "@") {
+			invites = append(invites, Invitation{CreatorID: creator.ID, CreatedAt: s.now()})
+		}
+	}
 	err := s.w.Transaction(func(tx *gorm.DB) error {
+		if err := s.checkTableLimits(tx, creator.ID, len(invites)); err != nil {
+			return err
+		}
+		if len(invites) > 0 {
+			if err := tx.Create(&invites).Error; err != nil {
+				return err
+			}
+		}
 		for i, o := range others {
 			seat := Seat{Slot: i + 1, Index: -1}
 			switch {

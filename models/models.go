@@ -73,7 +73,10 @@ type Game struct {
 	TurnHours int `gorm:"not null;default:0"`
 	// Private tables are not listed in the lobby: their open seats are
 	// taken through the invitation link (or by those invited by name).
-	Private    bool `gorm:"not null;default:false"`
+	Private bool `gorm:"not null;default:false"`
+	// Invites is how many players the creator invited by name at creation
+	// (MaxInvitesPerDay counts them).
+	Invites    int `gorm:"not null;default:0"`
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	StartedAt  *time.Time
@@ -206,4 +209,12 @@ type Session struct {
 	Token  string    `gorm:"primaryKey;size:64"`
 	Data   []byte    `gorm:"not null"`
 	Expiry time.Time `gorm:"index;not null"`
+}
+
+// Invitation is one player invited by name, kept a day for
+// MaxInvitesPerDay (the table may be gone by then).
+type Invitation struct {
+	ID        uint      `gorm:"primaryKey"`
+	CreatorID uint      `gorm:"index:idx_invitations_creator,priority:1;not null"`
+	CreatedAt time.Time `gorm:"index:idx_invitations_creator,priority:2;not null"`
 }

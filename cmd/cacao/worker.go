@@ -11,7 +11,8 @@ import (
 )
 
 // Worker runs the site's background work: it plays timed-out seats, sends
-// reminders, queues digests and delivers the outbox. Everything it needs is
+// reminders, queues digests, cancels tables nobody completed in 14 days
+// and delivers the outbox. Everything it needs is
 // in the database, so a restarted worker carries on where one stopped, and
 // each step is safe to run twice (or in two processes at once).
 type Worker struct {
@@ -53,12 +54,16 @@ func (w *Worker) Once(ctx context.Context) {
 	if err != nil {
 		w.Log.Error("digests", "err", err)
 	}
+	expired, err := w.Store.ExpireTables(100)
+	if err != nil {
+		w.Log.Error("expiring tables", "err", err)
+	}
 	st, err := w.Outbox.RunOnce(ctx)
 	if err != nil {
 		w.Log.Error("outbox", "err", err)
 	}
-	if timeouts+reminders+digests+st.Sent+st.Skipped+st.Failed > 0 {
-		w.Log.Info("worker", "timeouts", timeouts, "reminders", reminders, "digests", digests,
+	if timeouts+reminders+digests+expired+st.Sent+st.Skipped+st.Failed > 0 {
+		w.Log.Info("worker", "timeouts", timeouts, "reminders", reminders, "digests", digests, "tables_expired", expired,
 			"mail_sent", st.Sent, "mail_skipped", st.Skipped, "mail_failed", st.Failed)
 	}
 }
