@@ -40,6 +40,15 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 		if vm.Me >= 0 {
 			vm.Invite = s.baseURL(c) + "/join/" + l.Game.InviteToken
 		}
+		if vm.Creator = u != nil && u.ID == l.Game.CreatorID; vm.Creator {
+			for _, seat := range l.Seats {
+				if seat.Open() && seat.InvitedID != nil {
+					if p, err := s.store.UserByID(*seat.InvitedID); err == nil {
+						vm.Invitees = append(vm.Invitees, views.Invitee{ID: p.ID, Name: p.Username})
+					}
+				}
+			}
+		}
 		return vm
 	}
 	st := l.Play.State()

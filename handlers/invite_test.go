@@ -92,3 +92,59 @@ func TestPrivateTable(t *testing.T) {
 		t.Fatal("the link did not seat bob, or the full table did not start")
 	}
 }
+
+// TestTablesByTheCreator: the creator of an open table sees who its kept
+// seats are for, withdraws an invitation (the invitee is told) and cancels
+// the table; nobody else can; past 10 tables waiting for players the home
+// page refuses another with a sentence.
+func TestTablesByTheCreator(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	var id uint
+	ana.get("/")
+	code, body := ana.post("/games", url.Values{"seat": {"invite", "open"}, "invite": {"bob", ""}})
+	m := gameIDRE.FindStringSubmatch(body)
+	if code != http.StatusOK || m == nil {
+		t.Fatalf("creating a table with an invitation: %d", code)
+	}
+	fmt.Sscan(m[1], &id)
+	page := fmt.Sprintf("/games/%d", id)
+	if _, body := ana.get(page); !strings.Contains(body, "A seat is kept for bob.") || !strings.Contains(body, "Cancel this table") {
+		t.Fatal("the creator is not shown the invitation and the way to cancel")
+	}
+	if _, body := bob.get(page); strings.Contains(body, "Cancel this table") {
+		t.Fatal("the invited player is offered to cancel the table")
+	}
+	if code, body := bob.post(page+"/cancel", nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "only the player who opened this table can do that") {
+		t.Fatalf("bob cancelling ana's table: %d", code)
+	}
+	bu := s.mailUser("bob")
+	if code, _ := ana.post(page+"/withdraw", url.Values{"user": {fmt.Sprint(bu.ID)}}); code != http.StatusOK {
+		t.Fatalf("withdrawing: %d", code)
+	}
+	if _, body := bob.get("/notifications"); !strings.Contains(body, fmt.Sprintf("ana withdrew the invitation to game %d.", id)) {
+		t.Fatal("bob is not told the invitation was withdrawn")
+	}
+	if _, body := ana.get(page); strings.Contains(body, "A seat is kept for bob.") {
+		t.Fatal("the withdrawn invitation is still shown")
+	}
+	if code, body := ana.post(page+"/cancel", nil); code != http.StatusOK || !strings.Contains(body, fmt.Sprintf("Game %d is cancelled.", id)) {
+		t.Fatalf("cancelling: %d", code)
+	}
+	if code, _ := ana.get(page); code != http.StatusNotFound {
+		t.Fatalf("the cancelled table's page: %d", code)
+	}
+	for i := 0; ; i++ {
+		ana.get("/")
+		code, body := ana.post("/games", url.Values{"seat": {"open"}})
+		if strings.Contains(body, "you have 10 tables waiting for players") {
+			if i != 10 || code != http.StatusUnprocessableEntity {
+				t.Fatalf("refused at table %d with %d, want the 11th with 422", i+1, code)
+			}
+			break
+		}
+		if i == 11 {
+			t.Fatal("an 11th table waiting for players was opened")
+		}
+	}
+}

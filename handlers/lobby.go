@@ -229,3 +229,34 @@ func gameID(c echo.Context) (uint, error) {
 	}
 	return uint(id), nil
 }
+
+// cancelTable deletes the viewer's table before it starts
+// (models.Store.CancelTable).
+func (s *Server) cancelTable(c echo.Context) error {
+	id, err := gameID(c)
+	if err != nil {
+		return err
+	}
+	if err := s.store.CancelTable(id, currentUser(c)); err != nil {
+		return err
+	}
+	s.sessions.Put(c.Request().Context(), "flash", tr(c, "Game %d is cancelled.", int(id)))
+	return redirect(c, "/")
+}
+
+// withdrawInvitation opens the seat of the viewer's table kept for the
+// player named in the form (models.Store.WithdrawInvitation).
+func (s *Server) withdrawInvitation(c echo.Context) error {
+	id, err := gameID(c)
+	if err != nil {
+		return err
+	}
+	invitee, err := strconv.ParseUint(c.FormValue("user"), 10, 32)
+	if err != nil {
+		return refusal(http.StatusBadRequest, "the form could not be read")
+	}
+	if err := s.store.WithdrawInvitation(id, currentUser(c), uint(invitee)); err != nil {
+		return err
+	}
+	return redirect(c, fmt.Sprintf("/games/%d", id))
+}

@@ -48,6 +48,8 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/games", s.createGame, s.requireUser)
 	e.POST("/games/:id/join", s.joinGame, s.requireUser)
 	e.POST("/games/:id/decline", s.declineGame, s.requireUser)
+	e.POST("/games/:id/cancel", s.cancelTable, s.requireUser)
+	e.POST("/games/:id/withdraw", s.withdrawInvitation, s.requireUser)
 	e.GET("/join/:token", s.joinForm)
 	e.POST("/join/:token", s.joinByToken, s.requireUser)
 	e.GET("/games/:id", s.showGame, s.requireUser)

@@ -209,12 +209,14 @@ type GameVM struct {
 	Finished   bool
 	TurnLimit  string
 	Since      *SinceVM
-	ResignedMe bool     // the viewer resigned their seat of this game
-	CanResign  bool     // the viewer holds a seat of this running game
-	InvitedMe  bool     // a seat of this open game is kept for the viewer
-	CanJoin    bool     // a seat of this open game is free for the viewer (open, or kept for them)
-	Announce   []string // others' moves since the page's last look, read out by screen readers
-	LogLen     int      // log entries shown: a refetch announces what came after
+	ResignedMe bool      // the viewer resigned their seat of this game
+	CanResign  bool      // the viewer holds a seat of this running game
+	Creator    bool      // the viewer opened this table (may cancel it, withdraw invitations)
+	Invitees   []Invitee // the players a seat of this open table is kept for, shown to its creator
+	InvitedMe  bool      // a seat of this open game is kept for the viewer
+	CanJoin    bool      // a seat of this open game is free for the viewer (open, or kept for them)
+	Announce   []string  // others' moves since the page's last look, read out by screen readers
+	LogLen     int       // log entries shown: a refetch announces what came after
 	// Arrived is the cells the latest moves laid tiles on, each with the
 	// number of its log entry (from 1): a page that had shown the game
 	// before that entry draws them arriving (app.js).
@@ -225,6 +227,12 @@ type GameVM struct {
 	// OpenWorkers shows the worker choices open (the player is changing
 	// them).
 	OpenWorkers bool
+}
+
+// Invitee is a player a seat of an open table is kept for.
+type Invitee struct {
+	ID   uint
+	Name string
 }
 
 // LiveLink is the address a live refetch takes: the same selection, no
