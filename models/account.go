@@ -1,6 +1,10 @@
 package models
 
 import (
+	"errors"
+	"strings"
+	"time"
+
 	"golang.org/x/crypto/bcrypt"
 	"gorm.io/gorm"
 )
@@ -40,4 +44,71 @@ func (s *Store) ChangePassword(id uint, current, next string) (*User, error) {
 // (the token version moves on).
 func (s *Store) SignOutEverywhere(id uint) error {
 	return s.w.Model(&User{}).Where("id = ?", id).Update("token_version", gorm.Expr("token_version + 1")).Error
+}
+
+// Password resets: how many reset mails one account gets an hour, and how
+// long a reset link works.
+const (
+	MaxResetsPerHour = 3
+	ResetLinkLife    = time.Hour
+)
+
+// ErrResetUsed refuses a reset link that was used already, or made before
+// the password last changed (or the user signed out everywhere).
+var ErrResetUsed = invalid("this link was used already, or your password changed since it was sent: ask for a new one")
+
+// RequestReset mails a link to set a new password to the account called
+// name (or whose confirmed address is name), if it has a confirmed
+// address; at most MaxResetsPerHour an hour. Whether anything was sent is
+// not said: the answer is the same for an account that does not exist.
+func (s *Store) RequestReset(name string) error {
+	name = strings.TrimSpace(name)
+	var u User
+	err := userNamed(s.db, name, &u)
+	if errors.Is(err, gorm.ErrRecordNotFound) && strings.Contains(name, "@") {
+		err = s.db.Where("email = ? AND email_verified = ?", name, true).Order("id").Take(&u).Error
+	}
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if u.Email == "" || !u.EmailVerified {
+		return nil
+	}
+	now := s.now()
+	return s.w.Transaction(func(tx *gorm.DB) error {
+		var recent int64
+		if err := tx.Model(&Mail{}).Where("user_id = ? AND kind = ? AND created_at > ?", u.ID, KindReset, now.Add(-time.Hour)).Count(&recent).Error; err != nil {
+			return err
+		}
+		if recent >= MaxResetsPerHour {
+			return nil
+		}
+		return tx.Create(&Mail{UserID: u.ID, Kind: KindReset, To: u.Email, Text: "Set a new password",
+			Status: MailPending, NextAttempt: now, CreatedAt: now}).Error
+	})
+}
+
+// ResetPassword sets user id's password to next with a reset link made at
+// token version version: once, since setting it moves the version on,
+// which also signs out every session and mail link of theirs.
+func (s *Store) ResetPassword(id uint, version int, next string) error {
+	if err := ValidatePassword(next); err != nil {
+		return err
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(next), s.opts.passwordCost)
+	if err != nil {
+		return err
+	}
+	res := s.w.Model(&User{}).Where("id = ? AND token_version = ?", id, version).Updates(map[string]any{
+		"password_hash": hash, "token_version": gorm.Expr("token_version + 1")})
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected != 1 {
+		return ErrResetUsed
+	}
+	return nil
 }

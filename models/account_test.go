@@ -37,3 +37,50 @@ func TestChangePassword(t *testing.T) {
 		t.Fatal("signing out everywhere did not move the token version on")
 	}
 }
+
+// TestRequestReset: a reset mail goes only to a confirmed address, found
+// by name or address, at most MaxResetsPerHour an hour; ResetPassword
+// works once for a token version.
+func TestRequestReset(t *testing.T) {
+	s := MustOpen(t)
+	u := mustUser(t, s, "ana")
+	resets := func() int {
+		var n int64
+		s.db.Model(&Mail{}).Where("user_id = ? AND kind = ?", u.ID, KindReset).Count(&n)
+		return int(n)
+	}
+	if err := s.RequestReset("ana"); err != nil || resets() != 0 {
+		t.Fatalf("a reset without an address: %v, %d mails", err, resets())
+	}
+	if _, err := s.SetEmail(u.ID, "ana@example.test", MailOff); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RequestReset("ana@example.test"); err != nil || resets() != 0 {
+		t.Fatal("a reset to an unconfirmed address was queued")
+	}
+	if err := s.VerifyEmail(u.ID, "ana@example.test"); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < MaxResetsPerHour+2; i++ {
+		name := "ana"
+		if i%2 == 1 {
+			name = "ana@example.test"
+		}
+		if err := s.RequestReset(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := resets(); got != MaxResetsPerHour {
+		t.Fatalf("%d reset mails in an hour, want %d", got, MaxResetsPerHour)
+	}
+	if err := s.RequestReset("nobody"); err != nil {
+		t.Fatal(err)
+	}
+	v := u.TokenVersion
+	if err := s.ResetPassword(u.ID, v, "a-new-secret"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ResetPassword(u.ID, v, "another-secret"); !errors.Is(err, ErrResetUsed) {
+		t.Fatalf("the same link twice: %v", err)
+	}
+}

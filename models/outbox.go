@@ -12,6 +12,7 @@ import (
 // Mail kinds besides the notification kinds (turn, reaction, invited, ...).
 const (
 	KindVerify = "verify" // confirm an email address
+	KindReset  = "reset"  // a link to set a new password
 	KindDigest = "digest" // the daily list of games waiting on the user
 )
 
@@ -102,6 +103,14 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 	if m.Kind == KindVerify {
 		if u.Email != m.To || u.EmailVerified {
 			return r, "the address changed or is verified already", nil
+		}
+		r.To = m.To
+		return r, "", nil
+	}
+	if m.Kind == KindReset {
+		// Whatever mail the user wants: they asked for this one.
+		if u.Email != m.To || !u.EmailVerified {
+			return r, "the address changed or is no longer verified", nil
 		}
 		r.To = m.To
 		return r, "", nil
