@@ -39,6 +39,10 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/settings/sign-out-everywhere", s.signOutEverywhere, s.requireUser)
 
 	// Signed one-click links from mail: they work without a session.
+	e.GET("/reset", s.resetForm)
+	e.POST("/reset", s.requestReset)
+	e.GET("/reset/new", s.resetPasswordForm)
+	e.POST("/reset/new", s.resetPassword)
 	e.GET("/m/go", s.mailGo)
 	e.POST("/m/go", s.mailGo)
 	e.GET("/m/verify", s.mailVerify)

@@ -18,6 +18,7 @@ const (
 	PurposeGo     = "go"     // sign in as the user and open a game
 	PurposeUnsub  = "unsub"  // turn the user's email off
 	PurposeVerify = "verify" // confirm an address
+	PurposeReset  = "reset"  // set a new password, once
 )
 
 // GoLinkLife is how long a one-click link to a game works.
@@ -120,6 +121,11 @@ func (o *Outbox) Compose(m *models.Mail, r models.Recipient) Message {
 		b.WriteString(l.T("Please confirm that this is your address, so that Cacao can email you:") + "\n" +
 			link("/m/verify", PurposeVerify, Claims{User: m.UserID, Email: m.To, Exp: now.Add(VerifyLinkLife)}) + "\n\n" +
 			l.T("The link works for 3 days. If you did not ask for this, ignore this mail.") + "\n")
+	case models.KindReset:
+		msg.Subject = l.T("Cacao: set a new password")
+		b.WriteString(l.T("Someone, we hope you, asked to set a new password for your account %s. This link lets you, once, within an hour:", r.User.Username) + "\n" +
+			link("/reset/new", PurposeReset, Claims{User: m.UserID, Exp: now.Add(models.ResetLinkLife), Version: r.User.TokenVersion}) + "\n\n" +
+			l.T("Setting it signs you out everywhere. If you did not ask for this, ignore this mail: your password stays as it is.") + "\n")
 	case models.KindDigest:
 		msg.Subject = l.N("Cacao: %d game waiting for you", "Cacao: %d games waiting for you", len(r.Waiting), len(r.Waiting))
 		b.WriteString(l.T("These games are waiting for you:") + "\n\n")
