@@ -58,13 +58,14 @@ func TestBrowserPageStaysPut(t *testing.T) {
 				}
 				a.wantBoardAt(top, "after another tile or rotation")
 			}
-			// A cell brought to the lower part of the screen, where the bar of
-			// the move at the top, grown with what the move brings, cannot
-			// cover it (the page moves to show a cell it covers;
-			// TestBrowserConfirmInView).
-			cell, err := eval[string](a, `document.querySelector('#board a.cell').getAttribute('data-cell')`)
+			// The lowest cell, brought to the lower part of the screen, where
+			// the bar of the move at the top, grown with what the move brings,
+			// cannot cover it (the page moves to show a cell it covers;
+			// TestBrowserConfirmInView). A cell near the board's top may be
+			// under the bar however the page is scrolled.
+			cell, err := eval[string](a, `[...document.querySelectorAll('#board a.cell')].pop().getAttribute('data-cell')`)
 			a.must(err)
-			_, err = eval[int](a, fmt.Sprintf(`(() => { const r = document.querySelector('#board a.cell[data-cell=%q]').getBoundingClientRect(); window.scrollTo(0, Math.max(0, window.scrollY + r.top - innerHeight * 0.6)); return Math.round(window.scrollY); })()`, cell))
+			_, err = eval[int](a, fmt.Sprintf(`(() => { const r = document.querySelector('#board a.cell[data-cell=%q]').getBoundingClientRect(); window.scrollTo(0, Math.max(0, window.scrollY + r.top - innerHeight * 0.8)); return Math.round(window.scrollY); })()`, cell))
 			a.must(err)
 			top = a.boardTop()
 			a.jsClick(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell)
