@@ -1,0 +1,91 @@
+package handlers
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"cacao/models"
+)
+
+// myData is everything the site keeps about one account, for "Download
+// my data": the account and its settings, its notifications, and its
+// games (with the record of each finished one; a running game's record
+// would show the piles, so it has none).
+type myData struct {
+	Account struct {
+		Username      string     `json:"username"`
+		Created       time.Time  `json:"created"`
+		Lang          string     `json:"language,omitempty"`
+		Email         string     `json:"email,omitempty"`
+		EmailVerified bool       `json:"email_verified"`
+		EmailMode     string     `json:"email_mode"`
+		VacationUntil *time.Time `json:"vacation_until,omitempty"`
+		VacationDays  int        `json:"vacation_days_used"`
+		AutoDecide    bool       `json:"always_decide_for_me"`
+		BoardSize     string     `json:"board_size,omitempty"`
+	} `json:"account"`
+	Notifications []myNotice `json:"notifications"`
+	Games         []myGame   `json:"games"`
+}
+
+type myNotice struct {
+	Game    uint      `json:"game,omitempty"`
+	Kind    string    `json:"kind"`
+	Text    string    `json:"text"`
+	Read    bool      `json:"read"`
+	Created time.Time `json:"created"`
+}
+
+type myGame struct {
+	ID      uint            `json:"id"`
+	Status  string          `json:"status"`
+	Players []string        `json:"players"`
+	Record  json.RawMessage `json:"record,omitempty"`
+}
+
+// exportMyData downloads the viewer's data as one JSON file.
+func (s *Server) exportMyData(c echo.Context) error {
+	u := currentUser(c)
+	var d myData
+	a := &d.Account
+	a.Username, a.Created, a.Lang, a.Email, a.EmailVerified, a.EmailMode = u.Username, u.CreatedAt, u.Lang, u.Email, u.EmailVerified, u.EmailMode
+	a.VacationUntil, a.VacationDays, a.AutoDecide, a.BoardSize = u.VacationUntil, u.VacationDays, u.AutoDecide, u.BoardSize
+	ns, _, err := s.store.Notifications(u.ID, -1)
+	if err != nil {
+		return err
+	}
+	d.Notifications = make([]myNotice, 0, len(ns))
+	for _, n := range ns {
+		d.Notifications = append(d.Notifications, myNotice{Game: n.GameID, Kind: n.Kind, Text: n.Text, Read: n.Read, Created: n.CreatedAt})
+	}
+	games, _, err := s.store.MyGames(u.ID, -1)
+	if err != nil {
+		return err
+	}
+	d.Games = make([]myGame, 0, len(games))
+	for _, g := range games {
+		mg := myGame{ID: g.Game.ID, Status: g.Game.Status}
+		for _, seat := range g.Seats {
+			mg.Players = append(mg.Players, seat.Name)
+		}
+		if g.Game.Status == models.StatusFinished {
+			l, err := s.store.LoadGame(g.Game.ID)
+			if err != nil {
+				return err
+			}
+			if mg.Record, err = l.Play.Record().Encode(); err != nil {
+				return err
+			}
+		}
+		d.Games = append(d.Games, mg)
+	}
+	data, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="cacao-my-data.json"`)
+	return send(c, http.StatusOK, "application/json", data)
+}

@@ -1,0 +1,70 @@
+package handlers_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"cacao/engine"
+	"cacao/models"
+)
+
+// TestDownloadMyData: the download holds the viewer's account, their
+// notifications and their games, with the record of a finished game and
+// none of a running one (it would show the piles), and nothing of anyone
+// else's account.
+func TestDownloadMyData(t *testing.T) {
+	s := newSite(t)
+	id, ana, bob := s.anaAndBob()
+	r := engine.NewRand(1)
+	for l, _ := s.store.LoadGame(id); l.Game.Status != models.StatusFinished; l, _ = s.store.LoadGame(id) {
+		if !ana.act(id, r) && !bob.act(id, r) {
+			t.Fatal("nobody could move")
+		}
+	}
+	running := ana.createGame("greedy", "none", "none")
+	code, body := ana.get("/settings/data")
+	if code != http.StatusOK {
+		t.Fatalf("download: %d", code)
+	}
+	var d struct {
+		Account struct {
+			Username string `json:"username"`
+		} `json:"account"`
+		Notifications []struct{ Text string } `json:"notifications"`
+		Games         []struct {
+			ID     uint            `json:"id"`
+			Status string          `json:"status"`
+			Record json.RawMessage `json:"record"`
+		} `json:"games"`
+	}
+	if err := json.Unmarshal([]byte(body), &d); err != nil {
+		t.Fatalf("not JSON: %v\n%.300s", err, body)
+	}
+	if d.Account.Username != "ana" || len(d.Notifications) == 0 || len(d.Games) != 2 {
+		t.Fatalf("the download: %+v", d)
+	}
+	for _, g := range d.Games {
+		switch g.ID {
+		case id:
+			if g.Status != models.StatusFinished || !strings.Contains(string(g.Record), `"setup"`) {
+				t.Fatalf("the finished game has no record: %s", g.Record)
+			}
+		case running:
+			if len(g.Record) != 0 {
+				t.Fatal("the running game's record (its piles) is in the download")
+			}
+		default:
+			t.Fatalf("a game ana does not play: %d", g.ID)
+		}
+	}
+	l, _ := s.store.LoadGame(running)
+	if strings.Contains(body, l.Game.Setup) || strings.Contains(body, "secret-") || strings.Contains(body, "password") {
+		t.Fatal("the download shows a running game's setup or a secret")
+	}
+	if _, other := bob.get("/settings/data"); strings.Contains(other, fmt.Sprintf(`"id": %d,`, running)) {
+		t.Fatal("bob's download lists ana's game against the bot")
+	}
+}
