@@ -1,0 +1,78 @@
+package models
+
+import (
+	"golang.org/x/crypto/bcrypt"
+	"gorm.io/gorm"
+)
+
+// DeletedName is the name a deleted account leaves on the seats of its
+// finished games.
+const DeletedName = "deleted player"
+
+// DeleteAccount deletes user id, who gives their password: in each running
+// game the greedy bot takes their seat (as when resigning); their tables
+// not started yet are cancelled, and the seats they took or were invited
+// to in others' tables are open again; their finished games keep their
+// seats under DeletedName; their notifications, mail and invitations go,
+// and with the account every session and link of theirs stops working.
+// It returns the running games whose seat it gave to the bot, for their
+// bots to play on.
+func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
+	u, err := s.UserByID(id)
+	if err != nil {
+		return nil, err
+	}
+	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(password)) != nil {
+		return nil, ErrWrongPassword
+	}
+	var seats []Seat
+	if err := s.db.Where("user_id = ? OR invited_id = ?", id, id).Find(&seats).Error; err != nil {
+		return nil, err
+	}
+	var running []uint
+	for _, seat := range seats {
+		var g Game
+		if err := s.db.Select("id", "status", "creator_id").Take(&g, seat.GameID).Error; err != nil {
+			return nil, err
+		}
+		switch {
+		case g.Status == StatusActive && seat.UserID != nil:
+			if _, err := s.Resign(g.ID, id); err != nil {
+				return nil, err
+			}
+			running = append(running, g.ID)
+		case g.Status == StatusOpen && g.CreatorID == id:
+			if err := s.CancelTable(g.ID, u); err != nil && err != ErrNotFound {
+				return nil, err
+			}
+		}
+	}
+	err = s.w.Transaction(func(tx *gorm.DB) error {
+		open := tx.Model(&Seat{}).Where("game_id IN (?)", tx.Model(&Game{}).Select("id").Where("status = ?", StatusOpen))
+		if err := open.Session(&gorm.Session{}).Where("user_id = ?", id).Updates(map[string]any{"user_id": nil, "name": ""}).Error; err != nil {
+			return err
+		}
+		if err := tx.Model(&Seat{}).Where("invited_id = ?", id).Update("invited_id", nil).Error; err != nil {
+			return err
+		}
+		if err := tx.Model(&Seat{}).Where("user_id = ?", id).Updates(map[string]any{"user_id": nil, "name": DeletedName}).Error; err != nil {
+			return err
+		}
+		if err := tx.Model(&Seat{}).Where("resigned_id = ?", id).Updates(map[string]any{"resigned_id": nil, "name": DeletedName}).Error; err != nil {
+			return err
+		}
+		if err := tx.Model(&LogEntry{}).Where("user_id = ?", id).Update("user_id", nil).Error; err != nil {
+			return err
+		}
+		for _, t := range []any{&Notification{}, &Mail{}} {
+			if err := tx.Where("user_id = ?", id).Delete(t).Error; err != nil {
+				return err
+			}
+		}
+		if err := tx.Where("creator_id = ?", id).Delete(&Invitation{}).Error; err != nil {
+			return err
+		}
+		return tx.Delete(&User{}, id).Error
+	})
+	return running, err
+}

@@ -1,0 +1,36 @@
+package models_test
+
+import (
+	"errors"
+	"testing"
+
+	"cacao/models"
+)
+
+// TestDeleteAccount: a wrong password changes nothing; deleting gives the
+// seat of a running game to the bot and takes the account, its
+// notifications and mail away.
+func TestDeleteAccount(t *testing.T) {
+	s, _ := openClocked(t)
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	id := startDuel(t, s, ana, bob, 24)
+	if _, err := s.DeleteAccount(ana.ID, "nope"); !errors.Is(err, models.ErrWrongPassword) {
+		t.Fatalf("a wrong password: %v", err)
+	}
+	running, err := s.DeleteAccount(ana.ID, "password-ana")
+	if err != nil || len(running) != 1 || running[0] != id {
+		t.Fatalf("deleting: %v %v", running, err)
+	}
+	if _, err := s.UserByID(ana.ID); !errors.Is(err, models.ErrNotFound) {
+		t.Fatalf("the account is still there: %v", err)
+	}
+	if ns, _, _ := s.Notifications(ana.ID, -1); len(ns) != 0 {
+		t.Fatalf("%d notices of the deleted account are left", len(ns))
+	}
+	l := mustLoad(t, s, id)
+	for _, st := range l.Seats {
+		if st.UserID != nil && *st.UserID == ana.ID || st.Name == "ana" {
+			t.Fatalf("a seat still names ana: %+v", st)
+		}
+	}
+}
