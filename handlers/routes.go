@@ -36,6 +36,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/settings/vacation", s.startVacation, s.requireUser)
 	e.POST("/settings/vacation/end", s.endVacation, s.requireUser)
 	e.GET("/settings/data", s.exportMyData, s.requireUser)
+	e.POST("/settings/delete", s.deleteAccount, s.requireUser)
 	e.POST("/settings/password", s.changePassword, s.requireUser)
 	e.POST("/settings/sign-out-everywhere", s.signOutEverywhere, s.requireUser)
 

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"cacao/models"
+	"cacao/models/autoplay"
 	"cacao/views"
 )
 
@@ -116,4 +117,24 @@ func (s *Server) signOutEverywhere(c echo.Context) error {
 		return err
 	}
 	return redirect(c, "/login")
+}
+
+// deleteAccount deletes the viewer's account, who gives their password
+// (models.Store.DeleteAccount); the bots then play on in the games where
+// the greedy bot took their seat.
+func (s *Server) deleteAccount(c echo.Context) error {
+	u := currentUser(c)
+	running, err := s.store.DeleteAccount(u.ID, c.FormValue("password"))
+	if err != nil {
+		return s.settingsRefused(c, u, err)
+	}
+	for _, id := range running {
+		if _, err := autoplay.Bots(s.store, id, nil); err != nil {
+			s.log.Warn("bots after an account was deleted", "game", id, "err", err)
+		}
+	}
+	if err := s.sessions.Destroy(c.Request().Context()); err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, views.MessagePage(s.page(c, tr(c, "Account deleted")), tr(c, "Your account is deleted. Thank you for playing.")))
 }

@@ -234,6 +234,9 @@ func BotName(l *i18n.Lang, kind string) string {
 // records carry it) and told in the page's language; a person's is as they
 // wrote it.
 func SeatName(l *i18n.Lang, name, bot string) string {
+	if bot == "" && name == deletedName {
+		return l.T("deleted player")
+	}
 	rest, ok := strings.CutPrefix(name, bot+" bot ")
 	if bot == "" || !ok || BotName(l, bot) == bot {
 		return name // a person, or a kind of bot with no name of its own
@@ -276,6 +279,10 @@ func displayText(l *i18n.Lang, d []engine.Jungle) string {
 	}
 	return strings.Join(parts, l.T(", "))
 }
+
+// deletedName is the name a deleted account leaves on its seats
+// (models.DeletedName), told in the page's language.
+const deletedName = "deleted player"
 
 // CellLabel is how a cell is named to players.
 // A cell's name is never broken across lines.
