@@ -1,0 +1,53 @@
+package models
+
+import (
+	"time"
+)
+
+// Login is one signed-in session of a user, as the settings list it: the
+// device it was opened on and when it was last used. The session itself
+// (scs) is Session; Version is the user's token version it was made at
+// (a session of an older version no longer signs anyone in).
+type Login struct {
+	Token     string    `gorm:"primaryKey;size:64"`
+	UserID    uint      `gorm:"index;not null"`
+	Version   int       `gorm:"not null"`
+	Device    string    `gorm:"not null"`
+	CreatedAt time.Time `gorm:"not null"`
+	LastSeen  time.Time `gorm:"index;not null"`
+}
+
+// LoginLife is how long an unused session lasts (the session manager's
+// lifetime): a login unseen for longer is gone.
+const LoginLife = 30 * 24 * time.Hour
+
+// RecordLogin notes that session token signed user in (at their token
+// version) on device.
+func (s *Store) RecordLogin(token string, u *User, device string) error {
+	now := s.now()
+	return s.w.Save(&Login{Token: token, UserID: u.ID, Version: u.TokenVersion, Device: device, CreatedAt: now, LastSeen: now}).Error
+}
+
+// SeenLogin notes that session token was used now (the caller writes it
+// once in a few minutes, not at every request).
+func (s *Store) SeenLogin(token string) error {
+	return s.w.Model(&Login{}).Where("token = ?", token).Update("last_seen", s.now()).Error
+}
+
+// ForgetLogin drops session token's login (its user logged out).
+func (s *Store) ForgetLogin(token string) error {
+	return s.w.Where("token = ?", token).Delete(&Login{}).Error
+}
+
+// Logins lists user's sessions that still sign them in, the latest used
+// first; older ones are dropped.
+func (s *Store) Logins(u *User) ([]Login, error) {
+	now := s.now()
+	err := s.w.Where("user_id = ? AND (version <> ? OR last_seen < ?)", u.ID, u.TokenVersion, now.Add(-LoginLife)).Delete(&Login{}).Error
+	if err != nil {
+		return nil, err
+	}
+	var ls []Login
+	err = s.db.Where("user_id = ?", u.ID).Order("last_seen DESC").Limit(50).Find(&ls).Error
+	return ls, err
+}
