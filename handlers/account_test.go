@@ -79,3 +79,36 @@ func TestPasswordChangeAndSignOutEverywhere(t *testing.T) {
 		t.Fatal("a link sent before signing out everywhere still signs in")
 	}
 }
+
+// TestSessionsListed: the settings list the account's signed-in sessions,
+// this browser's marked; logging out drops one, signing out everywhere all.
+func TestSessionsListed(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	other := s.client("ana")
+	other.get("/login")
+	other.post("/login", url.Values{"username": {"ana"}, "password": {"secret-ana"}})
+	count := func(c *client) (int, bool) {
+		_, body := c.get("/settings")
+		i := strings.Index(body, "Signed in on")
+		if i < 0 {
+			return 0, false
+		}
+		list := body[i : strings.Index(body[i:], "</ul>")+i]
+		return strings.Count(list, "<li>"), strings.Contains(list, "(this browser)")
+	}
+	if n, mine := count(ana); n != 2 || !mine {
+		t.Fatalf("ana sees %d sessions (hers marked: %v), want 2", n, mine)
+	}
+	other.post("/logout", nil)
+	if n, _ := count(ana); n != 1 {
+		t.Fatalf("after the other browser logged out ana sees %d sessions", n)
+	}
+	ana.post("/settings/sign-out-everywhere", nil)
+	again := s.client("ana")
+	again.get("/login")
+	again.post("/login", url.Values{"username": {"ana"}, "password": {"secret-ana"}})
+	if n, mine := count(again); n != 1 || !mine {
+		t.Fatalf("after signing out everywhere and back in, %d sessions listed", n)
+	}
+}

@@ -75,6 +75,10 @@ func (s *Server) startSession(c echo.Context, u *models.User) error {
 	}
 	s.sessions.Put(ctx, "user_id", int(u.ID))
 	s.sessions.Put(ctx, "user_ver", u.TokenVersion) // see loadUser
+	s.sessions.Put(ctx, "seen", s.store.Clock().Unix())
+	if err := s.store.RecordLogin(s.sessions.Token(ctx), u, device(c.Request().UserAgent())); err != nil {
+		return err
+	}
 	// A language chosen before signing in becomes the account's, so that
 	// mail (which has no browser to ask) is in it too.
 	if ck, err := c.Cookie(langCookie); err == nil && u.Lang == "" {
@@ -87,6 +91,9 @@ func (s *Server) startSession(c echo.Context, u *models.User) error {
 
 func (s *Server) logout(c echo.Context) error {
 	ctx := c.Request().Context()
+	if err := s.store.ForgetLogin(s.sessions.Token(ctx)); err != nil {
+		return err
+	}
 	if err := s.sessions.Destroy(ctx); err != nil {
 		return err
 	}
@@ -102,4 +109,26 @@ func safeNext(next string) string {
 		return "/"
 	}
 	return next
+}
+
+// device names the browser and system of a user agent in a few words, for
+// the list of sessions ("Firefox on Android"); "a browser" when unknown.
+func device(ua string) string {
+	pick := func(pairs ...string) string {
+		for i := 0; i < len(pairs); i += 2 {
+			if strings.Contains(ua, pairs[i]) {
+				return pairs[i+1]
+			}
+		}
+		return ""
+	}
+	browser := pick("Firefox/", "Firefox", "Edg/", "Edge", "OPR/", "Opera", "Chrome/", "Chrome", "Chromium/", "Chromium", "Safari/", "Safari")
+	system := pick("Android", "Android", "iPhone", "iPhone", "iPad", "iPad", "Windows", "Windows", "Mac OS X", "macOS", "CrOS", "ChromeOS", "Linux", "Linux")
+	switch {
+	case browser != "" && system != "":
+		return browser + " · " + system
+	case browser+system != "":
+		return browser + system
+	}
+	return "?"
 }

@@ -152,6 +152,15 @@ func (s *Server) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 		if id := s.sessions.GetInt(ctx, "user_id"); id > 0 {
 			if u, err := s.store.UserByID(uint(id)); err == nil && s.sessions.GetInt(ctx, "user_ver") == u.TokenVersion {
 				c.Set(userKey, u)
+				// The session's last use, for the list of sessions: written
+				// once in a few minutes, not at every request (the session
+				// remembers when).
+				if now := s.store.Clock().Unix(); now-s.sessions.GetInt64(ctx, "seen") >= 300 {
+					s.sessions.Put(ctx, "seen", now)
+					if err := s.store.SeenLogin(s.sessions.Token(ctx)); err != nil {
+						s.log.Warn("noting a session's use", "err", err)
+					}
+				}
 			}
 		}
 		return next(c)

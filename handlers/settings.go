@@ -24,6 +24,14 @@ func (s *Server) renderSettings(c echo.Context, code int, u *models.User, proble
 	if u.OnVacation(now) {
 		vm.VacationUntil = lang(c).Date(u.VacationUntil.UTC(), true, true) + " UTC"
 	}
+	logins, err := s.store.Logins(u)
+	if err != nil {
+		return err
+	}
+	mine := s.sessions.Token(c.Request().Context())
+	for _, l := range logins {
+		vm.Logins = append(vm.Logins, views.LoginLine{Device: l.Device, LastSeen: lang(c).Date(l.LastSeen.UTC(), true, true) + " UTC", Current: l.Token == mine})
+	}
 	return render(c, code, views.SettingsPage(vm))
 }
 

@@ -82,7 +82,15 @@ type SettingsVM struct {
 	VacationLeft  int
 	VacationMax   int
 	AutoDecide    bool // the viewer's standing policy: choices made at once with the best value
+	Logins        []LoginLine
 	Error         string
+}
+
+// LoginLine is one of the viewer's signed-in sessions.
+type LoginLine struct {
+	Device   string
+	LastSeen string
+	Current  bool // this browser's
 }
 
 // SinceVM is what happened in a game since the viewer's own last move.
