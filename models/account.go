@@ -25,10 +25,7 @@ func (s *Store) ChangePassword(id uint, current, next string) (*User, error) {
 	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(current)) != nil {
 		return nil, ErrWrongPassword
 	}
-	if err := ValidatePassword(next); err != nil {
-		return nil, err
-	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(next), s.opts.passwordCost)
+	hash, err := s.hashPassword(next)
 	if err != nil {
 		return nil, err
 	}
@@ -95,10 +92,7 @@ func (s *Store) RequestReset(name string) error {
 // token version version: once, since setting it moves the version on,
 // which also signs out every session and mail link of theirs.
 func (s *Store) ResetPassword(id uint, version int, next string) error {
-	if err := ValidatePassword(next); err != nil {
-		return err
-	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(next), s.opts.passwordCost)
+	hash, err := s.hashPassword(next)
 	if err != nil {
 		return err
 	}

@@ -199,23 +199,17 @@ func (s *Store) Decline(id uint, user *User) error {
 		if g.Status != StatusOpen {
 			return ErrNotOpen
 		}
-		for i, seat := range g.Seats {
-			if seat.Open() && seat.InvitedID != nil && *seat.InvitedID == user.ID {
-				if err := tx.Model(&Seat{}).Where("id = ?", g.Seats[i].ID).Update("invited_id", nil).Error; err != nil {
-					return err
-				}
-				g.Seats[i].InvitedID = nil
-				if err := bumpVersion(tx, &g, s.now()); err != nil {
-					return ErrConflict
-				}
-				p, err := peopleIn(tx, nil, g.CreatorID)
-				if err != nil {
-					return err
-				}
-				return s.notify(tx, p, g.CreatorID, g.ID, "declined", "%s declined your invitation to game %d; their seat is open now.", user.Username, g.ID)
+		if freed, err := s.freeKeptSeat(tx, &g, user.ID); err != nil || !freed {
+			if err == nil {
+				err = ErrNotInvited
 			}
+			return err
 		}
-		return ErrNotInvited
+		p, err := peopleIn(tx, nil, g.CreatorID)
+		if err != nil {
+			return err
+		}
+		return s.notify(tx, p, g.CreatorID, g.ID, "declined", "%s declined your invitation to game %d; their seat is open now.", user.Username, g.ID)
 	})
 	if err != nil {
 		return err

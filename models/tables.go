@@ -51,14 +51,8 @@ func (s *Store) checkTableLimits(tx *gorm.DB, creator uint, invites int) error {
 func (s *Store) CancelTable(id uint, user *User) error {
 	var g Game
 	err := s.w.Transaction(func(tx *gorm.DB) error {
-		if err := takeGame(tx, id, "", &g); err != nil {
+		if err := creatorsTable(tx, id, user, &g); err != nil {
 			return err
-		}
-		if g.CreatorID != user.ID {
-			return ErrNotCreator
-		}
-		if g.Status != StatusOpen {
-			return ErrNotOpen
 		}
 		return s.dropTable(tx, &g, func(p *people, u uint) error {
 			if u == g.CreatorID {
@@ -72,6 +66,39 @@ func (s *Store) CancelTable(id uint, user *User) error {
 	}
 	s.changed(&g, g.Seats, !g.Private)
 	return nil
+}
+
+// creatorsTable reads table id into g for its creator user: refused for
+// anyone else, and once the game has started.
+func creatorsTable(tx *gorm.DB, id uint, user *User, g *Game) error {
+	if err := takeGame(tx, id, "", g); err != nil {
+		return err
+	}
+	if g.CreatorID != user.ID {
+		return ErrNotCreator
+	}
+	if g.Status != StatusOpen {
+		return ErrNotOpen
+	}
+	return nil
+}
+
+// freeKeptSeat opens the seat of the open table g kept for user (a new
+// version of the game); false when no seat is kept for them.
+func (s *Store) freeKeptSeat(tx *gorm.DB, g *Game, user uint) (bool, error) {
+	for i, seat := range g.Seats {
+		if seat.Open() && seat.InvitedID != nil && *seat.InvitedID == user {
+			if err := tx.Model(&Seat{}).Where("id = ?", seat.ID).Update("invited_id", nil).Error; err != nil {
+				return false, err
+			}
+			g.Seats[i].InvitedID = nil
+			if err := bumpVersion(tx, g, s.now()); err != nil {
+				return false, ErrConflict // the game is read in this transaction: it cannot have moved
+			}
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // dropTable deletes the unstarted table g and tells each of its people
@@ -112,32 +139,20 @@ func (s *Store) dropTable(tx *gorm.DB, g *Game, tell func(p *people, user uint) 
 func (s *Store) WithdrawInvitation(id uint, user *User, invitee uint) error {
 	var g Game
 	err := s.w.Transaction(func(tx *gorm.DB) error {
-		if err := takeGame(tx, id, "", &g); err != nil {
+		if err := creatorsTable(tx, id, user, &g); err != nil {
 			return err
 		}
-		if g.CreatorID != user.ID {
-			return ErrNotCreator
-		}
-		if g.Status != StatusOpen {
-			return ErrNotOpen
-		}
-		for i, seat := range g.Seats {
-			if seat.Open() && seat.InvitedID != nil && *seat.InvitedID == invitee {
-				if err := tx.Model(&Seat{}).Where("id = ?", seat.ID).Update("invited_id", nil).Error; err != nil {
-					return err
-				}
-				g.Seats[i].InvitedID = nil
-				if err := bumpVersion(tx, &g, s.now()); err != nil {
-					return ErrConflict
-				}
-				p, err := peopleIn(tx, nil, invitee)
-				if err != nil {
-					return err
-				}
-				return s.notify(tx, p, invitee, g.ID, "withdrawn", "%s withdrew the invitation to game %d.", user.Username, g.ID)
+		if freed, err := s.freeKeptSeat(tx, &g, invitee); err != nil || !freed {
+			if err == nil {
+				err = invalid("no seat of this table is kept for that player")
 			}
+			return err
 		}
-		return invalid("no seat of this table is kept for that player")
+		p, err := peopleIn(tx, nil, invitee)
+		if err != nil {
+			return err
+		}
+		return s.notify(tx, p, invitee, g.ID, "withdrawn", "%s withdrew the invitation to game %d.", user.Username, g.ID)
 	})
 	if err != nil {
 		return err

@@ -33,16 +33,22 @@ func ValidatePassword(pw string) error {
 	return nil
 }
 
+// hashPassword checks a new password (ValidatePassword) and hashes it
+// with bcrypt at the store's cost.
+func (s *Store) hashPassword(pw string) ([]byte, error) {
+	if err := ValidatePassword(pw); err != nil {
+		return nil, err
+	}
+	return bcrypt.GenerateFromPassword([]byte(pw), s.opts.passwordCost)
+}
+
 // CreateUser signs a user up with a bcrypt-hashed password.
 func (s *Store) CreateUser(username, password string) (*User, error) {
 	username = strings.TrimSpace(username)
 	if err := ValidateUsername(username); err != nil {
 		return nil, err
 	}
-	if err := ValidatePassword(password); err != nil {
-		return nil, err
-	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), s.opts.passwordCost)
+	hash, err := s.hashPassword(password)
 	if err != nil {
 		return nil, err
 	}
