@@ -21,12 +21,7 @@ func TestDeleteAccount(t *testing.T) {
 	running, ana, bob := s.anaAndBob()
 	cyd := s.signup("cyd")
 	finished := ana.createGame("greedy", "none", "none")
-	r := engine.NewRand(3)
-	for l, _ := s.store.LoadGame(finished); l.Game.Status != models.StatusFinished; l, _ = s.store.LoadGame(finished) {
-		if !ana.act(finished, r) {
-			t.Fatal("ana could not play her game against the bot")
-		}
-	}
+	s.playToEnd(finished, engine.NewRand(3), ana)
 	table := ana.createGame("open", "none", "none")
 	cyd.get("/")
 	_, body := cyd.post("/games", url.Values{"seat": {"invite"}, "invite": {"ana"}})

@@ -18,12 +18,7 @@ import (
 func TestDownloadMyData(t *testing.T) {
 	s := newSite(t)
 	id, ana, bob := s.anaAndBob()
-	r := engine.NewRand(1)
-	for l, _ := s.store.LoadGame(id); l.Game.Status != models.StatusFinished; l, _ = s.store.LoadGame(id) {
-		if !ana.act(id, r) && !bob.act(id, r) {
-			t.Fatal("nobody could move")
-		}
-	}
+	s.playToEnd(id, engine.NewRand(1), ana, bob)
 	running := ana.createGame("greedy", "none", "none")
 	code, body := ana.get("/settings/data")
 	if code != http.StatusOK {

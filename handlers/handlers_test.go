@@ -189,6 +189,24 @@ func (s *site) anaAndBob() (id uint, ana, bob *client) {
 	return id, ana, bob
 }
 
+// playToEnd has players act in game id (each in turn, see act) until it
+// is finished, at most 400 moves.
+func (s *site) playToEnd(id uint, r *engine.Rand, players ...*client) {
+	s.t.Helper()
+	for step := 0; ; step++ {
+		if l, _ := s.store.LoadGame(id); l.Game.Status == models.StatusFinished {
+			return
+		}
+		acted := false
+		for _, c := range players {
+			acted = acted || c.act(id, r)
+		}
+		if !acted || step == 400 {
+			s.t.Fatalf("game %d did not get to its end (step %d)", id, step)
+		}
+	}
+}
+
 // midGame is a two-player game between two new people half played (six
 // moves each), with ana to play: the page a player sees most.
 func (s *site) midGame() (id uint, ana, bob *client) {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"cacao/engine"
-	"cacao/models"
 )
 
 // TestResign: a seated player is asked to confirm, then resigns: the game
@@ -57,13 +56,7 @@ func TestResign(t *testing.T) {
 		t.Fatal("the resignation changed nothing")
 	}
 	// bob plays to the end against the bot in ana's seat.
-	r := engine.NewRand(2)
-	for step := 0; l.Game.Status != models.StatusFinished; step++ {
-		if step == 200 || !bob.act(id, r) {
-			t.Fatalf("bob could not play on (step %d)", step)
-		}
-		l, _ = s.store.LoadGame(id)
-	}
+	s.playToEnd(id, engine.NewRand(2), bob)
 	_, body = bob.get(page)
 	final := body[strings.Index(body, `id="final"`):]
 	if !strings.Contains(final[:strings.Index(final, "</table>")], "ana <span class=\"status\">(resigned)</span>") {
