@@ -103,6 +103,30 @@
 // on the load. Latencies at a rate mean something only when the rate was
 // held.
 //
+// # What it measured when the caches went (issue 17)
+//
+// Alternating runs on the project's 2-core machine, the site with its
+// caches and header protocol (30163bf, 100 MB memory limit) against the
+// site without them (128 MB):
+//
+//	-rate 150: held both; p99 6 ms → 19 ms; server CPU a turn 2.5 → 4.1 ms
+//	-rate 200: held both; p99 7 → 11 ms; 2.9 → 4.1 ms
+//	-rate 250: held both; p99 26 → 20 ms; 3.1 → 3.9 ms
+//	-rate 300: 264–272/s, not held, p99 0.9–1.5 s → held, p99 26–32 ms, 3.8–3.9 ms
+//	peak RSS at -rate 300: 121–128 MB → 140–141 MB
+//	closed loop, -users 200: 751–773 → 446–458 turns/s, p99 55–58 → 299–309 ms
+//	BenchmarkTurn (./handlers): 1.2 → 2.4–2.5 ms, 340 → 770–820 KB, 4,400 → 10,900 allocations a move
+//
+// Without the caches a turn costs more (the game area rendered whole at
+// every step, the session and the user read for every request, GORM
+// building every statement). Most of what a turn allocates is garbage at
+// once, so the memory limit sets the collector's pace: at 300 turns/s the
+// live heap is some 50 MB and the stacks of 900 open pages some 20 MB;
+// under a 100 MB limit the collector never paused (238–250 turns/s, p99
+// 1.7–2 s), from 110 MB on the rate is held. Echo's gzip middleware
+// instead of the site's own pooled writer committed 229–230 turns/s at
+// 6.4–6.7 ms a turn and 238–241 MB.
+//
 // Both long runs are tests too: go test -tags long -run '^TestLong'
 // ./cmd/loadtest runs a short load of each mode and the crash test (the
 // server killed in the middle of a load and restarted on the same file).
