@@ -62,10 +62,14 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	clocks := s.clocks(lg, l)
 	for i, seat := range l.Seats {
 		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), Letter: views.Letters[i], Bot: seat.Bot,
-			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && v.Current == i, Clock: clocks[i], Resigned: seat.ResignedID != nil})
+			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && v.Current == i, Clock: clocks[i], Resigned: seat.ResignedID != nil, Abandoned: seat.Abandoned})
+		vm.AbandonedMe = vm.AbandonedMe || i == vm.Me && seat.Abandoned
 		vm.ResignedMe = vm.ResignedMe || u != nil && seat.ResignedID != nil && *seat.ResignedID == u.ID
 	}
 	vm.CanResign = vm.Me >= 0 && l.Game.Status == models.StatusActive
+	for _, i := range s.handOvers(l, vm.Me) {
+		vm.HandOver = append(vm.HandOver, vm.Seats[i])
+	}
 	names := vm.Names()
 	vm.LogLen = len(l.Events)
 	vm.Arrived = arrived(l.Events, len(l.Seats))
@@ -164,14 +168,14 @@ func arrived(events []models.Event, seats int) map[engine.Cell]int {
 func since(lg *i18n.Lang, l *models.Loaded, me int, names []string) *views.SinceVM {
 	from := 0
 	for _, ev := range l.Events {
-		if ev.Seat == me && !ev.Timeout && !ev.Auto {
+		if ev.Seat == me && !ev.Timeout && !ev.Auto && !ev.Stand {
 			from = ev.Seq + 1
 		}
 	}
 	var evs []models.Event
 	var mine engine.Gain
 	for _, ev := range l.Events[from:] {
-		if ev.Seat == me && !ev.Timeout && !ev.Auto {
+		if ev.Seat == me && !ev.Timeout && !ev.Auto && !ev.Stand {
 			continue
 		}
 		evs = append(evs, ev)
@@ -210,7 +214,7 @@ func announce(lg *i18n.Lang, l *models.Loaded, from, me int, names []string) []s
 	}
 	var others []models.Event
 	for _, ev := range l.Events[from:] {
-		if ev.Seat != me || ev.Timeout || ev.Auto {
+		if ev.Seat != me || ev.Timeout || ev.Auto || ev.Stand {
 			others = append(others, ev)
 		}
 	}
@@ -229,7 +233,8 @@ func logLines(l *i18n.Lang, events []models.Event, names []string) []views.LogIt
 	out := make([]views.LogItem, 0, len(events))
 	for _, ev := range events {
 		item := views.LogItem{Text: views.LogLine(l, views.LogEntry{Resolve: ev.Kind == models.KindResolve, Resign: ev.Kind == models.KindResign,
-			Seat: ev.Seat, Turn: ev.Turn, Timeout: ev.Timeout, Auto: ev.Auto, Placement: ev.Placement, Fills: ev.Fills, Gains: ev.Gains}, names)}
+			Abandon: ev.Kind == models.KindAbandon, Back: ev.Kind == models.KindBack, By: ev.By,
+			Seat: ev.Seat, Turn: ev.Turn, Timeout: ev.Timeout, Auto: ev.Auto, Stand: ev.Stand, Placement: ev.Placement, Fills: ev.Fills, Gains: ev.Gains}, names)}
 		if ev.Kind == models.KindTurn {
 			item.Turn = ev.Turn + 1
 		}
@@ -251,7 +256,7 @@ func scoreLines(scores []engine.Score, names []string, seats []models.Seat) []vi
 	out := make([]views.ScoreLine, 0, len(scores))
 	for i, sc := range scores {
 		out = append(out, views.ScoreLine{Name: names[i], Letter: views.Letters[i], Score: sc, Place: places[i], Shared: engine.SharedPlace(places, i),
-			Resigned: seats[i].ResignedID != nil})
+			Resigned: seats[i].ResignedID != nil, Abandoned: seats[i].Abandoned})
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Place < out[b].Place })
 	return out

@@ -66,5 +66,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/games/:id/resolve", s.resolve, s.requireUser)
 	e.GET("/games/:id/resign", s.resignForm, s.requireUser)
 	e.POST("/games/:id/resign", s.resign, s.requireUser)
+	e.POST("/games/:id/back", s.takeBack, s.requireUser)
+	e.POST("/games/:id/handover", s.handOver, s.requireUser)
 	e.GET("/games/:id/record.json", s.exportRecord, s.requireUser)
 }

@@ -39,7 +39,8 @@ func waitLimit(g *Game, choosing bool) time.Duration {
 // limit after their vacation ends.
 func (s *Store) startWaiting(tx *gorm.DB, p *people, g *Game, seat *Seat, now time.Time, kind string, choosing bool) error {
 	seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded = &now, nil, nil, false
-	if limit := waitLimit(g, choosing); limit > 0 && seat.UserID != nil {
+	person := seat.UserID != nil && !seat.Abandoned // the bot plays an abandoned seat at once
+	if limit := waitLimit(g, choosing); limit > 0 && person {
 		u, err := p.get(*seat.UserID)
 		if err != nil {
 			return err
@@ -52,7 +53,7 @@ func (s *Store) startWaiting(tx *gorm.DB, p *people, g *Game, seat *Seat, now ti
 		seat.Deadline, seat.RemindAt = &deadline, &remind
 	}
 	err := setClock(tx, seat)
-	if err != nil || kind == "" || seat.UserID == nil {
+	if err != nil || kind == "" || !person {
 		return err
 	}
 	switch kind {
@@ -93,6 +94,19 @@ func (s *Store) DueTimeouts(limit int) ([]Seat, error) {
 	err := s.db.Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
 		Where("seats.deadline IS NOT NULL AND seats.deadline <= ?", s.now()).Order("seats.deadline").Limit(limit).Find(&due).Error
 	return due, err
+}
+
+// StalledBots lists, up to limit, the running games that have waited on a
+// bot (or an abandoned seat, which the greedy bot plays) for longer than
+// after: its move was due when someone else's commit ended, and was lost
+// (a crash, a failed request) before the bot played it.
+func (s *Store) StalledBots(after time.Duration, limit int) ([]uint, error) {
+	var ids []uint
+	err := s.db.Model(&Seat{}).Distinct("seats.game_id").
+		Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
+		Where("seats.waiting_since <= ? AND (seats.bot <> '' OR seats.abandoned)", s.now().Add(-after)).
+		Limit(limit).Pluck("seats.game_id", &ids).Error
+	return ids, err
 }
 
 // ClearStale takes a passed deadline off a seat of an active game that has

@@ -10,8 +10,8 @@ import (
 	"cacao/engine"
 )
 
-// Actor says who submits a change: a user (UserID), a bot seat (Bot true,
-// Seat its engine seat), or whoever plays for a seat whose time ran out
+// Actor says who submits a change: a user (UserID), a bot seat or an
+// abandoned one (Bot true, Seat its engine seat), or whoever plays for a seat whose time ran out
 // (Timeout true, Seat).
 type Actor struct {
 	UserID  uint
@@ -43,12 +43,20 @@ func (s *Store) CommitResolve(id uint, version int, actor Actor, acts []engine.A
 // Commit commits plays, in order, for actor's seat in one change of game
 // id made on version, as CommitTurn does. A timeout (actor.Timeout) is
 // refused with an error matching ErrForbidden unless the seat's deadline
-// has passed and plays are given; everyone at the table is told of it.
+// has passed and plays are given; everyone at the table is told of it,
+// and the seat is abandoned when its time ran out AbandonAfter times in a
+// row (a play of the seat's player ends the run). A player whose seat is
+// abandoned is refused (ErrAbandoned) until they take it back.
 func (s *Store) Commit(id uint, version int, actor Actor, plays ...Play) (*Loaded, error) {
 	if actor.Timeout && len(plays) == 0 {
 		return nil, errNotDue
 	}
+	var count func(tx *gorm.DB, p *people, l *Loaded, seat int) error
 	l, err := s.commit(id, version, actor, func(l *Loaded, seat int, add func(LogEntry) error) error {
+		person := !actor.Bot && !actor.Timeout
+		if person && l.Seats[seat].Abandoned {
+			return ErrAbandoned
+		}
 		for _, p := range plays {
 			var e LogEntry
 			var err error
@@ -64,7 +72,19 @@ func (s *Store) Commit(id uint, version int, actor Actor, plays ...Play) (*Loade
 				return err
 			}
 		}
-		return nil
+		var err error
+		switch {
+		case actor.Timeout:
+			count, err = countTimeout(l, seat, add)
+		case person:
+			count = resetTimeouts(l, seat)
+		}
+		return err
+	}, func(tx *gorm.DB, p *people, l *Loaded, seat int) error {
+		if count == nil {
+			return nil
+		}
+		return count(tx, p, l, seat)
 	})
 	if errors.Is(err, errMoved) {
 		err = ErrConflict
@@ -135,7 +155,7 @@ func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded,
 			return nil, errNotDue
 		}
 	case actor.Bot:
-		if seat < 0 || seat >= len(l.Seats) || l.Seats[seat].Bot == "" {
+		if seat < 0 || seat >= len(l.Seats) || l.Seats[seat].BotName() == "" {
 			return nil, ErrForbidden
 		}
 	default:
@@ -156,6 +176,7 @@ func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded,
 		return l.apply(e)
 	}
 	add := func(e LogEntry) error {
+		e.Stand = actor.Bot && l.Seats[seat].Bot == ""
 		var user *uint
 		if !actor.Bot && !actor.Timeout {
 			uid := actor.UserID
@@ -245,6 +266,9 @@ func bumpVersion(tx *gorm.DB, g *Game, at time.Time) error {
 // greedy bot played for it.
 func (s *Store) tellTimeout(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 	id, who := l.Game.ID, l.Seats[seat].Name
+	if l.Log[len(l.Log)-1].Kind == KindAbandon {
+		return s.tellAbandoned(tx, p, l, seat)
+	}
 	for i, other := range l.Seats {
 		if other.UserID == nil {
 			continue
@@ -260,6 +284,19 @@ func (s *Store) tellTimeout(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 		}
 	}
 	return nil
+}
+
+// tellAbandoned tells everyone at the table that seat's time ran out
+// AbandonAfter times in a row: the greedy bot keeps the seat.
+func (s *Store) tellAbandoned(tx *gorm.DB, p *people, l *Loaded, seat int) error {
+	id, who := l.Game.ID, l.Seats[seat].Name
+	err := s.notify(tx, p, *l.Seats[seat].UserID, id, "abandoned", "Your time ran out twice in a row in game %d: the greedy bot plays your seat until you take it back.", id)
+	if err != nil {
+		return err
+	}
+	return others(l, seat, func(u uint) error {
+		return s.notify(tx, p, u, id, "abandoned", "%s's time ran out twice in a row in game %d: the greedy bot plays their seat until they take it back.", who, id)
+	})
 }
 
 // afterChange updates who is waited on (and their clocks), finishes the
@@ -291,7 +328,7 @@ func (s *Store) afterChange(tx *gorm.DB, p *people, l *Loaded, acted, prevCur in
 		case waiting && myTurn && prevCur != i && choosing && l.Game.TurnHours == 0 && seat.Deadline != nil:
 			// Without a turn limit the turn has no clock; the choice that
 			// waited keeps the deadline counted from when it reached the head.
-			if seat.UserID != nil {
+			if seat.UserID != nil && !seat.Abandoned {
 				err = s.notify(tx, p, *seat.UserID, l.Game.ID, "turn", "It is your turn in game %d.", l.Game.ID)
 			}
 		case waiting && myTurn && prevCur != i:

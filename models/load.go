@@ -28,6 +28,8 @@ type Event struct {
 	At        time.Time
 	Timeout   bool // played by the greedy bot when the seat's time ran out
 	Auto      bool // decided at once by the seat's "always decide for me" policy
+	Stand     bool // played by the greedy bot for an abandoned seat
+	By        int  // for KindAbandon, the seat that handed the seat over; -1 after timeouts
 	Placement engine.Placement
 	Fills     []engine.Fill
 	Gains     []engine.Gain
@@ -110,7 +112,7 @@ func (l *Loaded) start() error {
 func (l *Loaded) apply(e LogEntry) error {
 	s := l.Play.State()
 	before := snapshot(s)
-	ev := Event{Seq: e.Seq, Kind: e.Kind, Seat: e.Seat, Turn: e.Turn, At: e.CreatedAt, Timeout: e.Timeout, Auto: e.Auto}
+	ev := Event{Seq: e.Seq, Kind: e.Kind, Seat: e.Seat, Turn: e.Turn, At: e.CreatedAt, Timeout: e.Timeout, Auto: e.Auto, Stand: e.Stand}
 	switch e.Kind {
 	case KindTurn:
 		t, err := engine.UnmarshalTurn([]byte(e.Data), s.Players())
@@ -130,8 +132,14 @@ func (l *Loaded) apply(e LogEntry) error {
 		if _, err := l.Play.Resolve(e.Seat, acts); err != nil {
 			return err
 		}
-	case KindResign:
-		// Nothing changes in the position: from here the bot plays the seat.
+	case KindResign, KindBack:
+		// Nothing changes in the position, only who plays the seat.
+	case KindAbandon:
+		by, err := handedBy(e.Data)
+		if err != nil {
+			return err
+		}
+		ev.By = by
 	default:
 		return fmt.Errorf("unknown log entry kind %q", e.Kind)
 	}

@@ -102,6 +102,11 @@ type Seat struct {
 	// ResignedID is the user who held the seat and resigned: the greedy bot
 	// plays it to the end (Bot), under their name.
 	ResignedID *uint `gorm:"index"`
+	// Abandoned seats are played by the greedy bot until their player
+	// (still UserID) takes them back; Timeouts counts the seat's timeouts
+	// since its player last acted (AbandonAfter abandons it).
+	Abandoned bool `gorm:"not null;default:false"`
+	Timeouts  int  `gorm:"not null;default:0"`
 	// WaitingSince is when this seat last started being waited on (its turn
 	// or a pending choice); nil when nobody waits on it.
 	WaitingSince *time.Time
@@ -119,6 +124,15 @@ type Seat struct {
 // Open reports whether nobody has taken the seat.
 func (s Seat) Open() bool { return s.UserID == nil && s.Bot == "" }
 
+// BotName is the bot that plays the seat: its own, the greedy bot for an
+// abandoned seat, or "" when a person plays it.
+func (s Seat) BotName() string {
+	if s.Abandoned && s.Bot == "" {
+		return ResignBot
+	}
+	return s.Bot
+}
+
 // FreeFor reports whether user may take the seat: it is open and not
 // reserved for someone else.
 func (s Seat) FreeFor(user uint) bool {
@@ -130,6 +144,8 @@ const (
 	KindTurn    = "turn"    // a committed turn: Data is its NOTATION.md turn object
 	KindResolve = "resolve" // a resolved batch: Data is its acts; Turn the turn that caused it
 	KindResign  = "resign"  // the seat's player resigned: the greedy bot plays it from here; no Data
+	KindAbandon = "abandon" // the greedy bot plays the seat until its player takes it back; Data {"by": seat that handed it over, or -1 after timeouts}
+	KindBack    = "back"    // the seat's player took their abandoned seat back; no Data
 )
 
 // LogEntry is one line of a game's append-only log: a committed turn, or a
@@ -150,7 +166,9 @@ type LogEntry struct {
 	Timeout bool `gorm:"not null;default:false"`
 	// Auto marks a choice made at once for a player whose standing policy
 	// is "always decide for me" (not a move they made themselves).
-	Auto      bool   `gorm:"not null;default:false"`
+	Auto bool `gorm:"not null;default:false"`
+	// Stand marks a change the greedy bot made for an abandoned seat.
+	Stand     bool   `gorm:"not null;default:false"`
 	Data      string `gorm:"not null"`
 	CreatedAt time.Time
 }

@@ -18,11 +18,11 @@ func (s *Store) Resign(id, user uint) (*Loaded, error) {
 		return add(LogEntry{Kind: KindResign, Seat: seat, Turn: l.Play.State().Turns(), Data: "{}"})
 	}, func(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 		st := &l.Seats[seat]
-		err := tx.Model(&Seat{}).Where("id = ?", st.ID).Updates(map[string]any{"user_id": nil, "bot": ResignBot, "resigned_id": user}).Error
+		err := tx.Model(&Seat{}).Where("id = ?", st.ID).Updates(map[string]any{"user_id": nil, "bot": ResignBot, "resigned_id": user, "abandoned": false}).Error
 		if err != nil {
 			return err
 		}
-		st.UserID, st.User, st.Bot, st.ResignedID = nil, nil, ResignBot, &user
+		st.UserID, st.User, st.Bot, st.ResignedID, st.Abandoned = nil, nil, ResignBot, &user, false
 		for _, other := range l.Seats {
 			if other.UserID != nil {
 				err := s.notify(tx, p, *other.UserID, id, "resigned", "%s resigned in game %d: the greedy bot plays their seat to the end.", st.Name, id)

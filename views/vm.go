@@ -120,6 +120,8 @@ type Seat struct {
 	Gained  string // what the log's last entry gave the seat, in words ("" for nothing)
 	// Resigned: the seat's player resigned and the greedy bot plays it.
 	Resigned bool
+	// Abandoned: the greedy bot plays the seat until its player takes it back.
+	Abandoned bool
 }
 
 // EdgeChoice is one fired edge the viewer resolves: how many workers to use
@@ -189,9 +191,10 @@ type ScoreLine struct {
 	Name   string
 	Letter string
 	engine.Score
-	Place    int  // 1 for the winners
-	Shared   bool // another seat has the same place
-	Resigned bool // the seat's player resigned (the greedy bot finished it)
+	Place     int  // 1 for the winners
+	Shared    bool // another seat has the same place
+	Resigned  bool // the seat's player resigned (the greedy bot finished it)
+	Abandoned bool // the greedy bot played the seat at the end, its player away
 }
 
 // GameVM is the game page.
@@ -217,14 +220,19 @@ type GameVM struct {
 	Finished   bool
 	TurnLimit  string
 	Since      *SinceVM
-	ResignedMe bool      // the viewer resigned their seat of this game
-	CanResign  bool      // the viewer holds a seat of this running game
-	Creator    bool      // the viewer opened this table (may cancel it, withdraw invitations)
-	Invitees   []Invitee // the players a seat of this open table is kept for, shown to its creator
-	InvitedMe  bool      // a seat of this open game is kept for the viewer
-	CanJoin    bool      // a seat of this open game is free for the viewer (open, or kept for them)
-	Announce   []string  // others' moves since the page's last look, read out by screen readers
-	LogLen     int       // log entries shown: a refetch announces what came after
+	ResignedMe bool // the viewer resigned their seat of this game
+	CanResign  bool // the viewer holds a seat of this running game
+	// AbandonedMe: the greedy bot plays the viewer's seat until they take
+	// it back. HandOver lists the seats the viewer may hand to the bot (a
+	// game without a time limit kept waiting 7 days by their players).
+	AbandonedMe bool
+	HandOver    []Seat
+	Creator     bool      // the viewer opened this table (may cancel it, withdraw invitations)
+	Invitees    []Invitee // the players a seat of this open table is kept for, shown to its creator
+	InvitedMe   bool      // a seat of this open game is kept for the viewer
+	CanJoin     bool      // a seat of this open game is free for the viewer (open, or kept for them)
+	Announce    []string  // others' moves since the page's last look, read out by screen readers
+	LogLen      int       // log entries shown: a refetch announces what came after
 	// Arrived is the cells the latest moves laid tiles on, each with the
 	// number of its log entry (from 1): a page that had shown the game
 	// before that entry draws them arriving (app.js).

@@ -31,11 +31,15 @@ func SideName(l *i18n.Lang, d engine.Side) string {
 // store's event): what was done and what every seat gained by it.
 type LogEntry struct {
 	Resolve   bool // a resolution of a pending batch
-	Resign    bool // the seat's player resigned; else (and not Resolve) a turn
+	Resign    bool // the seat's player resigned; else (and not Resolve, Abandon, Back) a turn
+	Abandon   bool // the greedy bot plays the seat until its player takes it back
+	Back      bool // the seat's player took their abandoned seat back
+	By        int  // for Abandon, the seat that handed the seat over; -1 after timeouts
 	Seat      int
 	Turn      int
 	Timeout   bool // played by the greedy bot when the seat's time ran out
 	Auto      bool // decided at once by the seat's "always decide for me" policy
+	Stand     bool // played by the greedy bot for an abandoned seat
 	Placement engine.Placement
 	Fills     []engine.Fill
 	Gains     []engine.Gain
@@ -44,11 +48,20 @@ type LogEntry struct {
 // LogLine tells one log entry in plain words; names are the seats' names.
 func LogLine(l *i18n.Lang, ev LogEntry, names []string) string {
 	name := names[ev.Seat]
-	if ev.Resign {
+	switch {
+	case ev.Resign:
 		return l.T("%s resigned: the greedy bot plays their seat to the end.", name)
+	case ev.Abandon && ev.By >= 0 && ev.By < len(names):
+		return l.T("%s handed %s's seat to the greedy bot: they had not moved for 7 days.", names[ev.By], name)
+	case ev.Abandon:
+		return l.T("%s ran out of time twice in a row: the greedy bot plays their seat until they take it back.", name)
+	case ev.Back:
+		return l.T("%s took their seat back.", name)
 	}
 	if ev.Timeout {
 		name = l.T("%s (out of time: the greedy bot played)", name)
+	} else if ev.Stand {
+		name = l.T("%s (away: the greedy bot played)", name)
 	} else if ev.Auto {
 		name = l.T("%s (decided at once, as they asked)", name)
 	}

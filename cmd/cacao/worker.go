@@ -10,7 +10,8 @@ import (
 	"cacao/models/autoplay"
 )
 
-// Worker runs the site's background work: it plays timed-out seats, sends
+// Worker runs the site's background work: it plays timed-out seats, lets
+// bots whose move was lost (a crash) play it, sends
 // reminders, queues digests, cancels tables nobody completed in 14 days
 // and delivers the outbox. Everything it needs is
 // in the database, so a restarted worker carries on where one stopped, and
@@ -46,6 +47,10 @@ func (w *Worker) Once(ctx context.Context) {
 	if err != nil {
 		w.Log.Error("timeouts", "err", err)
 	}
+	stalled, err := autoplay.Stalled(w.Store)
+	if err != nil {
+		w.Log.Error("stalled bots", "err", err)
+	}
 	reminders, err := w.Store.SendReminders()
 	if err != nil {
 		w.Log.Error("reminders", "err", err)
@@ -62,8 +67,8 @@ func (w *Worker) Once(ctx context.Context) {
 	if err != nil {
 		w.Log.Error("outbox", "err", err)
 	}
-	if timeouts+reminders+digests+expired+st.Sent+st.Skipped+st.Failed > 0 {
-		w.Log.Info("worker", "timeouts", timeouts, "reminders", reminders, "digests", digests, "tables_expired", expired,
+	if timeouts+stalled+reminders+digests+expired+st.Sent+st.Skipped+st.Failed > 0 {
+		w.Log.Info("worker", "timeouts", timeouts, "stalled_bots", stalled, "reminders", reminders, "digests", digests, "tables_expired", expired,
 			"mail_sent", st.Sent, "mail_skipped", st.Skipped, "mail_failed", st.Failed)
 	}
 }

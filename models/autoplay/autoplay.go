@@ -1,7 +1,8 @@
 // Package autoplay plays the seats nobody plays at the keyboard: the bots'
-// seats, and a seat whose time ran out, for which the greedy bot plays. It
-// commits through the store like any player, so the store's checks (whose
-// turn, which version, is the deadline past) hold for it too.
+// seats, and, with the greedy bot, abandoned seats and a seat whose time
+// ran out. It commits through the store like any player, so the store's
+// checks (whose turn, which version, is the deadline past) hold for it
+// too.
 package autoplay
 
 import (
@@ -67,22 +68,22 @@ func Bots(store *models.Store, id uint, from *models.Loaded) (*models.Loaded, er
 func botPlay(l *models.Loaded, r *engine.Rand) (models.Actor, models.Play, bool, error) {
 	st := l.Play.State()
 	for i, seat := range l.Seats {
-		if seat.Bot == "" || len(st.Player(i).Queue()) == 0 {
+		if seat.BotName() == "" || len(st.Player(i).Queue()) == 0 {
 			continue
 		}
-		b, ok := bot.ByName(seat.Bot)
+		b, ok := bot.ByName(seat.BotName())
 		if !ok {
-			return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", seat.Bot)
+			return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", seat.BotName())
 		}
 		return models.Actor{Bot: true, Seat: i}, models.Play{Acts: b.Resolve(st, i, r)}, true, nil
 	}
 	cur := st.Current()
-	if st.Over() || l.Seats[cur].Bot == "" {
+	if st.Over() || l.Seats[cur].BotName() == "" {
 		return models.Actor{}, models.Play{}, false, nil
 	}
-	b, ok := bot.ByName(l.Seats[cur].Bot)
+	b, ok := bot.ByName(l.Seats[cur].BotName())
 	if !ok {
-		return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", l.Seats[cur].Bot)
+		return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", l.Seats[cur].BotName())
 	}
 	m, err := b.Move(st, r)
 	if err != nil {

@@ -3,6 +3,7 @@ package autoplay
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"cacao/engine"
 	"cacao/engine/bot"
@@ -73,6 +74,22 @@ func timeoutPlays(st *engine.State, seat int, limited bool, r *engine.Rand) ([]m
 		}
 	}
 	return plays, nil
+}
+
+// Stalled lets the bots move in every game that has waited on one of them
+// for over a minute (models.Store.StalledBots), at most a hundred games a
+// call. It returns how many games it looked at.
+func Stalled(store *models.Store) (int, error) {
+	ids, err := store.StalledBots(time.Minute, 100)
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range ids {
+		if _, err := Bots(store, id, nil); err != nil {
+			return 0, err
+		}
+	}
+	return len(ids), nil
 }
 
 // Timeouts plays every seat whose deadline has passed (see TimeOut), at
