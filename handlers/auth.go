@@ -57,6 +57,11 @@ func (s *Server) login(c echo.Context) error {
 		_, msg := status(lang(c), err)
 		return refuse(http.StatusUnauthorized, msg)
 	}
+	var banned *models.BannedError
+	if errors.As(err, &banned) {
+		code, msg := status(lang(c), err)
+		return refuse(code, msg)
+	}
 	if err != nil {
 		return err
 	}
@@ -69,6 +74,9 @@ func (s *Server) login(c echo.Context) error {
 
 // startSession signs u in on a fresh session token (no fixation).
 func (s *Server) startSession(c echo.Context, u *models.User) error {
+	if u.BannedAt != nil {
+		return &models.BannedError{Reason: u.BanReason}
+	}
 	ctx := c.Request().Context()
 	if err := s.sessions.RenewToken(ctx); err != nil {
 		return err

@@ -19,7 +19,10 @@ func status(l *i18n.Lang, err error) (int, string) {
 	var he *echo.HTTPError
 	var ie *engine.IllegalError
 	var me *models.InvalidError
+	var be *models.BannedError
 	switch {
+	case errors.As(err, &be):
+		return http.StatusForbidden, l.T("This account is banned: %s", be.Reason)
 	case errors.As(err, &he):
 		switch m := he.Message.(type) {
 		case message:

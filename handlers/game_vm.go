@@ -59,10 +59,14 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	v := st.View(viewer)
 	vm.View = v
 	vm.Finished = l.Game.Status == models.StatusFinished
+	ended := l.Game.Status == models.StatusEnded
+	if ended {
+		vm.EndReason = l.Game.EndReason
+	}
 	clocks := s.clocks(lg, l)
 	for i, seat := range l.Seats {
 		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), Letter: views.Letters[i], Bot: seat.Bot,
-			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && v.Current == i, Clock: clocks[i], Resigned: seat.ResignedID != nil, Abandoned: seat.Abandoned})
+			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && !ended && v.Current == i, Clock: clocks[i], Resigned: seat.ResignedID != nil, Abandoned: seat.Abandoned})
 		vm.AbandonedMe = vm.AbandonedMe || i == vm.Me && seat.Abandoned
 		vm.ResignedMe = vm.ResignedMe || u != nil && seat.ResignedID != nil && *seat.ResignedID == u.ID
 	}
@@ -95,7 +99,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 		vm.TieNotes = views.TieNotes(lg, vm.Scores)
 		vm.Result = views.ResultLine(lg, vm.Scores)
 	}
-	if vm.Me < 0 {
+	if vm.Me < 0 || ended {
 		return vm
 	}
 	if len(v.Queue) > 0 {

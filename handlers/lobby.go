@@ -46,7 +46,7 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 	}
 	for _, g := range mine {
 		vm.Mine = append(vm.Mine, gameLine(lang(c), g, now, u.ID))
-		if g.Game.Status == models.StatusFinished {
+		if g.Game.Status == models.StatusFinished || g.Game.Status == models.StatusEnded {
 			total--
 		}
 	}

@@ -132,7 +132,7 @@ func (s *Server) page(c echo.Context, title string) views.Page {
 	p.CSRF, _ = c.Get("csrf").(string)
 	p.BoardSize = boardSize(c)
 	if u := currentUser(c); u != nil {
-		p.User = &views.User{ID: u.ID, Name: u.Username}
+		p.User = &views.User{ID: u.ID, Name: u.Username, Admin: u.Admin}
 		if n, ok := c.Get(unreadKey).(int64); ok {
 			p.Unread = n
 		} else {
@@ -145,12 +145,13 @@ func (s *Server) page(c echo.Context, title string) views.Page {
 
 // loadUser puts the signed-in user, if any, on the context: a session
 // signed in at another token version of the user (the password changed
-// since, or they signed out everywhere) signs nobody in.
+// since, or they signed out everywhere), or of a banned user, signs nobody
+// in.
 func (s *Server) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ctx := c.Request().Context()
 		if id := s.sessions.GetInt(ctx, "user_id"); id > 0 {
-			if u, err := s.store.UserByID(uint(id)); err == nil && s.sessions.GetInt(ctx, "user_ver") == u.TokenVersion {
+			if u, err := s.store.UserByID(uint(id)); err == nil && s.sessions.GetInt(ctx, "user_ver") == u.TokenVersion && u.BannedAt == nil {
 				c.Set(userKey, u)
 				// The session's last use, for the list of sessions: written
 				// once in a few minutes, not at every request (the session

@@ -69,4 +69,5 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/games/:id/back", s.takeBack, s.requireUser)
 	e.POST("/games/:id/handover", s.handOver, s.requireUser)
 	e.GET("/games/:id/record.json", s.exportRecord, s.requireUser)
+	s.adminRoutes(e)
 }

@@ -26,36 +26,13 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(password)) != nil {
 		return nil, ErrWrongPassword
 	}
-	var seats []Seat
-	if err := s.db.Where("user_id = ? OR invited_id = ?", id, id).Find(&seats).Error; err != nil {
+	running, err := s.leaveAll(u, func(tx *gorm.DB, p *people, g *Game, to uint) error {
+		return s.notify(tx, p, to, g.ID, "cancelled", "%s cancelled game %d before it started.", u.Username, g.ID)
+	})
+	if err != nil {
 		return nil, err
 	}
-	var running []uint
-	for _, seat := range seats {
-		var g Game
-		if err := s.db.Select("id", "status", "creator_id").Take(&g, seat.GameID).Error; err != nil {
-			return nil, err
-		}
-		switch {
-		case g.Status == StatusActive && seat.UserID != nil:
-			if _, err := s.Resign(g.ID, id); err != nil {
-				return nil, err
-			}
-			running = append(running, g.ID)
-		case g.Status == StatusOpen && g.CreatorID == id:
-			if err := s.CancelTable(g.ID, u); err != nil && err != ErrNotFound {
-				return nil, err
-			}
-		}
-	}
 	err = s.w.Transaction(func(tx *gorm.DB) error {
-		open := tx.Model(&Seat{}).Where("game_id IN (?)", tx.Model(&Game{}).Select("id").Where("status = ?", StatusOpen))
-		if err := open.Session(&gorm.Session{}).Where("user_id = ?", id).Updates(map[string]any{"user_id": nil, "name": ""}).Error; err != nil {
-			return err
-		}
-		if err := tx.Model(&Seat{}).Where("invited_id = ?", id).Update("invited_id", nil).Error; err != nil {
-			return err
-		}
 		if err := tx.Model(&Seat{}).Where("user_id = ?", id).Updates(map[string]any{"user_id": nil, "name": DeletedName}).Error; err != nil {
 			return err
 		}
@@ -74,6 +51,51 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 			return err
 		}
 		return tx.Delete(&User{}, id).Error
+	})
+	return running, err
+}
+
+// leaveAll takes u out of every game not finished: in each running game
+// the greedy bot takes their seat (as when resigning); their tables not
+// started are cancelled, each of their people told with tell; the seats
+// they took or were invited to at others' tables are open again. It
+// returns the running games whose seat went to the bot.
+func (s *Store) leaveAll(u *User, tell func(tx *gorm.DB, p *people, g *Game, user uint) error) ([]uint, error) {
+	var seats []Seat
+	if err := s.db.Where("user_id = ? OR invited_id = ?", u.ID, u.ID).Find(&seats).Error; err != nil {
+		return nil, err
+	}
+	var running []uint
+	for _, seat := range seats {
+		var g Game
+		if err := s.db.Select("id", "status", "creator_id").Take(&g, seat.GameID).Error; err != nil {
+			return nil, err
+		}
+		switch {
+		case g.Status == StatusActive && seat.UserID != nil:
+			if _, err := s.Resign(g.ID, u.ID); err != nil {
+				return nil, err
+			}
+			running = append(running, g.ID)
+		case g.Status == StatusOpen && g.CreatorID == u.ID:
+			_, err := s.dropOpenTable(g.ID, func(tx *gorm.DB, g *Game) error { return creators(g, u) },
+				func(tx *gorm.DB, p *people, g *Game, to uint) error {
+					if to == u.ID {
+						return nil
+					}
+					return tell(tx, p, g, to)
+				})
+			if err != nil && err != ErrNotFound {
+				return nil, err
+			}
+		}
+	}
+	err := s.w.Transaction(func(tx *gorm.DB) error {
+		open := tx.Model(&Seat{}).Where("game_id IN (?)", tx.Model(&Game{}).Select("id").Where("status = ?", StatusOpen))
+		if err := open.Session(&gorm.Session{}).Where("user_id = ?", u.ID).Updates(map[string]any{"user_id": nil, "name": ""}).Error; err != nil {
+			return err
+		}
+		return tx.Model(&Seat{}).Where("invited_id = ?", u.ID).Update("invited_id", nil).Error
 	})
 	return running, err
 }

@@ -24,13 +24,14 @@ type GameSummary struct {
 // number (one per game made the home page of a seasoned player slow).
 func (s *Store) MyGames(userID uint, finished int) ([]GameSummary, int, error) {
 	mine := s.db.Model(&Seat{}).Select("game_id").Where("user_id = ?", userID)
+	over := []string{StatusFinished, StatusEnded}
 	var games []Game
-	if err := s.db.Preload("Seats").Where("status <> ? AND id IN (?)", StatusFinished, mine).Find(&games).Error; err != nil {
+	if err := s.db.Preload("Seats").Where("status IN ? AND id IN (?)", []string{StatusOpen, StatusActive}, mine).Find(&games).Error; err != nil {
 		return nil, 0, err
 	}
 	var total int64
 	if finished != 0 {
-		if err := s.db.Model(&Game{}).Where("status = ? AND id IN (?)", StatusFinished, mine).Count(&total).Error; err != nil {
+		if err := s.db.Model(&Game{}).Where("status IN ? AND id IN (?)", over, mine).Count(&total).Error; err != nil {
 			return nil, 0, err
 		}
 	}
@@ -38,7 +39,7 @@ func (s *Store) MyGames(userID uint, finished int) ([]GameSummary, int, error) {
 		var done []Game
 		// finished_at is written from the store's clock in UTC: its text
 		// sorts as the time.
-		q := s.db.Preload("Seats").Where("status = ? AND id IN (?)", StatusFinished, mine).Order("finished_at DESC, id DESC")
+		q := s.db.Preload("Seats").Where("status IN ? AND id IN (?)", over, mine).Order("finished_at DESC, id DESC")
 		if finished > 0 {
 			q = q.Limit(finished)
 		}

@@ -33,6 +33,11 @@ type User struct {
 	// out everywhere: a session or a mail sign-in link made at another
 	// version no longer signs them in.
 	TokenVersion int `gorm:"not null;default:0"`
+	// Admin users may ban users and cancel or end games (cacao admin
+	// grant). A banned user (BannedAt) cannot log in; BanReason says why.
+	Admin     bool `gorm:"not null;default:false"`
+	BannedAt  *time.Time
+	BanReason string `gorm:"not null;default:''"`
 }
 
 // Email modes.
@@ -52,6 +57,7 @@ const (
 	StatusOpen     = "open"     // waiting for players to fill the seats
 	StatusActive   = "active"   // being played
 	StatusFinished = "finished" // scored
+	StatusEnded    = "ended"    // stopped by an admin where it stood, without a result (EndReason)
 )
 
 // Game is a game and its secret setup. Version grows by one with every
@@ -80,8 +86,9 @@ type Game struct {
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	StartedAt  *time.Time
-	FinishedAt *time.Time
-	Seats      []Seat `gorm:"constraint:OnDelete:CASCADE"`
+	FinishedAt *time.Time // or when an admin ended it
+	EndReason  string     `gorm:"not null;default:''"`
+	Seats      []Seat     `gorm:"constraint:OnDelete:CASCADE"`
 }
 
 // Seat is a place at a game: a user, a bot or still open. Slot is the order in

@@ -49,23 +49,36 @@ func (s *Store) checkTableLimits(tx *gorm.DB, creator uint, invites int) error {
 // CancelTable ends user's table id before it starts: it is deleted, and
 // everyone else seated or invited is told.
 func (s *Store) CancelTable(id uint, user *User) error {
+	_, err := s.dropOpenTable(id, func(tx *gorm.DB, g *Game) error {
+		return creators(g, user)
+	}, func(tx *gorm.DB, p *people, g *Game, u uint) error {
+		if u == g.CreatorID {
+			return nil
+		}
+		return s.notify(tx, p, u, g.ID, "cancelled", "%s cancelled game %d before it started.", user.Username, g.ID)
+	})
+	return err
+}
+
+// dropOpenTable deletes table id if check, given the table as read in the
+// transaction, allows it, and tells each of its people (seated or invited)
+// with tell. It returns the table as it was.
+func (s *Store) dropOpenTable(id uint, check func(tx *gorm.DB, g *Game) error, tell func(tx *gorm.DB, p *people, g *Game, user uint) error) (*Game, error) {
 	var g Game
 	err := s.w.Transaction(func(tx *gorm.DB) error {
-		if err := creatorsTable(tx, id, user, &g); err != nil {
+		if err := takeGame(tx, id, "", &g); err != nil {
 			return err
 		}
-		return s.dropTable(tx, &g, func(p *people, u uint) error {
-			if u == g.CreatorID {
-				return nil
-			}
-			return s.notify(tx, p, u, g.ID, "cancelled", "%s cancelled game %d before it started.", user.Username, g.ID)
-		})
+		if err := check(tx, &g); err != nil {
+			return err
+		}
+		return s.dropTable(tx, &g, func(p *people, u uint) error { return tell(tx, p, &g, u) })
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s.changed(&g, g.Seats, !g.Private)
-	return nil
+	return &g, nil
 }
 
 // creatorsTable reads table id into g for its creator user: refused for
@@ -74,6 +87,12 @@ func creatorsTable(tx *gorm.DB, id uint, user *User, g *Game) error {
 	if err := takeGame(tx, id, "", g); err != nil {
 		return err
 	}
+	return creators(g, user)
+}
+
+// creators refuses table g to anyone but its creator user, and once it
+// has started.
+func creators(g *Game, user *User) error {
 	if g.CreatorID != user.ID {
 		return ErrNotCreator
 	}
@@ -177,17 +196,13 @@ func (s *Store) ExpireTables(limit int) (int, error) {
 	}
 	n := 0
 	for _, id := range ids {
-		var g Game
-		err := s.w.Transaction(func(tx *gorm.DB) error {
-			if err := takeGame(tx, id, "", &g); err != nil {
-				return err
-			}
+		_, err := s.dropOpenTable(id, func(tx *gorm.DB, g *Game) error {
 			if g.Status != StatusOpen {
 				return ErrNotOpen
 			}
-			return s.dropTable(tx, &g, func(p *people, u uint) error {
-				return s.notify(tx, p, u, g.ID, "expired", "Game %d was cancelled: its open seats were not taken in 14 days.", g.ID)
-			})
+			return nil
+		}, func(tx *gorm.DB, p *people, g *Game, u uint) error {
+			return s.notify(tx, p, u, g.ID, "expired", "Game %d was cancelled: its open seats were not taken in 14 days.", g.ID)
 		})
 		if err == ErrNotOpen || err == ErrNotFound || err == ErrConflict {
 			continue // started or cancelled meanwhile
@@ -195,7 +210,6 @@ func (s *Store) ExpireTables(limit int) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		s.changed(&g, g.Seats, !g.Private)
 		n++
 	}
 	return n, nil

@@ -89,6 +89,18 @@ func (s *Store) Authenticate(username, password string) (*User, error) {
 	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(password)) != nil {
 		return nil, ErrBadLogin
 	}
+	if u.BannedAt != nil {
+		return nil, &BannedError{Reason: u.BanReason}
+	}
+	return &u, nil
+}
+
+// UserNamed returns the user called name (in any capitals), or ErrNotFound.
+func (s *Store) UserNamed(name string) (*User, error) {
+	var u User
+	if err := userNamed(s.db, name, &u); err != nil {
+		return nil, notFound(err)
+	}
 	return &u, nil
 }
 

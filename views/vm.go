@@ -29,8 +29,9 @@ type Page struct {
 
 // User is the signed-in person.
 type User struct {
-	ID   uint
-	Name string
+	ID    uint
+	Name  string
+	Admin bool // sees the admin pages' link
 }
 
 // AuthVM is the log-in or sign-up form.
@@ -218,6 +219,7 @@ type GameVM struct {
 	Error      string
 	Invite     string
 	Finished   bool
+	EndReason  string // an admin ended the game (Status "ended"), for this reason
 	TurnLimit  string
 	Since      *SinceVM
 	ResignedMe bool // the viewer resigned their seat of this game
@@ -386,3 +388,6 @@ func GroupNotices(lines []NotificationLine) []NoticeGroup {
 	}
 	return groups
 }
+
+// Over reports whether the game is over: finished, or ended by an admin.
+func (vm GameVM) Over() bool { return vm.Status == "finished" || vm.Status == "ended" }

@@ -3,6 +3,7 @@
 //	cacao [serve] [-addr :8080] [-db cacao.db] [-base-url URL] [-secure-cookies] [-work-every 15s]
 //	cacao replay FILE|-
 //	cacao backup [-db cacao.db] FILE
+//	cacao admin [-db cacao.db] grant|revoke NAME
 //
 // serve (the default) starts the site on an SQLite file, created and migrated
 // on first start. Flags fall back to CACAO_ADDR, CACAO_DB, CACAO_BASE_URL and
@@ -10,7 +11,9 @@
 // (with CACAO_SMTP_PORT, CACAO_SMTP_USER, CACAO_SMTP_PASSWORD and
 // CACAO_SMTP_FROM), else to the log. A background worker enforces turn
 // deadlines, sends reminders and digests and delivers mail. replay checks and plays a game record (NOTATION.md).
-// backup copies the database to a new file while the site runs.
+// backup copies the database to a new file while the site runs. admin
+// grants or revokes the admin role: admins get the pages under /admin
+// (ban users, cancel tables, end games, the audit log).
 package main
 
 import (
@@ -63,6 +66,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return replayCmd(args, stdin, stdout, stderr)
 	case "backup":
 		return backupCmd(args, stdout, stderr)
+	case "admin":
+		return adminCmd(args, stdout, stderr)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return 0
@@ -77,6 +82,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: cacao [serve] [-addr :8080] [-db cacao.db] [-base-url URL] [-secure-cookies]")
 	fmt.Fprintln(w, "       cacao replay FILE|-   play a game record and print the position as JSON")
 	fmt.Fprintln(w, "       cacao backup [-db cacao.db] FILE   copy the database, while the site runs, to a new file")
+	fmt.Fprintln(w, "       cacao admin [-db cacao.db] grant|revoke NAME   give or take the admin role")
 }
 
 // Config is the server's configuration, from flags then the environment.

@@ -1,0 +1,117 @@
+package views
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"time"
+
+	"cacao/views/i18n"
+)
+
+// AdminVM is an admin page: one of users, one user, games or the audit
+// log. Nothing on these pages shows a hand, a pile or a seed.
+type AdminVM struct {
+	Page
+	Query  string // the users' search, or the games' status filter
+	Users  []AdminUser
+	User   *AdminUser // the one user shown
+	Games  []AdminGame
+	Audit  []AdminAudit
+	Pager  Pager
+	Filter string // the games list's status ("" for open and running)
+}
+
+// AdminUser is a user as the admin pages list them.
+type AdminUser struct {
+	Name      string
+	Since     time.Time
+	Admin     bool
+	Banned    bool
+	BanReason string
+	Running   []uint // the running games they sit at (the user's page)
+}
+
+// AdminGame is a game as the admin pages list it: who sits there, no
+// more.
+type AdminGame struct {
+	ID      uint
+	Status  string
+	Players []string
+	Created time.Time
+}
+
+// AdminAudit is a line of the audit log.
+type AdminAudit struct {
+	At     time.Time
+	Admin  string
+	Action string
+	Target string
+	Reason string
+}
+
+// Pager pages a list: Offset of Total shown, Size a page.
+type Pager struct {
+	Base   string // the list's address with its filters, without the offset
+	Offset int
+	Size   int
+	Total  int
+}
+
+// Prev and Next are the addresses of the pages before and after ("" at an
+// end).
+func (p Pager) Prev() string {
+	if p.Offset <= 0 {
+		return ""
+	}
+	return p.at(max(0, p.Offset-p.Size))
+}
+
+func (p Pager) Next() string {
+	if p.Offset+p.Size >= p.Total {
+		return ""
+	}
+	return p.at(p.Offset + p.Size)
+}
+
+func (p Pager) at(offset int) string {
+	u, _ := url.Parse(p.Base)
+	q := u.Query()
+	q.Set("from", fmt.Sprint(offset))
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// AuditAction names an audit log action in words.
+func AuditAction(l *i18n.Lang, action string) string {
+	switch action {
+	case "grant":
+		return l.T("made admin")
+	case "revoke":
+		return l.T("admin role revoked")
+	case "ban":
+		return l.T("banned")
+	case "unban":
+		return l.T("ban lifted")
+	case "cancel":
+		return l.T("table cancelled")
+	case "end":
+		return l.T("game ended")
+	}
+	return action
+}
+
+func pathEscape(s string) string { return url.PathEscape(s) }
+
+// adminStatus names a game's status in words.
+func adminStatus(ctx context.Context, status string) string {
+	switch status {
+	case "open":
+		return t(ctx, "Waiting for players")
+	case "active":
+		return t(ctx, "Running")
+	case "finished":
+		return t(ctx, "Finished")
+	}
+	return t(ctx, "Ended by an admin")
+}
