@@ -110,7 +110,7 @@ func (s *Store) Ban(admin *User, name, why string) ([]uint, error) {
 		if err != nil {
 			return err
 		}
-		if err := tx.Where("user_id = ?", u.ID).Delete(&Login{}).Error; err != nil {
+		if err := endSessions(tx, u.ID); err != nil {
 			return err
 		}
 		return s.audit(tx, admin, AuditBan, u.Username, why)

@@ -53,6 +53,7 @@ func TestBan(t *testing.T) {
 		t.Fatal("a refused ban banned")
 	}
 
+	signedIn := session(t, s, bob)
 	games, err := s.Ban(root, "BOB", "spam in the lobby")
 	if err != nil || len(games) != 1 || games[0] != running {
 		t.Fatalf("ban: %v %v", games, err)
@@ -60,6 +61,9 @@ func TestBan(t *testing.T) {
 	u := mustUserByID(t, s, bob.ID)
 	if u.BannedAt == nil || u.BanReason != "spam in the lobby" || u.TokenVersion != bob.TokenVersion+1 {
 		t.Fatalf("bob after the ban: %+v", u)
+	}
+	if _, ok, _ := s.Sessions().Find(signedIn); ok {
+		t.Fatal("the banned user's session is still stored")
 	}
 	var banned *models.BannedError
 	if _, err := s.Authenticate("bob", "password-bob"); !errors.As(err, &banned) || banned.Reason != "spam in the lobby" {

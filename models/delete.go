@@ -13,9 +13,9 @@ const DeletedName = "deleted player"
 // game the greedy bot takes their seat (as when resigning); their tables
 // not started yet are cancelled, and the seats they took or were invited
 // to in others' tables are open again; their finished games keep their
-// seats under DeletedName; their notifications, mail, invitations and
-// logins go,
-// and with the account every session and link of theirs stops working.
+// seats under DeletedName; their notifications, mail, invitations,
+// sessions and logins go, and with the account every link of theirs stops
+// working.
 // It returns the running games whose seat it gave to the bot, for their
 // bots to play on.
 func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
@@ -42,7 +42,10 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 		if err := tx.Model(&LogEntry{}).Where("user_id = ?", id).Update("user_id", nil).Error; err != nil {
 			return err
 		}
-		for _, t := range []any{&Notification{}, &Mail{}, &Login{}} {
+		if err := endSessions(tx, id); err != nil {
+			return err
+		}
+		for _, t := range []any{&Notification{}, &Mail{}} {
 			if err := tx.Where("user_id = ?", id).Delete(t).Error; err != nil {
 				return err
 			}

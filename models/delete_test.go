@@ -3,6 +3,7 @@ package models_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"cacao/models"
 )
@@ -17,12 +18,16 @@ func TestDeleteAccount(t *testing.T) {
 	if _, err := s.DeleteAccount(ana.ID, "nope"); !errors.Is(err, models.ErrWrongPassword) {
 		t.Fatalf("a wrong password: %v", err)
 	}
+	signedIn := session(t, s, ana)
 	running, err := s.DeleteAccount(ana.ID, "password-ana")
 	if err != nil || len(running) != 1 || running[0] != id {
 		t.Fatalf("deleting: %v %v", running, err)
 	}
 	if _, err := s.UserByID(ana.ID); !errors.Is(err, models.ErrNotFound) {
 		t.Fatalf("the account is still there: %v", err)
+	}
+	if _, ok, _ := s.Sessions().Find(signedIn); ok {
+		t.Fatal("the deleted account's session is still stored")
 	}
 	if ns, _, _ := s.Notifications(ana.ID, -1); len(ns) != 0 {
 		t.Fatalf("%d notices of the deleted account are left", len(ns))
@@ -33,4 +38,18 @@ func TestDeleteAccount(t *testing.T) {
 			t.Fatalf("a seat still names ana: %+v", st)
 		}
 	}
+}
+
+// session stores a session signed in as u (as the site's log-in does) and
+// returns its token.
+func session(t *testing.T, s *models.Store, u *models.User) string {
+	t.Helper()
+	token := "token-of-" + u.Username
+	if err := s.Sessions().Commit(token, []byte("data"), time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordLogin(token, u, "a test"); err != nil {
+		t.Fatal(err)
+	}
+	return token
 }

@@ -2,6 +2,8 @@ package models
 
 import (
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // Login is one signed-in session of a user, as the settings list it: the
@@ -50,4 +52,14 @@ func (s *Store) Logins(u *User) ([]Login, error) {
 	var ls []Login
 	err = s.db.Where("user_id = ?", u.ID).Order("last_seen DESC").Limit(50).Find(&ls).Error
 	return ls, err
+}
+
+// endSessions erases every session of user's that signed in since logins
+// were listed (their Login rows), and those rows.
+func endSessions(tx *gorm.DB, user uint) error {
+	tokens := tx.Model(&Login{}).Select("token").Where("user_id = ?", user)
+	if err := tx.Where("token IN (?)", tokens).Delete(&Session{}).Error; err != nil {
+		return err
+	}
+	return tx.Where("user_id = ?", user).Delete(&Login{}).Error
 }
