@@ -163,7 +163,7 @@ func (s *Server) adminAudit(c echo.Context) error {
 	}
 	vm := views.AdminVM{Page: s.page(c, tr(c, "Audit log")), Pager: views.Pager{Base: "/admin/audit", Offset: from(c), Size: adminPage, Total: total}}
 	for _, a := range lines {
-		vm.Audit = append(vm.Audit, views.AdminAudit{At: a.CreatedAt, Admin: a.AdminName, Action: a.Action, Target: a.Target, Reason: a.Reason})
+		vm.Audit = append(vm.Audit, views.AdminAudit{At: a.CreatedAt, Admin: a.AdminName, Action: a.Action, Target: a.Target, GameID: a.GameID, Reason: a.Reason})
 	}
 	return render(c, http.StatusOK, views.AdminAuditPage(vm))
 }

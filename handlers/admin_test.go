@@ -100,7 +100,7 @@ func TestAdminBansAndEnds(t *testing.T) {
 		t.Fatalf("the record of an ended game (every pile): %d", code)
 	}
 	_, body = root.get("/admin/audit")
-	for _, want := range []string{"banned", "rude &lt;b&gt;chat&lt;/b&gt;", "game ended", fmt.Sprintf("game %d", other), "made admin"} {
+	for _, want := range []string{"banned", "rude &lt;b&gt;chat&lt;/b&gt;", "game ended", fmt.Sprintf(`<a href="/games/%d">Game %d</a>`, other, other), "made admin"} {
 		if !strings.Contains(body, want) {
 			t.Fatalf("the audit log lacks %q:\n%s", want, body)
 		}

@@ -1,7 +1,6 @@
 package models
 
 import (
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -16,7 +15,8 @@ type Audit struct {
 	AdminID   uint   `gorm:"not null"`
 	AdminName string `gorm:"not null"`
 	Action    string `gorm:"not null"` // one of the Audit* actions
-	Target    string `gorm:"not null"` // a username, or "game 12"
+	Target    string `gorm:"not null"` // a username, or "" for a game
+	GameID    uint   `gorm:"not null;default:0"`
 	Reason    string `gorm:"not null"`
 	CreatedAt time.Time
 }
@@ -80,9 +80,10 @@ func reason(r string) (string, error) {
 	return r, nil
 }
 
-// audit writes one line of the audit log for admin.
-func (s *Store) audit(tx *gorm.DB, admin *User, action, target, why string) error {
-	return tx.Create(&Audit{AdminID: admin.ID, AdminName: admin.Username, Action: action, Target: target, Reason: why, CreatedAt: s.now()}).Error
+// audit writes one line of the audit log for admin: action on the user
+// called target, or on game.
+func (s *Store) audit(tx *gorm.DB, admin *User, action, target string, game uint, why string) error {
+	return tx.Create(&Audit{AdminID: admin.ID, AdminName: admin.Username, Action: action, Target: target, GameID: game, Reason: why, CreatedAt: s.now()}).Error
 }
 
 // Ban bans the user called name, for admin, with a reason the user is
@@ -113,7 +114,7 @@ func (s *Store) Ban(admin *User, name, why string) ([]uint, error) {
 		if err := endSessions(tx, u.ID); err != nil {
 			return err
 		}
-		return s.audit(tx, admin, AuditBan, u.Username, why)
+		return s.audit(tx, admin, AuditBan, u.Username, 0, why)
 	})
 	if err != nil {
 		return nil, err
@@ -137,7 +138,7 @@ func (s *Store) Unban(admin *User, name string) error {
 		if err := tx.Model(&User{}).Where("id = ?", u.ID).Updates(map[string]any{"banned_at": nil, "ban_reason": ""}).Error; err != nil {
 			return err
 		}
-		return s.audit(tx, admin, AuditUnban, u.Username, "")
+		return s.audit(tx, admin, AuditUnban, u.Username, 0, "")
 	})
 }
 
@@ -152,7 +153,7 @@ func (s *Store) AdminCancel(admin *User, id uint, why string) error {
 		if g.Status != StatusOpen {
 			return ErrAdminNotOpen
 		}
-		return s.audit(tx, admin, AuditCancel, gameTarget(id), why)
+		return s.audit(tx, admin, AuditCancel, "", id, why)
 	}, func(tx *gorm.DB, p *people, g *Game, to uint) error {
 		return s.notify(tx, p, to, g.ID, "cancelled", "An admin cancelled game %d before it started.", g.ID)
 	})
@@ -190,7 +191,7 @@ func (s *Store) EndGame(admin *User, id uint, why string) error {
 		if err != nil {
 			return err
 		}
-		if err := s.audit(tx, admin, AuditEnd, gameTarget(id), why); err != nil {
+		if err := s.audit(tx, admin, AuditEnd, "", id, why); err != nil {
 			return err
 		}
 		p, err := peopleIn(tx, g.Seats)
@@ -212,8 +213,6 @@ func (s *Store) EndGame(admin *User, id uint, why string) error {
 	s.changed(&g, g.Seats, false)
 	return nil
 }
-
-func gameTarget(id uint) string { return "game " + strconv.FormatUint(uint64(id), 10) }
 
 // AuditLog lists the audit log, newest first: limit lines from offset, and
 // how many there are in all.

@@ -174,7 +174,7 @@ func TestEndGame(t *testing.T) {
 	if ns := notesOf(t, s, ana.ID, "cancelled"); len(ns) != 1 {
 		t.Fatalf("ana was told %d times of her cancelled table", len(ns))
 	}
-	if log, _, _ := s.AuditLog(0, 10); len(log) != 3 || log[0].Action != models.AuditCancel || log[1].Action != models.AuditEnd || log[1].Target == "" {
+	if log, _, _ := s.AuditLog(0, 10); len(log) != 3 || log[0].Action != models.AuditCancel || log[1].Action != models.AuditEnd || log[1].GameID != id {
 		t.Fatalf("the audit log: %+v", log)
 	}
 }

@@ -46,7 +46,8 @@ type AdminAudit struct {
 	At     time.Time
 	Admin  string
 	Action string
-	Target string
+	Target string // a username
+	GameID uint   // or a game
 	Reason string
 }
 
