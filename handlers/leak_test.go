@@ -21,13 +21,16 @@ var liveRE = regexp.MustCompile(`/events\?since=\d+`)
 
 // pagesFor lists every page and fragment a viewer can ask for in game id:
 // the game page and each step of choosing a move, plain and as htmx
-// fragments, home and notifications.
+// fragments, home and notifications, and for an admin the admin pages.
 func pagesFor(t *testing.T, s *site, c *client, id uint) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	seat, l := s.seatOf(id, c.name)
 	base := fmt.Sprintf("/games/%d", id)
 	urls := []string{base, base + "/log", base + "?live=1&from=0", "/", "/notifications", "/rules", "/settings"}
+	if u, err := s.store.UserNamed(c.name); err == nil && u.Admin {
+		urls = append(urls, "/admin/users", "/admin/users/ana", "/admin/games", "/admin/audit")
+	}
 	if l.Play != nil && seat >= 0 {
 		st := l.Play.State()
 		for _, pl := range st.View(seat).Legal {
@@ -91,11 +94,15 @@ func checkNoLeak(t *testing.T, s *site, c *client, id uint, pages map[string]str
 }
 
 // TestNoPageLeaksHiddenInformation plays a game between two people and, after
-// every move, renders every page and fragment for both and for an outsider.
+// every move, renders every page and fragment for both and for an outsider,
+// an admin.
 func TestNoPageLeaksHiddenInformation(t *testing.T) {
 	s := newSite(t)
 	id, ana, bob := s.anaAndBob()
 	eve := s.signup("eve")
+	if _, err := s.store.SetAdmin("eve", true); err != nil {
+		t.Fatal(err)
+	}
 	r := engine.NewRand(3)
 	for step := 0; step < 200; step++ {
 		for _, c := range []*client{ana, bob, eve} {
