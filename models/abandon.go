@@ -105,14 +105,12 @@ func (s *Store) HandOver(id, user uint, seat int) (*Loaded, error) {
 		if err := s.notify(tx, p, *st.UserID, id, "abandoned", "%s handed your seat in game %d to the greedy bot: you had not moved for 7 days. Open the game to take it back.", by, id); err != nil {
 			return err
 		}
-		for i, other := range l.Seats {
-			if i != seat && i != mine && other.UserID != nil {
-				if err := s.notify(tx, p, *other.UserID, id, "abandoned", "%s handed %s's seat in game %d to the greedy bot: they had not moved for 7 days.", by, st.Name, id); err != nil {
-					return err
-				}
+		return others(l, seat, func(u uint) error {
+			if u == user {
+				return nil
 			}
-		}
-		return nil
+			return s.notify(tx, p, u, id, "abandoned", "%s handed %s's seat in game %d to the greedy bot: they had not moved for 7 days.", by, st.Name, id)
+		})
 	})
 }
 
