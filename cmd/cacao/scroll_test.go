@@ -196,7 +196,7 @@ const inViewJS = `(() => {
 // room to see some of it (it started below the screen).
 func TestBrowserPhoneShowsTheBoard(t *testing.T) {
 	t.Parallel()
-	_, b, a, _ := aliceAgainstGreedyAt(t, true, afterTurns, 3, 390, 844)
+	_, b, a, _ := aliceAgainstGreedyAt(t, true, afterTurnsWithNews, 3, 390, 844)
 	if a.text("#since") == "" {
 		b.fatalf("the page tells no news since alice's last move: the test needs it")
 	}

@@ -185,6 +185,15 @@ func afterTurns(u *models.User, n int) target {
 	}}
 }
 
+// afterTurnsWithNews: as afterTurns, and the log's last entry is not u's
+// (a choice u made after the others' moves leaves no news since it).
+func afterTurnsWithNews(u *models.User, n int) target {
+	p := afterTurns(u, n)
+	return target{p.what + ", with news", func(l *models.Loaded) bool {
+		return p.is(l) && len(l.Log) > 0 && l.Log[len(l.Log)-1].Seat != seatOf(l, u)
+	}}
+}
+
 // choicePending: a choice of u's workers waits for u.
 func choicePending(u *models.User) target {
 	return target{"a choice pending for " + u.Username, func(l *models.Loaded) bool {
