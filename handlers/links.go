@@ -75,6 +75,11 @@ func (s *Server) mailUnsubscribe(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The link stops working when the account's token version moves on
+	// (a new password, signing out everywhere), as the sign-in links do.
+	if u, err := s.store.UserByID(cl.User); err != nil || u.TokenVersion != cl.Version {
+		return refusal(http.StatusForbidden, "this link is not valid")
+	}
 	if err := s.store.Unsubscribe(cl.User); err != nil {
 		return err
 	}

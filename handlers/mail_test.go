@@ -348,6 +348,18 @@ func TestMailUnsubscribe(t *testing.T) {
 	if m := mode(); m != models.MailOff {
 		t.Fatalf("after the one-click POST the mode is %q", m)
 	}
+
+	// Once the account's token version moves on (sign out everywhere, a
+	// new password), the links of mails sent before no longer work.
+	if code, _ := ana.post("/settings/email", url.Values{"email": {"ana@example.test"}, "mode": {"each"}}); code != http.StatusOK {
+		t.Fatalf("turning mail on again: %d", code)
+	}
+	if err := s.store.SignOutEverywhere(u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if code, _ := anon.get(link); code != http.StatusForbidden || mode() != models.MailEach {
+		t.Fatalf("an unsubscribe link from before signing out everywhere: %d, mode %q", code, mode())
+	}
 }
 
 // TestSettingsRefuseBadInput: a bad address, an unknown mode or a vacation

@@ -101,7 +101,7 @@ func (o *Outbox) Compose(m *models.Mail, r models.Recipient) Message {
 		c.Purpose = purpose
 		return base + path + "?t=" + url.QueryEscape(o.Signer.Sign(c))
 	}
-	unsub := link("/m/unsubscribe", PurposeUnsub, Claims{User: m.UserID})
+	unsub := link("/m/unsubscribe", PurposeUnsub, Claims{User: m.UserID, Version: r.User.TokenVersion})
 	msg := Message{To: r.To, ID: fmt.Sprintf("outbox-%d", m.ID), Headers: map[string]string{
 		"List-Unsubscribe":      "<" + unsub + ">",
 		"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

@@ -32,7 +32,7 @@ type Claims struct {
 	Game    uint      // 0 when not relevant
 	Email   string    // the address the link was sent to
 	Exp     time.Time // kept to the second; zero means the link never expires
-	Version int       // the user's token version, for a link that signs them in
+	Version int       // the user's token version, for a link that signs them in or unsubscribes them
 }
 
 // payload is Claims as signed, with short keys to keep links short.
