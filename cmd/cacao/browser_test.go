@@ -278,13 +278,27 @@ func (b *browser) newTab(name string, js bool) *tab {
 	// The first Do opens a new tab, which lives as long as the context of
 	// that call: it must be ctx itself, not one with a time limit.
 	if err := chromedp.Do(it.ctx, chromedp.EmulateViewport(1280, 800), chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{}) // no colour scheme
+		if _, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{}); err != nil { // no colour scheme
+			return err
+		}
+		// Every page notes what the content security policy blocked
+		// (cspBlocked reads it).
+		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `window.__cspBlocked = []; document.addEventListener("securitypolicyviolation", (e) => window.__cspBlocked.push(e.violatedDirective + " " + e.blockedURI + " " + e.sample));`})
 		return err
 	})); err != nil {
 		b.t.Fatalf("%s: opening a tab: %v", name, err)
 	}
 	b.tabs = append(b.tabs, tb)
 	return tb
+}
+
+// cspBlocked lists what the content security policy blocked on the page
+// since it was loaded.
+func (tb *tab) cspBlocked() []string {
+	out, err := eval[[]string](tb, `window.__cspBlocked || []`)
+	tb.must(err)
+	return out
 }
 
 // do runs actions with a time limit.
@@ -830,6 +844,9 @@ func TestBrowserTwoPlayersFullGame(t *testing.T) {
 		}
 		if !st.HTMXLoaded {
 			b.fatalf("%s's page has no htmx", tb.name)
+		}
+		if blocked := tb.cspBlocked(); len(blocked) > 0 {
+			b.fatalf("%s's page broke the content security policy: %q", tb.name, blocked)
 		}
 	}
 	if a.turns+bb.turns < 10 {
