@@ -41,7 +41,7 @@ func (s *Server) signup(c echo.Context) error {
 
 func (s *Server) login(c echo.Context) error {
 	name := c.FormValue("username")
-	keys := []limitKey{accountKey(strings.ToLower(strings.TrimSpace(name))), addressKey(c.RealIP())}
+	keys := []limitKey{accountKey(strings.ToLower(strings.TrimSpace(name)), c.RealIP()), addressKey(c.RealIP())}
 	refuse := func(code int, msg string) error {
 		return render(c, code, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Log in")), Username: name, Error: msg, Next: safeNext(c.FormValue("next"))}))
 	}

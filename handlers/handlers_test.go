@@ -34,6 +34,13 @@ type site struct {
 // newSite serves a fresh site; opts set up its store (a dealer).
 func newSite(t testing.TB, opts ...models.Option) *site {
 	t.Helper()
+	return newSiteWith(t, nil, opts...)
+}
+
+// newSiteWith serves a fresh site whose web layer's configuration cfg
+// changes (nil: none).
+func newSiteWith(t testing.TB, cfg func(*handlers.Config), opts ...models.Option) *site {
+	t.Helper()
 	// The clock moves a millisecond per read, so events keep their order.
 	clock := modeltest.NewClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), time.Millisecond)
 	hub := live.New()
@@ -42,7 +49,11 @@ func newSite(t testing.TB, opts ...models.Option) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := handlers.New(store, handlers.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Live: hub})
+	config := handlers.Config{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Live: hub}
+	if cfg != nil {
+		cfg(&config)
+	}
+	h, err := handlers.New(store, config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +79,19 @@ type client struct {
 	http *http.Client
 	csrf string
 	name string
+	ip   string      // the address it comes from, on a proxied site ("" is the connection's)
+	last http.Header // the last answer's headers
 }
+
+// from has c come from address ip (X-Forwarded-For: a site made with
+// proxied trusts it).
+func (c *client) from(ip string) *client {
+	c.ip = ip
+	return c
+}
+
+// proxied makes a site that trusts X-Forwarded-For, as behind a proxy.
+func proxied(cfg *handlers.Config) { cfg.TrustProxy = true }
 
 var csrfRE = regexp.MustCompile(`name="_csrf" value="([^"]+)"|X-CSRF-Token&#34;: &#34;([^&]+)&#34;`)
 
@@ -79,11 +102,15 @@ func (s *site) client(name string) *client {
 
 func (c *client) do(req *http.Request) (int, string) {
 	c.t.Helper()
+	if c.ip != "" {
+		req.Header.Set("X-Forwarded-For", c.ip)
+	}
 	res, err := c.http.Do(req)
 	if err != nil {
 		c.t.Fatal(err)
 	}
 	defer res.Body.Close()
+	c.last = res.Header
 	b, _ := io.ReadAll(res.Body)
 	body := string(b)
 	if res.StatusCode >= 500 {

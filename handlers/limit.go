@@ -1,91 +1,157 @@
 package handlers
 
 import (
+	"net"
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
-// Log-in limits: failed attempts allowed per window, for one account and
-// from one address. Past them, attempts are refused until the oldest
-// failure leaves the window.
-const (
-	accountFailures = 5
-	addressFailures = 20
-	failureWindow   = 15 * time.Minute
-	maxLimiterKeys  = 100_000
+// A rule limits what one key (an address, an account from an address) may
+// do: a token bucket of Burst tries, one more every Every; or, with
+// Backoff, Burst tries and then a wait that doubles with each further try
+// (from Backoff, at most Every), forgotten after Every without a try.
+type rule struct {
+	burst   int
+	every   time.Duration
+	backoff time.Duration
+}
+
+// The site's limits. Log-in failures slow the address that fails, for the
+// account it tries (a growing wait, never a lock: the owner logs in from
+// elsewhere), and stop an address that fails on many accounts.
+var (
+	loginFailures   = rule{burst: 5, every: 15 * time.Minute, backoff: time.Second} // per account and address
+	addressFailures = rule{burst: 20, every: 45 * time.Second}                      // per address: 20 a quarter of an hour
+	resetRequests   = rule{burst: 20, every: 45 * time.Second}                      // per address
 )
 
-// limiter slows password guessing by counting failed log-ins per key (an
-// account or an address) in a sliding window. It lives in memory: a restart
-// forgets it, which only helps whoever waits for one.
+// maxLimiterKeys bounds the keys remembered: past it, keys back at rest
+// are dropped first.
+const maxLimiterKeys = 100_000
+
+// limiter keeps the limits' state in memory: a restart forgets it, which
+// only helps whoever waits for one.
 type limiter struct {
-	mu    sync.Mutex
-	now   func() time.Time
-	fails map[string][]time.Time
+	mu   sync.Mutex
+	now  func() time.Time
+	keys map[string]*limitState
+}
+
+// limitState is one key's: its bucket, or its run of tries for a back-off.
+type limitState struct {
+	rule   rule
+	bucket *rate.Limiter
+	tries  int
+	last   time.Time
+}
+
+type limitKey struct {
+	key  string
+	rule rule
 }
 
 func newLimiter(now func() time.Time) *limiter {
-	return &limiter{now: now, fails: map[string][]time.Time{}}
+	return &limiter{now: now, keys: map[string]*limitState{}}
 }
 
-// wait returns how long attempts on these keys must wait (0: go ahead).
+// accountKey is an account tried from an address.
+func accountKey(name, ip string) limitKey {
+	return limitKey{"login:" + name + "@" + addressOf(ip), loginFailures}
+}
+
+// addressKey is an address's failed log-ins.
+func addressKey(ip string) limitKey { return limitKey{"address:" + addressOf(ip), addressFailures} }
+
+// addressOf is whom an address stands for: itself for IPv4, its /64 for
+// IPv6 (one subscriber holds a whole /64 and may use any of it).
+func addressOf(ip string) string {
+	p := net.ParseIP(ip)
+	if p == nil || p.To4() != nil {
+		return ip
+	}
+	return p.Mask(net.CIDRMask(64, 128)).String() + "/64"
+}
+
+// wait returns how long tries on these keys must wait (0: go ahead).
 func (l *limiter) wait(keys ...limitKey) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
 	var d time.Duration
 	for _, k := range keys {
-		fs := l.prune(k.key, now)
-		if len(fs) >= k.limit {
-			d = max(d, fs[len(fs)-k.limit].Add(failureWindow).Sub(now))
-		}
+		d = max(d, l.state(k, now).wait(now))
 	}
 	return d
 }
 
-// failed counts a failed attempt on keys.
+// failed counts a try on keys (a failed log-in, a reset asked for).
 func (l *limiter) failed(keys ...limitKey) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
-	if len(l.fails) > maxLimiterKeys {
-		for k := range l.fails {
-			if len(l.prune(k, now)) == 0 {
-				delete(l.fails, k)
-			}
-		}
+	if len(l.keys) > maxLimiterKeys {
+		l.dropResting(now)
 	}
 	for _, k := range keys {
-		l.fails[k.key] = append(l.prune(k.key, now), now)
+		st := l.state(k, now)
+		if st.bucket != nil {
+			st.bucket.AllowN(now, 1)
+		} else {
+			st.tries, st.last = st.tries+1, now
+		}
 	}
 }
 
-// forget clears a key (an account after a successful log-in).
+// forget clears a key (an account's tries after a successful log-in).
 func (l *limiter) forget(k limitKey) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	delete(l.fails, k.key)
+	delete(l.keys, k.key)
 }
 
-func (l *limiter) prune(key string, now time.Time) []time.Time {
-	fs := l.fails[key]
-	i := 0
-	for i < len(fs) && now.Sub(fs[i]) >= failureWindow {
-		i++
+func (l *limiter) state(k limitKey, now time.Time) *limitState {
+	st := l.keys[k.key]
+	if st == nil {
+		st = &limitState{rule: k.rule}
+		if k.rule.backoff == 0 {
+			st.bucket = rate.NewLimiter(rate.Every(k.rule.every), k.rule.burst)
+			st.bucket.AllowN(now, 0) // the bucket starts full, now
+		}
+		l.keys[k.key] = st
 	}
-	fs = fs[i:]
-	if len(fs) == 0 {
-		delete(l.fails, key)
-		return nil
+	return st
+}
+
+// wait is how long st must wait under its rule at now.
+func (st *limitState) wait(now time.Time) time.Duration {
+	r := st.rule
+	if st.bucket != nil {
+		tokens := st.bucket.TokensAt(now)
+		if tokens >= 1 {
+			return 0
+		}
+		return time.Duration((1 - tokens) * float64(r.every))
 	}
-	l.fails[key] = fs
-	return fs
+	if now.Sub(st.last) >= r.every {
+		st.tries = 0 // a quiet spell forgets the run
+	}
+	if st.tries < r.burst {
+		return 0
+	}
+	d := r.every
+	if n := st.tries - r.burst; n < 20 {
+		d = min(r.every, r.backoff<<n)
+	}
+	return max(0, st.last.Add(d).Sub(now))
 }
 
-type limitKey struct {
-	key   string
-	limit int
+// dropResting forgets the keys that are back at rest.
+func (l *limiter) dropResting(now time.Time) {
+	for k, st := range l.keys {
+		if st.bucket != nil && st.bucket.TokensAt(now) >= float64(st.bucket.Burst()) || st.bucket == nil && now.Sub(st.last) >= st.rule.every {
+			delete(l.keys, k)
+		}
+	}
 }
-
-func accountKey(name string) limitKey { return limitKey{"account:" + name, accountFailures} }
-func addressKey(ip string) limitKey   { return limitKey{"address:" + ip, addressFailures} }

@@ -12,10 +12,10 @@ import (
 	"cacao/views"
 )
 
-// resetKey counts password reset requests from one address, in the
-// log-in limiter's window: a stranger cannot make the site mail without
-// bound (the store also sends one account at most a few an hour).
-func resetKey(ip string) limitKey { return limitKey{"reset:" + ip, addressFailures} }
+// resetKey counts password reset requests from one address: a stranger
+// cannot make the site mail without bound (the store also sends one
+// account at most a few an hour).
+func resetKey(ip string) limitKey { return limitKey{"reset:" + addressOf(ip), resetRequests} }
 
 // resetForm asks for the account whose password is forgotten.
 func (s *Server) resetForm(c echo.Context) error {
