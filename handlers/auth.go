@@ -23,16 +23,28 @@ func (s *Server) loginForm(c echo.Context) error {
 
 func (s *Server) signup(c echo.Context) error {
 	name, pw := c.FormValue("username"), c.FormValue("password")
+	refuse := func(code int, msg string) error {
+		return render(c, code, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Sign up")), Signup: true, Username: name, Error: msg, Next: safeNext(c.FormValue("next"))}))
+	}
+	key := signupKey(c.RealIP())
+	if d := s.limiter.wait(key); d > 0 {
+		c.Response().Header().Set("Retry-After", fmt.Sprint(int(d.Seconds())+1))
+		return refuse(http.StatusTooManyRequests, lang(c).N("Too many sign-ups from your address. Try again in %d minute.", "Too many sign-ups from your address. Try again in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
+	}
 	var u *models.User
-	var err error
-	u, err = s.store.CreateUser(name, pw)
+	err := s.hashing.do(c.Request().Context(), func() error {
+		var err error
+		u, err = s.store.CreateUser(name, pw)
+		return err
+	})
 	if errors.Is(err, models.ErrInvalid) {
 		_, msg := status(lang(c), err)
-		return render(c, http.StatusUnprocessableEntity, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Sign up")), Signup: true, Username: name, Error: msg, Next: safeNext(c.FormValue("next"))}))
+		return refuse(http.StatusUnprocessableEntity, msg)
 	}
 	if err != nil {
 		return err
 	}
+	s.limiter.failed(key) // a sign-up made counts
 	if err := s.startSession(c, u); err != nil {
 		return err
 	}
@@ -50,8 +62,11 @@ func (s *Server) login(c echo.Context) error {
 		return refuse(http.StatusTooManyRequests, lang(c).N("Too many failed log-ins. Try again in %d minute.", "Too many failed log-ins. Try again in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
 	}
 	var u *models.User
-	var err error
-	u, err = s.store.Authenticate(name, c.FormValue("password"))
+	err := s.hashing.do(c.Request().Context(), func() error {
+		var err error
+		u, err = s.store.Authenticate(name, c.FormValue("password"))
+		return err
+	})
 	if errors.Is(err, models.ErrBadLogin) {
 		s.limiter.failed(keys...)
 		_, msg := status(lang(c), err)

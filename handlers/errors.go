@@ -21,6 +21,8 @@ func status(l *i18n.Lang, err error) (int, string) {
 	var me *models.InvalidError
 	var be *models.BannedError
 	switch {
+	case errors.Is(err, errBusy):
+		return http.StatusTooManyRequests, l.T("the site is busy checking passwords: try again in a moment")
 	case errors.As(err, &be):
 		return http.StatusForbidden, l.T("This account is banned: %s", be.Reason)
 	case errors.As(err, &he):

@@ -25,6 +25,7 @@ var (
 	loginFailures   = rule{burst: 5, every: 15 * time.Minute, backoff: time.Second} // per account and address
 	addressFailures = rule{burst: 20, every: 45 * time.Second}                      // per address: 20 a quarter of an hour
 	resetRequests   = rule{burst: 20, every: 45 * time.Second}                      // per address
+	signups         = rule{burst: 5, every: 12 * time.Minute}                       // per address: 5 an hour
 )
 
 // maxLimiterKeys bounds the keys remembered: past it, keys back at rest
@@ -63,6 +64,9 @@ func accountKey(name, ip string) limitKey {
 
 // addressKey is an address's failed log-ins.
 func addressKey(ip string) limitKey { return limitKey{"address:" + addressOf(ip), addressFailures} }
+
+// signupKey is an address's sign-ups.
+func signupKey(ip string) limitKey { return limitKey{"signup:" + addressOf(ip), signups} }
 
 // addressOf is whom an address stands for: itself for IPv4, its /64 for
 // IPv6 (one subscriber holds a whole /64 and may use any of it).

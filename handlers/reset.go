@@ -69,7 +69,9 @@ func (s *Server) resetPassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	err = s.store.ResetPassword(cl.User, cl.Version, c.FormValue("password"))
+	err = s.hashing.do(c.Request().Context(), func() error {
+		return s.store.ResetPassword(cl.User, cl.Version, c.FormValue("password"))
+	})
 	if errors.Is(err, models.ErrInvalid) && !errors.Is(err, models.ErrResetUsed) {
 		_, msg := status(lang(c), err)
 		return render(c, http.StatusUnprocessableEntity, views.ResetPage(s.page(c, tr(c, "Set a new password")), c.FormValue("t"), msg))

@@ -78,6 +78,40 @@ func TestLoginRateLimit(t *testing.T) {
 	}
 }
 
+// TestSignupRateLimit: one address opens a few accounts an hour, then is
+// refused (429, in the reader's language) until the next is due; another
+// address is not affected.
+func TestSignupRateLimit(t *testing.T) {
+	s := newSiteWith(t, proxied)
+	try := func(c *client, name string) (int, string) {
+		t.Helper()
+		c.get("/signup")
+		return c.post("/signup", url.Values{"username": {name}, "password": {"secret-" + name}})
+	}
+	for i := 0; i < 5; i++ {
+		if code, _ := try(s.client("").from("203.0.113.9"), fmt.Sprintf("user%d", i)); code != http.StatusOK {
+			t.Fatalf("sign-up %d: %d", i+1, code)
+		}
+	}
+	c := s.client("").from("203.0.113.9")
+	c.get("/signup")
+	c.post("/language", url.Values{"lang": {"zh-Hans"}})
+	code, body := try(c, "user5")
+	if code != http.StatusTooManyRequests || !strings.Contains(body, "你的地址注册次数过多") || c.last.Get("Retry-After") == "" {
+		t.Fatalf("a 6th sign-up from one address: %d\n%.600s", code, body)
+	}
+	if _, err := s.store.UserNamed("user5"); err == nil {
+		t.Fatal("the refused sign-up made the account")
+	}
+	if code, _ := try(s.client("").from("198.51.100.9"), "other"); code != http.StatusOK {
+		t.Fatalf("a sign-up from another address: %d", code)
+	}
+	s.clock.Advance(13 * time.Minute)
+	if code, _ := try(s.client("").from("203.0.113.9"), "user6"); code != http.StatusOK {
+		t.Fatalf("a sign-up once the next is due: %d", code)
+	}
+}
+
 // TestCSRFOnEveryPost: every POST route of the router refuses a request
 // without the CSRF token (the one-click unsubscribe, which mail clients
 // send, refuses it for want of a valid signed token), and nothing changes.

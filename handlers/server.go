@@ -48,6 +48,7 @@ type Server struct {
 	live     *live.Hub
 	signer   *mail.Signer
 	limiter  *limiter
+	hashing  *gate
 	sessions *scs.SessionManager
 	cfg      Config
 	log      *slog.Logger
@@ -101,7 +102,7 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 			return nil, err
 		}
 	}
-	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), sessions: sm, cfg: cfg, log: cfg.Logger}
+	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), hashing: hashGate(), sessions: sm, cfg: cfg, log: cfg.Logger}
 
 	views.RegisterSprite()
 	e := echo.New()

@@ -104,7 +104,12 @@ func (s *Server) settingsRefused(c echo.Context, u *models.User, err error) erro
 // working; this one stays signed in (on a fresh token).
 func (s *Server) changePassword(c echo.Context) error {
 	u := currentUser(c)
-	nu, err := s.store.ChangePassword(u.ID, c.FormValue("current"), c.FormValue("password"))
+	var nu *models.User
+	err := s.hashing.do(c.Request().Context(), func() error {
+		var err error
+		nu, err = s.store.ChangePassword(u.ID, c.FormValue("current"), c.FormValue("password"))
+		return err
+	})
 	if err != nil {
 		return s.settingsRefused(c, u, err)
 	}
@@ -132,7 +137,12 @@ func (s *Server) signOutEverywhere(c echo.Context) error {
 // the greedy bot took their seat.
 func (s *Server) deleteAccount(c echo.Context) error {
 	u := currentUser(c)
-	running, err := s.store.DeleteAccount(u.ID, c.FormValue("password"))
+	var running []uint
+	err := s.hashing.do(c.Request().Context(), func() error {
+		var err error
+		running, err = s.store.DeleteAccount(u.ID, c.FormValue("password"))
+		return err
+	})
 	if err != nil {
 		return s.settingsRefused(c, u, err)
 	}

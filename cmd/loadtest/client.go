@@ -41,6 +41,7 @@ func (u *vuser) do(ctx context.Context, kind, method, path string, form url.Valu
 		req.Header.Set("X-CSRF-Token", u.csrf)
 	}
 	req.Header.Set("Accept-Encoding", "gzip")
+	req.Header.Set("X-Forwarded-For", u.addr)
 	start := time.Now()
 	res, err := u.http.Do(req)
 	if err != nil {

@@ -27,6 +27,7 @@ type Load struct {
 type vuser struct {
 	name    string
 	base    string
+	addr    string // the client address it comes from (X-Forwarded-For: the server trusts it)
 	http    *http.Client
 	stream  *http.Client
 	csrf    string
@@ -58,7 +59,12 @@ func newLoad(base string, users, accounts int, seed uint64) *Load {
 	l := &Load{base: base}
 	run := time.Now().UnixNano() % 1_000_000
 	for i := 0; i < users; i++ {
-		u := &vuser{name: fmt.Sprintf("lt%d_%d", run, i%accounts), base: base, r: rand.New(rand.NewPCG(seed, uint64(i))),
+		// Each account comes from an address of its own (in 198.18.0.0/15,
+		// the benchmarking range), as players do: the site's limits per
+		// address apply to it as to anyone.
+		a := i % accounts
+		u := &vuser{name: fmt.Sprintf("lt%d_%d", run, a), base: base, r: rand.New(rand.NewPCG(seed, uint64(i))),
+			addr:    fmt.Sprintf("198.%d.%d.%d", 18+(a>>16)&1, (a>>8)&255, a&255),
 			creator: i%2 == 0, st: Stats{Lat: map[string][]time.Duration{}}}
 		if i < accounts {
 			jar, _ := cookiejar.New(nil)
@@ -298,6 +304,7 @@ func (u *vuser) listen(ctx context.Context, path string) <-chan int {
 		for ctx.Err() == nil {
 			req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
 			req.Header.Set("Accept", "text/event-stream")
+			req.Header.Set("X-Forwarded-For", u.addr)
 			if last != "" {
 				req.Header.Set("Last-Event-ID", last)
 			}

@@ -159,15 +159,13 @@ func eventsURL(body string) string {
 }
 
 // shownVersion is the game version a page shows, or -1: the version its
-// live trigger waits to be passed (the number after '>' in the trigger's
-// condition), else the version its forms were made on, else the version its
-// event stream starts from.
+// live trigger waits to be passed (its data-live-version), else the
+// version its forms were made on, else the version its event stream starts
+// from.
 func shownVersion(body string) int {
-	if trig, ok := attr(liveTrigger(body), "hx-trigger"); ok {
-		if i := strings.IndexByte(trig, '>'); i >= 0 {
-			if v, ok := leadingInt(strings.TrimLeft(trig[i+1:], " ")); ok {
-				return v
-			}
+	if v, ok := attr(liveTrigger(body), "data-live-version"); ok {
+		if n, err := strconv.Atoi(v); err == nil {
+			return n
 		}
 	}
 	for off := 0; ; {
