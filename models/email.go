@@ -3,9 +3,48 @@ package models
 import (
 	"net/mail"
 	"strings"
+	"time"
 
 	"gorm.io/gorm"
 )
+
+// Confirmation mails: at most so many a day to one account, to one address
+// (from all accounts together: nobody can mail a stranger over and over
+// from many free accounts), and from the whole site.
+const (
+	MaxConfirmationsPerAccount = 3
+	MaxConfirmationsPerAddress = 2
+	MaxConfirmationsPerDay     = 500
+)
+
+// Refusals of a confirmation mail past its limits.
+var (
+	ErrTooManyConfirmations = invalid("too many confirmation mails today: try another address tomorrow")
+	ErrTooManyToAddress     = invalid("that address was sent confirmation mails already today: try again tomorrow")
+)
+
+// checkConfirmations refuses a confirmation mail to address for user
+// past the limits of the day before now.
+func checkConfirmations(tx *gorm.DB, user uint, address string, now time.Time) error {
+	day := tx.Model(&Mail{}).Where("kind = ? AND created_at > ?", KindVerify, now.Add(-24*time.Hour))
+	var all, mine, to int64
+	if err := day.Session(&gorm.Session{}).Count(&all).Error; err != nil {
+		return err
+	}
+	if err := day.Session(&gorm.Session{}).Where("user_id = ?", user).Count(&mine).Error; err != nil {
+		return err
+	}
+	if all >= MaxConfirmationsPerDay || mine >= MaxConfirmationsPerAccount {
+		return ErrTooManyConfirmations
+	}
+	if err := day.Session(&gorm.Session{}).Where("lower(\"to\") = lower(?)", address).Count(&to).Error; err != nil {
+		return err
+	}
+	if to >= MaxConfirmationsPerAddress {
+		return ErrTooManyToAddress
+	}
+	return nil
+}
 
 // SetEmail sets user's address and what mail they want. A new address is
 // unverified until its owner follows the link in the verification mail
@@ -39,6 +78,9 @@ func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
 		}
 		if changed && address != "" {
 			now := s.now()
+			if err := checkConfirmations(tx, u.ID, address, now); err != nil {
+				return err
+			}
 			return tx.Create(&Mail{UserID: u.ID, Kind: KindVerify, To: address, Text: "Confirm your email address",
 				Status: MailPending, NextAttempt: now, CreatedAt: now}).Error
 		}

@@ -201,7 +201,7 @@ type Mail struct {
 	ID          uint   `gorm:"primaryKey"`
 	UserID      uint   `gorm:"index;not null"`
 	GameID      uint   `gorm:"not null;default:0"`
-	Kind        string `gorm:"not null"`
+	Kind        string `gorm:"not null;index:idx_mail_kind_created,priority:1"`
 	Text        string `gorm:"not null"` // in English
 	Format      string // the message Text was made from, as Notification's
 	Args        string
@@ -211,7 +211,7 @@ type Mail struct {
 	NextAttempt time.Time `gorm:"index:idx_mail_due,priority:2;not null"`
 	Attempts    int       `gorm:"not null;default:0"`
 	LastError   string
-	CreatedAt   time.Time
+	CreatedAt   time.Time `gorm:"index:idx_mail_kind_created,priority:2"`
 	SentAt      *time.Time
 }
 

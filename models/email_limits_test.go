@@ -1,0 +1,70 @@
+package models_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"cacao/models"
+)
+
+// TestConfirmationMailLimits: an account gets a few confirmation mails a
+// day, an address (in any capitals) a few from all accounts together, and
+// the site a bounded number; a refusal changes nothing; a day later the
+// account and the address may again.
+func TestConfirmationMailLimits(t *testing.T) {
+	s, clock := openClocked(t)
+	ana := models.MustUser(t, s, "ana")
+	for i := 0; i < models.MaxConfirmationsPerAccount; i++ {
+		if _, err := s.SetEmail(ana.ID, fmt.Sprintf("ana%d@example.test", i), models.MailEach); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.SetEmail(ana.ID, "ana-again@example.test", models.MailEach); !errors.Is(err, models.ErrTooManyConfirmations) {
+		t.Fatalf("one confirmation too many for an account: %v", err)
+	}
+	if u := mustUserByID(t, s, ana.ID); u.Email != fmt.Sprintf("ana%d@example.test", models.MaxConfirmationsPerAccount-1) {
+		t.Fatalf("a refused change set the address to %q", u.Email)
+	}
+	for i := 0; i < models.MaxConfirmationsPerAddress; i++ {
+		u := models.MustUser(t, s, fmt.Sprintf("user%d", i))
+		if _, err := s.SetEmail(u.ID, "Stranger@Example.test", models.MailEach); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eve := models.MustUser(t, s, "eve")
+	if _, err := s.SetEmail(eve.ID, "stranger@example.test", models.MailEach); !errors.Is(err, models.ErrTooManyToAddress) {
+		t.Fatalf("one confirmation too many for an address: %v", err)
+	}
+	if len(mailsOf(t, s, eve.ID, models.KindVerify)) != 0 {
+		t.Fatal("a refused change queued a mail")
+	}
+	clock.Advance(25 * time.Hour)
+	if _, err := s.SetEmail(eve.ID, "stranger@example.test", models.MailEach); err != nil {
+		t.Fatalf("a day later: %v", err)
+	}
+	if _, err := s.SetEmail(ana.ID, "ana-again@example.test", models.MailEach); err != nil {
+		t.Fatalf("a day later: %v", err)
+	}
+}
+
+// TestConfirmationMailsPerDay: the site sends at most
+// MaxConfirmationsPerDay confirmation mails a day, whoever asks.
+func TestConfirmationMailsPerDay(t *testing.T) {
+	s, _ := openClocked(t)
+	n := 0
+	for i := 0; n < models.MaxConfirmationsPerDay; i++ {
+		u := models.MustUser(t, s, fmt.Sprintf("user%d", i))
+		for j := 0; j < models.MaxConfirmationsPerAccount && n < models.MaxConfirmationsPerDay; j++ {
+			if _, err := s.SetEmail(u.ID, fmt.Sprintf("u%d.%d@example.test", i, j), models.MailEach); err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+	}
+	last := models.MustUser(t, s, "last")
+	if _, err := s.SetEmail(last.ID, "last@example.test", models.MailEach); !errors.Is(err, models.ErrTooManyConfirmations) {
+		t.Fatalf("a confirmation past the day's: %v", err)
+	}
+}
