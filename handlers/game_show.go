@@ -107,8 +107,7 @@ func (s *Server) gameEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	s.live.Stream(c.Response(), c.Request(), version, live.Game(id))
-	return nil
+	return s.stream(c, version, live.Game(id))
 }
 
 func (s *Server) renderGame(c echo.Context, code int, vm views.GameVM) error {

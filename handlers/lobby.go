@@ -78,8 +78,7 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 // (SSE) to an open home page.
 func (s *Server) homeEvents(c echo.Context) error {
 	topics := []string{live.User(currentUser(c).ID), live.Lobby}
-	s.live.Stream(c.Response(), c.Request(), s.live.Version(topics...), topics...)
-	return nil
+	return s.stream(c, s.live.Version(topics...), topics...)
 }
 
 // gameLine is a game in a list, for viewer (0: nobody signed in).

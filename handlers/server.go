@@ -40,6 +40,8 @@ type Config struct {
 	// Signer signs and checks the one-click links in mail; nil makes one from
 	// the store's "links" secret (the outbox must use the same one).
 	Signer *mail.Signer
+	// MaxStreams bounds the event streams open at once (0: 2000).
+	MaxStreams int
 }
 
 // Server holds what the handlers share.
@@ -49,6 +51,7 @@ type Server struct {
 	signer   *mail.Signer
 	limiter  *limiter
 	hashing  *gate
+	streams  *streams
 	sessions *scs.SessionManager
 	cfg      Config
 	log      *slog.Logger
@@ -102,7 +105,7 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 			return nil, err
 		}
 	}
-	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), hashing: hashGate(), sessions: sm, cfg: cfg, log: cfg.Logger}
+	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), hashing: hashGate(), streams: newStreams(cfg.MaxStreams), sessions: sm, cfg: cfg, log: cfg.Logger}
 
 	views.RegisterSprite()
 	e := echo.New()

@@ -1,0 +1,67 @@
+package handlers
+
+import (
+	"net/http"
+	"sync"
+
+	"github.com/labstack/echo/v4"
+)
+
+// MaxStreamsPerUser is how many event streams (open pages) one account
+// may hold at once: a browser opens at most six connections to a site,
+// so more are tabs nobody looks at, or an attack.
+const MaxStreamsPerUser = 8
+
+// defaultMaxStreams is how many event streams the site holds at once
+// (Config.MaxStreams): each costs some 25 KB, and the load target's 900
+// open pages fit several times.
+const defaultMaxStreams = 2000
+
+// streams counts the open event streams, per user and in all.
+type streams struct {
+	mu     sync.Mutex
+	max    int
+	total  int
+	byUser map[uint]int
+}
+
+func newStreams(max int) *streams {
+	if max <= 0 {
+		max = defaultMaxStreams
+	}
+	return &streams{max: max, byUser: map[uint]int{}}
+}
+
+// take holds a place for a stream of user, or refuses it (429); release
+// gives the place back.
+func (st *streams) take(user uint) (release func(), err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.byUser[user] >= MaxStreamsPerUser {
+		return nil, refusal(http.StatusTooManyRequests, "too many pages of yours follow games live: close some")
+	}
+	if st.total >= st.max {
+		return nil, refusal(http.StatusTooManyRequests, "too many pages follow games live right now: try again in a moment")
+	}
+	st.total++
+	st.byUser[user]++
+	return func() {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		st.total--
+		if st.byUser[user]--; st.byUser[user] == 0 {
+			delete(st.byUser, user)
+		}
+	}, nil
+}
+
+// stream holds c's place among the streams while live streams it.
+func (s *Server) stream(c echo.Context, version int, topics ...string) error {
+	release, err := s.streams.take(currentUser(c).ID)
+	if err != nil {
+		return err
+	}
+	defer release()
+	s.live.Stream(c.Response(), c.Request(), version, topics...)
+	return nil
+}

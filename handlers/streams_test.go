@@ -1,0 +1,56 @@
+package handlers_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"cacao/handlers"
+)
+
+// TestStreamLimits: one account holds at most a few event streams, the
+// site at most MaxStreams; past them a stream is refused with 429, and a
+// stream closed frees its place.
+func TestStreamLimits(t *testing.T) {
+	s := newSiteWith(t, func(cfg *handlers.Config) { cfg.MaxStreams = handlers.MaxStreamsPerUser + 2 })
+	id, ana, bob := s.anaAndBob()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var first context.CancelFunc
+	for i := 0; i < handlers.MaxStreamsPerUser; i++ {
+		c, stop := context.WithCancel(ctx)
+		if first == nil {
+			first = stop
+		}
+		if _, err := ana.events(c, id, ""); err != nil {
+			t.Fatalf("ana's stream %d: %v", i+1, err)
+		}
+	}
+	if _, err := ana.events(ctx, id, ""); err == nil || !strings.Contains(err.Error(), "429") {
+		t.Fatalf("one stream too many for ana: %v", err)
+	}
+	if _, err := ana.stream(ctx, "/events", ""); err == nil || !strings.Contains(err.Error(), "429") {
+		t.Fatalf("one home stream too many for ana: %v", err)
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := bob.events(ctx, id, ""); err != nil {
+			t.Fatalf("bob's stream %d: %v", i+1, err)
+		}
+	}
+	if _, err := bob.events(ctx, id, ""); err == nil || !strings.Contains(err.Error(), "429") {
+		t.Fatalf("a stream past the site's limit: %v", err)
+	}
+	first()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, err := bob.events(ctx, id, "")
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a closed stream did not free its place: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
