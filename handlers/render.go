@@ -139,7 +139,9 @@ func (s *Server) page(c echo.Context, title string) views.Page {
 			p.Unread, _ = s.store.Unread(u.ID)
 		}
 	}
-	p.Flash = s.sessions.PopString(c.Request().Context(), "flash")
+	if c.Get(sessionKey) != nil {
+		p.Flash = s.sessions.PopString(c.Request().Context(), "flash")
+	}
 	return p
 }
 

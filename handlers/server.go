@@ -123,7 +123,7 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	e.Use(middleware.Recover())
 	// Sessions load before anything can refuse the request: the error page
 	// needs them.
-	e.Use(echo.WrapMiddleware(sm.LoadAndSave))
+	e.Use(echo.WrapMiddleware(sm.LoadAndSave), sessionLoaded)
 	e.Use(oneVary)
 	e.Use(middleware.BodyLimit("64K"))
 	e.Use(middleware.CSRFWithConfig(middleware.CSRFConfig{
@@ -165,6 +165,17 @@ func securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		var id [8]byte
 		_, _ = rand.Read(id[:])
 		h.Set(echo.HeaderXRequestID, hex.EncodeToString(id[:]))
+		return next(c)
+	}
+}
+
+// sessionKey marks a request whose session is loaded: an error met
+// before (its session store failed) reads nothing of it.
+const sessionKey = "session"
+
+func sessionLoaded(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		c.Set(sessionKey, true)
 		return next(c)
 	}
 }
