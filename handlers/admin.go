@@ -3,7 +3,6 @@ package handlers
 import (
 	"net/http"
 	"net/url"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -39,15 +38,6 @@ func (s *Server) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// from is the list offset asked for (0 when none or nonsense).
-func from(c echo.Context) int {
-	n, err := strconv.Atoi(c.QueryParam("from"))
-	if err != nil || n < 0 {
-		return 0
-	}
-	return n
-}
-
 func (s *Server) adminUsers(c echo.Context) error {
 	q := c.QueryParam("q")
 	users, total, err := s.store.FindUsers(q, from(c), adminPage)
@@ -71,7 +61,7 @@ func (s *Server) adminUser(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	mine, _, err := s.store.MyGames(u.ID, 0)
+	mine, _, err := s.store.MyGames(u.ID, 0, adminPage)
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func TestInvitationJourney(t *testing.T) {
 			t.Fatalf("create %v: %d, want 422 with the reason", bad, code)
 		}
 	}
-	if mine, _, _ := s.store.MyGames(1, -1); len(mine) != 0 {
+	if mine, _, _ := s.store.MyGames(1, 0, 100); len(mine) != 0 {
 		t.Fatalf("refused forms created %d games", len(mine))
 	}
 	ana.get("/")

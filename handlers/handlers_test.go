@@ -559,7 +559,7 @@ func TestCSRFIsRequired(t *testing.T) {
 			t.Errorf("create game with token %q: %d; want 400 or 403", tok, code)
 		}
 	}
-	if games, _, _ := s.store.MyGames(1, -1); len(games) != 0 {
+	if games, _, _ := s.store.MyGames(1, 0, 100); len(games) != 0 {
 		t.Fatal("a forged request created a game")
 	}
 	// htmx requests carry the token in a header.
@@ -767,8 +767,8 @@ func TestNext(t *testing.T) {
 }
 
 // TestHomeListsLatestFinished: the home page lists the latest ten finished
-// games with a link to all of them; the page with all keeps them in its
-// live refetch.
+// games with a link to all of them, a page at a time; that page keeps
+// itself in its live refetch.
 func TestHomeListsLatestFinished(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
@@ -785,8 +785,27 @@ func TestHomeListsLatestFinished(t *testing.T) {
 		t.Fatal("no link to the other finished games")
 	}
 	_, all := ana.get("/?finished=all")
-	if n := len(rows.FindAllString(all, -1)); n != 13 || strings.Contains(all, `id="all-finished"`) || !strings.Contains(all, `hx-get="/?finished=all"`) {
-		t.Fatalf("the page of all games lists %d, want 13, and refetches itself", n)
+	if n := len(rows.FindAllString(all, -1)); n != 12 || strings.Count(all, ">Finished<") != 12 || strings.Contains(all, `id="all-finished"`) || !strings.Contains(all, `hx-get="/?finished=all"`) {
+		t.Fatalf("the page of finished games lists %d, want the 12, and refetches itself", n)
+	}
+}
+
+// TestHomePagesGames: the games not over come 30 a page, with links to
+// the pages before and after; each page refetches itself.
+func TestHomePagesGames(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	for i := 0; i < 32; i++ {
+		ana.createGame("greedy")
+	}
+	rows := regexp.MustCompile(`<tr><td><a href="/games/\d+">`)
+	_, home := ana.get("/")
+	if n := len(rows.FindAllString(home, -1)); n != 30 || !strings.Contains(home, `<a href="/?from=30">Next page</a>`) || !strings.Contains(home, "1–30 of 32") {
+		t.Fatalf("the first page lists %d games:\n%s", n, home)
+	}
+	_, next := ana.get("/?from=30")
+	if n := len(rows.FindAllString(next, -1)); n != 2 || !strings.Contains(next, `<a href="/">Previous page</a>`) || !strings.Contains(next, `hx-get="/?from=30"`) {
+		t.Fatalf("the second page lists %d games:\n%s", n, next)
 	}
 }
 

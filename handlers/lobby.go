@@ -28,29 +28,50 @@ func (s *Server) home(c echo.Context) error {
 	return render(c, http.StatusOK, views.HomePage(vm))
 }
 
-// recentFinished is how many of their finished games the home page lists
-// (the latest); a link shows them all.
-const recentFinished = 10
+// The home page lists the viewer's games not over a page at a time, then
+// the latest of their finished games; a link lists all finished games, a
+// page at a time.
+const (
+	gamesPage      = 30
+	recentFinished = 10
+	finishedPage   = 50
+)
 
 func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 	vm := views.HomeVM{Page: s.page(c, tr(c, "My games")), BotNames: autoplay.Kinds(), TurnLimits: models.TurnLimits(),
 		LiveVersion: s.live.Version(live.User(u.ID), live.Lobby), ListsURL: "/"}
 	now := s.store.Clock()
-	finished := recentFinished
+	at := from(c)
+	var games []models.GameSummary
 	if c.QueryParam("finished") == "all" {
-		finished, vm.ListsURL = -1, "/?finished=all"
-	}
-	mine, total, err := s.store.MyGames(u.ID, finished)
-	if err != nil {
-		return vm, err
-	}
-	for _, g := range mine {
-		vm.Mine = append(vm.Mine, gameLine(lang(c), g, now, u.ID))
-		if g.Game.Status == models.StatusFinished || g.Game.Status == models.StatusEnded {
-			total--
+		done, total, err := s.store.MyFinished(u.ID, at, finishedPage)
+		if err != nil {
+			return vm, err
+		}
+		games, vm.Finished = done, true
+		vm.Pager = views.Pager{Base: "/?finished=all", Offset: at, Size: finishedPage, Total: total}
+	} else {
+		mine, total, err := s.store.MyGames(u.ID, at, gamesPage)
+		if err != nil {
+			return vm, err
+		}
+		games = mine
+		vm.Pager = views.Pager{Base: "/", Offset: at, Size: gamesPage, Total: total}
+		if at == 0 {
+			done, total, err := s.store.MyFinished(u.ID, 0, recentFinished)
+			if err != nil {
+				return vm, err
+			}
+			games = append(games, done...)
+			vm.MoreFinished = total - len(done)
 		}
 	}
-	vm.MoreFinished = total
+	if at > 0 || vm.Finished {
+		vm.ListsURL = vm.Pager.At(at)
+	}
+	for _, g := range games {
+		vm.Mine = append(vm.Mine, gameLine(lang(c), g, now, u.ID))
+	}
 	invited, err := s.store.Invitations(u.ID)
 	if err != nil {
 		return vm, err
@@ -227,6 +248,15 @@ func gameID(c echo.Context) (uint, error) {
 		return 0, models.ErrNotFound
 	}
 	return uint(id), nil
+}
+
+// from is the list offset asked for (0 when none or nonsense).
+func from(c echo.Context) int {
+	n, err := strconv.Atoi(c.QueryParam("from"))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
 }
 
 // cancelTable deletes the viewer's table before it starts

@@ -29,7 +29,7 @@ func (s *Server) notifications(c echo.Context) error {
 
 // next sends the player to the game that has waited longest on them.
 func (s *Server) next(c echo.Context) error {
-	games, _, err := s.store.MyGames(currentUser(c).ID, 0)
+	games, _, err := s.store.MyGames(currentUser(c).ID, 0, 1)
 	if err != nil {
 		return err
 	}

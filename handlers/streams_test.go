@@ -17,11 +17,12 @@ func TestStreamLimits(t *testing.T) {
 	id, ana, bob := s.anaAndBob()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var first context.CancelFunc
+	first, stopFirst := context.WithCancel(ctx)
+	defer stopFirst()
 	for i := 0; i < handlers.MaxStreamsPerUser; i++ {
-		c, stop := context.WithCancel(ctx)
-		if first == nil {
-			first = stop
+		c := ctx
+		if i == 0 {
+			c = first
 		}
 		if _, err := ana.events(c, id, ""); err != nil {
 			t.Fatalf("ana's stream %d: %v", i+1, err)
@@ -41,7 +42,7 @@ func TestStreamLimits(t *testing.T) {
 	if _, err := bob.events(ctx, id, ""); err == nil || !strings.Contains(err.Error(), "429") {
 		t.Fatalf("a stream past the site's limit: %v", err)
 	}
-	first()
+	stopFirst()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		_, err := bob.events(ctx, id, "")

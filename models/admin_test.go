@@ -164,9 +164,10 @@ func TestEndGame(t *testing.T) {
 			t.Fatalf("%s was told %d times", u.Username, len(ns))
 		}
 	}
-	games, finished, err := s.MyGames(ana.ID, -1)
-	if err != nil || finished != 1 || len(games) != 2 {
-		t.Fatalf("ana's games: %d listed, %d finished, %v", len(games), finished, err)
+	games, running, err := s.MyGames(ana.ID, 0, 10)
+	done, finished, err2 := s.MyFinished(ana.ID, 0, 10)
+	if err != nil || err2 != nil || running != 1 || len(games) != 1 || finished != 1 || done[0].Game.ID != id {
+		t.Fatalf("ana's games: %d running (the open table), %d over (the ended game), %v %v", running, finished, err, err2)
 	}
 	if err := s.AdminCancel(root, open.ID, "spam"); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package models
 import (
 	"sort"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // GameSummary is a line of a games list.
@@ -15,50 +17,52 @@ type GameSummary struct {
 	Deadline     *time.Time // when my time for it runs out (nil: no limit)
 }
 
-// MyGames lists the games user has a seat in: those waiting on them first,
-// oldest wait first, then the others, most recently changed first. Of the
-// finished games it takes the latest, at most finished of them (all when
-// finished < 0), and it says how many finished games the user has in all
-// (0 when finished is 0: then it reads none of them).
-// It reads the games and their seats in a few statements whatever their
-// number (one per game made the home page of a seasoned player slow).
-func (s *Store) MyGames(userID uint, finished int) ([]GameSummary, int, error) {
-	mine := s.db.Model(&Seat{}).Select("game_id").Where("user_id = ?", userID)
-	over := []string{StatusFinished, StatusEnded}
-	var games []Game
-	if err := s.db.Preload("Seats").Where("status IN ? AND id IN (?)", []string{StatusOpen, StatusActive}, mine).Find(&games).Error; err != nil {
+// MyGames lists, limit at a time from offset, the games not over in which
+// user has a seat: those waiting on them first, the longest waiting first,
+// then the others, most recently changed first; and how many there are in
+// all. The order is the database's, so a page reads only its games (and
+// their seats, in one more statement).
+func (s *Store) MyGames(userID uint, offset, limit int) ([]GameSummary, int, error) {
+	q := s.db.Model(&Game{}).Joins("JOIN seats me ON me.game_id = games.id AND me.user_id = ?", userID).
+		Where("games.status IN ?", []string{StatusOpen, StatusActive})
+	var total int64
+	if err := q.Session(&gorm.Session{}).Count(&total).Error; err != nil {
 		return nil, 0, err
 	}
+	const waiting = "games.status = 'active' AND me.waiting_since IS NOT NULL" // as GameSummary.WaitingOnMe
+	var games []Game
+	err := q.Preload("Seats").Select("games.*").
+		Order("CASE WHEN " + waiting + " THEN 0 ELSE 1 END").
+		Order("CASE WHEN " + waiting + " THEN me.waiting_since END").
+		Order("games.updated_at DESC, games.id DESC").Offset(offset).Limit(limit).Find(&games).Error
+	if err != nil {
+		return nil, 0, err
+	}
+	return mySummaries(games, userID), int(total), nil
+}
+
+// MyFinished lists, limit at a time from offset, the games over (finished
+// or ended) in which user has a seat, latest first, and how many there are
+// in all; a limit below 0 lists them all.
+func (s *Store) MyFinished(userID uint, offset, limit int) ([]GameSummary, int, error) {
+	q := s.db.Model(&Game{}).Joins("JOIN seats me ON me.game_id = games.id AND me.user_id = ?", userID).
+		Where("games.status IN ?", []string{StatusFinished, StatusEnded})
 	var total int64
-	if finished != 0 {
-		if err := s.db.Model(&Game{}).Where("status IN ? AND id IN (?)", over, mine).Count(&total).Error; err != nil {
-			return nil, 0, err
-		}
+	if err := q.Session(&gorm.Session{}).Count(&total).Error; err != nil {
+		return nil, 0, err
 	}
-	if finished != 0 && total > 0 {
-		var done []Game
-		// finished_at is written from the store's clock in UTC: its text
-		// sorts as the time.
-		q := s.db.Preload("Seats").Where("status IN ? AND id IN (?)", over, mine).Order("finished_at DESC, id DESC")
-		if finished > 0 {
-			q = q.Limit(finished)
-		}
-		if err := q.Find(&done).Error; err != nil {
-			return nil, 0, err
-		}
-		// A game that finished between the reads is listed once, finished.
-		listed := make(map[uint]int, len(games))
-		for i, g := range games {
-			listed[g.ID] = i
-		}
-		for _, g := range done {
-			if i, ok := listed[g.ID]; ok {
-				games[i] = g
-				continue
-			}
-			games = append(games, g)
-		}
+	var games []Game
+	// finished_at is written from the store's clock in UTC: its text sorts
+	// as the time.
+	err := q.Preload("Seats").Select("games.*").Order("games.finished_at DESC, games.id DESC").Offset(offset).Limit(limit).Find(&games).Error
+	if err != nil {
+		return nil, 0, err
 	}
+	return mySummaries(games, userID), int(total), nil
+}
+
+// mySummaries lists games as user sees them in their lists.
+func mySummaries(games []Game, userID uint) []GameSummary {
 	out := make([]GameSummary, 0, len(games))
 	for _, g := range games {
 		i := UserSeat(g.Seats, userID)
@@ -71,20 +75,7 @@ func (s *Store) MyGames(userID uint, finished int) ([]GameSummary, int, error) {
 		sortSeats(gs.Seats, g.Status)
 		out = append(out, gs)
 	}
-	sort.SliceStable(out, func(a, b int) bool {
-		x, y := out[a], out[b]
-		if x.WaitingOnMe != y.WaitingOnMe {
-			return x.WaitingOnMe
-		}
-		if x.WaitingOnMe {
-			return x.WaitingSince.Before(*y.WaitingSince)
-		}
-		if !x.Game.UpdatedAt.Equal(y.Game.UpdatedAt) {
-			return x.Game.UpdatedAt.After(y.Game.UpdatedAt)
-		}
-		return x.Game.ID > y.Game.ID
-	})
-	return out, int(total), nil
+	return out
 }
 
 // UserSeat is the position in seats of user's seat, or -1.
@@ -97,11 +88,15 @@ func UserSeat(seats []Seat, userID uint) int {
 	return -1
 }
 
-// Invitations lists the open games that keep a seat for user, newest first.
+// ListedInvitations bounds the invitations a home page lists.
+const ListedInvitations = 30
+
+// Invitations lists the open games that keep a seat for user, newest
+// first, at most ListedInvitations.
 func (s *Store) Invitations(userID uint) ([]GameSummary, error) {
 	var games []Game
 	err := s.db.Preload("Seats").Where("status = ? AND id IN (?)", StatusOpen,
-		s.db.Model(&Seat{}).Select("game_id").Where("invited_id = ?", userID)).Order("created_at desc").Find(&games).Error
+		s.db.Model(&Seat{}).Select("game_id").Where("invited_id = ?", userID)).Order("created_at desc").Limit(ListedInvitations).Find(&games).Error
 	if err != nil {
 		return nil, err
 	}

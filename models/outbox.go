@@ -139,7 +139,9 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 			return r, "the player opened the game since", nil
 		}
 	case KindDigest:
-		games, _, err := s.MyGames(m.UserID, 0)
+		// The games waiting on the user come first: a digest lists at most
+		// DigestGames of them.
+		games, _, err := s.MyGames(m.UserID, 0, DigestGames)
 		if err != nil {
 			return r, "", err
 		}
@@ -154,6 +156,9 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 	}
 	return r, "", nil
 }
+
+// DigestGames bounds the games a digest lists.
+const DigestGames = 50
 
 // QueueDigests puts a digest in the outbox for every user who chose one,
 // at most one a day (the outbox key is the user and the date). It returns

@@ -247,7 +247,7 @@ func TestOnlySeatedPlayersAct(t *testing.T) {
 	if len(l2.Log) != 0 || l2.Game.Version != l.Game.Version {
 		t.Fatal("a refused move changed the game")
 	}
-	games, _, _ := s.MyGames(ana.ID, -1)
+	games, _, _ := s.MyGames(ana.ID, 0, 10)
 	if len(games) != 1 || games[0].WaitingOnMe != (waiting != ana) {
 		t.Fatalf("my games: %+v", games)
 	}
@@ -461,63 +461,81 @@ func TestUnreadCountKept(t *testing.T) {
 	}
 }
 
-// TestMyGamesListsLatestFinished: my games are all the unfinished ones and
-// the latest finished ones asked for, with the count of all finished.
-func TestMyGamesListsLatestFinished(t *testing.T) {
+// TestMyGamesPaged: my unfinished games come a page at a time, those
+// waiting on me first (the longest waiting first), then the others, most
+// recently changed first, with how many there are in all; my finished
+// games likewise, latest first. Nobody else's game is listed.
+func TestMyGamesPaged(t *testing.T) {
 	s := MustOpen(t)
 	ana, bob := mustUser(t, s, "ana"), mustUser(t, s, "bob")
 	var finished []uint
-	for i := 0; i < 15; i++ {
+	for i := 0; i < 48; i++ {
 		g, err := s.CreateGame(ana, GameSpec{Seats: []string{"greedy"}})
 		if err != nil {
 			t.Fatal(err)
 		}
+		at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour)
 		if i < 13 {
 			// Finished one after another, the first made the longest ago.
-			at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour)
 			if err := s.w.Exec(`UPDATE games SET status = ?, updated_at = ?, finished_at = ? WHERE id = ?`, StatusFinished, at, at, g.ID).Error; err != nil {
 				t.Fatal(err)
 			}
 			finished = append(finished, g.ID)
+			continue
+		}
+		// Waited on since an hour of its own (the deal decides on whom).
+		if err := s.w.Exec(`UPDATE seats SET waiting_since = ? WHERE game_id = ? AND waiting_since IS NOT NULL`, at.Add(-time.Duration(2*i)*time.Hour), g.ID).Error; err != nil {
+			t.Fatal(err)
+		}
+		if err := s.w.Exec(`UPDATE games SET updated_at = ? WHERE id = ?`, at, g.ID).Error; err != nil {
+			t.Fatal(err)
 		}
 	}
 	if _, err := s.CreateGame(bob, GameSpec{Seats: []string{"greedy"}}); err != nil { // not ana's
 		t.Fatal(err)
 	}
-	count := func(games []GameSummary) (done, other int) {
-		for _, g := range games {
-			if g.Game.Status == StatusFinished {
-				done++
-			} else {
-				other++
-			}
+	var all []GameSummary
+	for from := 0; from < 40; from += 30 {
+		page, total, err := s.MyGames(ana.ID, from, 30)
+		if err != nil || total != 35 || len(page) != min(30, 35-from) {
+			t.Fatalf("MyGames(ana, %d, 30): %d games of %d, %v", from, len(page), total, err)
 		}
-		return
+		all = append(all, page...)
 	}
-	for _, tc := range []struct{ ask, done int }{{10, 10}, {0, 0}, {-1, 13}, {20, 13}} {
-		games, total, err := s.MyGames(ana.ID, tc.ask)
-		if err != nil {
-			t.Fatal(err)
+	seen := map[uint]bool{}
+	waiting := 0
+	for i, g := range all {
+		if seen[g.Game.ID] || UserSeat(g.Seats, ana.ID) < 0 || g.Game.Status == StatusFinished {
+			t.Fatalf("game %d listed twice, or not ana's, or finished", g.Game.ID)
 		}
-		done, other := count(games)
-		wantTotal := 13
-		if tc.ask == 0 {
-			wantTotal = 0 // not counted when none is asked for
+		seen[g.Game.ID] = true
+		if g.WaitingOnMe {
+			waiting++
 		}
-		if total != wantTotal || done != tc.done || other != 2 {
-			t.Fatalf("MyGames(ana, %d): %d finished and %d others of %d finished; want %d, 2 and %d", tc.ask, done, other, total, tc.done, wantTotal)
+		if i == 0 {
+			continue
 		}
-		for _, g := range games {
-			if UserSeat(g.Seats, ana.ID) < 0 {
-				t.Fatalf("game %d is not ana's", g.Game.ID)
-			}
+		p := all[i-1]
+		switch {
+		case g.WaitingOnMe && !p.WaitingOnMe:
+			t.Fatalf("game %d, waiting on ana, comes after game %d, which is not", g.Game.ID, p.Game.ID)
+		case g.WaitingOnMe && g.WaitingSince.Before(*p.WaitingSince):
+			t.Fatalf("game %d has waited longer than game %d, listed before it", g.Game.ID, p.Game.ID)
+		case !g.WaitingOnMe && !p.WaitingOnMe && g.Game.UpdatedAt.After(p.Game.UpdatedAt):
+			t.Fatalf("game %d changed later than game %d, listed before it", g.Game.ID, p.Game.ID)
 		}
-		if tc.ask == 10 {
-			// The latest ten, latest first, after the unfinished ones.
-			for i, g := range games[2:] {
-				if want := finished[12-i]; g.Game.ID != want {
-					t.Fatalf("finished game %d listed is %d, want %d", i, g.Game.ID, want)
-				}
+	}
+	if waiting == 0 || waiting == len(all) {
+		t.Fatalf("%d of %d games wait on ana: the test needs both kinds", waiting, len(all))
+	}
+	for _, tc := range []struct{ from, limit, n int }{{0, 10, 10}, {10, 10, 3}, {20, 10, 0}} {
+		page, total, err := s.MyFinished(ana.ID, tc.from, tc.limit)
+		if err != nil || total != 13 || len(page) != tc.n {
+			t.Fatalf("MyFinished(ana, %d, %d): %d games of %d, %v", tc.from, tc.limit, len(page), total, err)
+		}
+		for i, g := range page {
+			if want := finished[12-tc.from-i]; g.Game.ID != want {
+				t.Fatalf("finished game %d listed is %d, want %d", tc.from+i, g.Game.ID, want)
 			}
 		}
 	}

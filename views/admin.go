@@ -2,7 +2,6 @@ package views
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 	"time"
 
@@ -49,38 +48,6 @@ type AdminAudit struct {
 	Target string // a username
 	GameID uint   // or a game
 	Reason string
-}
-
-// Pager pages a list: Offset of Total shown, Size a page.
-type Pager struct {
-	Base   string // the list's address with its filters, without the offset
-	Offset int
-	Size   int
-	Total  int
-}
-
-// Prev and Next are the addresses of the pages before and after ("" at an
-// end).
-func (p Pager) Prev() string {
-	if p.Offset <= 0 {
-		return ""
-	}
-	return p.at(max(0, p.Offset-p.Size))
-}
-
-func (p Pager) Next() string {
-	if p.Offset+p.Size >= p.Total {
-		return ""
-	}
-	return p.at(p.Offset + p.Size)
-}
-
-func (p Pager) at(offset int) string {
-	u, _ := url.Parse(p.Base)
-	q := u.Query()
-	q.Set("from", fmt.Sprint(offset))
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // AuditAction names an audit log action in words.

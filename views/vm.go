@@ -71,6 +71,10 @@ type HomeVM struct {
 	// listed; ListsURL is the address the lists are fetched again from.
 	MoreFinished int
 	ListsURL     string
+	// Pager pages Mine: the games not over, or with Finished the finished
+	// ones.
+	Pager    Pager
+	Finished bool
 }
 
 // SettingsVM is the settings page: email and vacation.
