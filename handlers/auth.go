@@ -44,7 +44,7 @@ func (s *Server) signup(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	s.limiter.failed(key) // a sign-up made counts
+	s.limiter.spend(key) // a sign-up made counts
 	if err := s.startSession(c, u); err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func (s *Server) login(c echo.Context) error {
 		return err
 	})
 	if errors.Is(err, models.ErrBadLogin) {
-		s.limiter.failed(keys...)
+		s.limiter.spend(keys...)
 		_, msg := status(lang(c), err)
 		return refuse(http.StatusUnauthorized, msg)
 	}

@@ -773,6 +773,7 @@ func TestHomeListsLatestFinished(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
 	for i := 0; i < 12; i++ {
+		s.clock.Advance(3 * time.Minute) // past the limit on games made in a row
 		finish(t, s, ana.createGame("greedy"), ana)
 	}
 	ana.createGame("greedy")
@@ -795,8 +796,11 @@ func TestHomeListsLatestFinished(t *testing.T) {
 func TestHomePagesGames(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
+	u, _ := s.store.UserNamed("ana")
 	for i := 0; i < 32; i++ {
-		ana.createGame("greedy")
+		if _, err := s.store.CreateGame(u, models.GameSpec{Seats: []string{"greedy"}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	rows := regexp.MustCompile(`<tr><td><a href="/games/\d+">`)
 	_, home := ana.get("/")

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestInviteLinkThroughSignUp: a visitor who is not signed in opens an
@@ -135,6 +136,7 @@ func TestTablesByTheCreator(t *testing.T) {
 		t.Fatalf("the cancelled table's page: %d", code)
 	}
 	for i := 0; ; i++ {
+		s.clock.Advance(3 * time.Minute) // past the limit on games made in a row
 		ana.get("/")
 		code, body := ana.post("/games", url.Values{"seat": {"open"}})
 		if strings.Contains(body, "you have 10 tables waiting for players") {

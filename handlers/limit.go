@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"net"
 	"sync"
 	"time"
@@ -26,6 +27,7 @@ var (
 	addressFailures = rule{burst: 20, every: 45 * time.Second}                      // per address: 20 a quarter of an hour
 	resetRequests   = rule{burst: 20, every: 45 * time.Second}                      // per address
 	signups         = rule{burst: 5, every: 12 * time.Minute}                       // per address: 5 an hour
+	creations       = rule{burst: 10, every: 3 * time.Minute}                       // per user: 10 at once, 20 an hour
 )
 
 // maxLimiterKeys bounds the keys remembered: past it, keys back at rest
@@ -65,6 +67,9 @@ func accountKey(name, ip string) limitKey {
 // addressKey is an address's failed log-ins.
 func addressKey(ip string) limitKey { return limitKey{"address:" + addressOf(ip), addressFailures} }
 
+// creationKey is a user's new games.
+func creationKey(user uint) limitKey { return limitKey{fmt.Sprintf("create:%d", user), creations} }
+
 // signupKey is an address's sign-ups.
 func signupKey(ip string) limitKey { return limitKey{"signup:" + addressOf(ip), signups} }
 
@@ -90,8 +95,9 @@ func (l *limiter) wait(keys ...limitKey) time.Duration {
 	return d
 }
 
-// failed counts a try on keys (a failed log-in, a reset asked for).
-func (l *limiter) failed(keys ...limitKey) {
+// spend counts a try on keys (a failed log-in, a reset asked for, a sign-up
+// or a game made).
+func (l *limiter) spend(keys ...limitKey) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()

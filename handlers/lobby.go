@@ -130,6 +130,11 @@ func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) vi
 // per turn.
 func (s *Server) createGame(c echo.Context) error {
 	u := currentUser(c)
+	key := creationKey(u.ID)
+	if d := s.limiter.wait(key); d > 0 {
+		c.Response().Header().Set("Retry-After", fmt.Sprint(int(d.Seconds())+1))
+		return s.refuseHomeWith(c, u, http.StatusTooManyRequests, lang(c).N("You opened many games in a row. You can open the next in %d minute.", "You opened many games in a row. You can open the next in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
+	}
 	form, err := c.FormParams()
 	if err != nil {
 		return refusal(http.StatusBadRequest, "the form could not be read")
@@ -166,6 +171,7 @@ func (s *Server) createGame(c echo.Context) error {
 		}
 		return s.refuseHome(c, u, msg)
 	}
+	s.limiter.spend(key) // a game made counts
 	if _, err := autoplay.Bots(s.store, g.ID, nil); err != nil {
 		return err
 	}
@@ -174,12 +180,17 @@ func (s *Server) createGame(c echo.Context) error {
 
 // refuseHome shows the home page again with why the form was refused.
 func (s *Server) refuseHome(c echo.Context, u *models.User, msg string) error {
+	return s.refuseHomeWith(c, u, http.StatusUnprocessableEntity, msg)
+}
+
+// refuseHomeWith is refuseHome with another status.
+func (s *Server) refuseHomeWith(c echo.Context, u *models.User, code int, msg string) error {
 	vm, err := s.homeVM(c, u)
 	if err != nil {
 		return err
 	}
 	vm.Error = msg
-	return render(c, http.StatusUnprocessableEntity, views.HomePage(vm))
+	return render(c, code, views.HomePage(vm))
 }
 
 // declineGame gives up the seat a game keeps for the viewer.

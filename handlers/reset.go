@@ -32,7 +32,7 @@ func (s *Server) requestReset(c echo.Context) error {
 		return render(c, http.StatusTooManyRequests, views.ResetRequestPage(s.page(c, tr(c, "Forgot your password?")),
 			lang(c).N("Too many requests. Try again in %d minute.", "Too many requests. Try again in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1)))
 	}
-	s.limiter.failed(key)
+	s.limiter.spend(key)
 	if err := s.store.RequestReset(c.FormValue("name")); err != nil {
 		return err
 	}

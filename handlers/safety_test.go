@@ -112,6 +112,25 @@ func TestSignupRateLimit(t *testing.T) {
 	}
 }
 
+// TestCreationRateLimit: a player opens a few games in a row, then is
+// asked to wait (429, the home page says why) until the next is due.
+func TestCreationRateLimit(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	for i := 0; i < 10; i++ {
+		ana.createGame("greedy")
+	}
+	code, body := ana.post("/games", url.Values{"seat": {"greedy"}})
+	if code != http.StatusTooManyRequests || !strings.Contains(body, "You opened many games in a row") || ana.last.Get("Retry-After") == "" {
+		t.Fatalf("an 11th game at once: %d\n%.500s", code, body)
+	}
+	if games, total, _ := s.store.MyGames(1, 0, 100); total != 10 {
+		t.Fatalf("the refused game was made: %d games", len(games))
+	}
+	s.clock.Advance(3 * time.Minute)
+	ana.createGame("greedy")
+}
+
 // TestCSRFOnEveryPost: every POST route of the router refuses a request
 // without the CSRF token (the one-click unsubscribe, which mail clients
 // send, refuses it for want of a valid signed token), and nothing changes.

@@ -135,6 +135,13 @@ func (h *Hub) Watchers(topic string) int {
 // Close ends every stream (at server shutdown).
 func (h *Hub) Close() { h.once.Do(func() { close(h.closed) }) }
 
+// MinGap is the least time between two events of a stream that follows
+// lists (the lobby, a user's games; not a game): each event makes its page
+// fetch the lists again, and a flood of new tables must not make every
+// open home page refetch many times a second. The newest version is sent
+// once the gap has passed.
+var MinGap = time.Second
+
 // Heartbeat is how often an idle stream sends a comment to keep proxies from
 // closing it.
 var Heartbeat = 25 * time.Second
@@ -173,10 +180,18 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, current int, topics
 	fl.Flush()
 	tick := time.NewTicker(Heartbeat)
 	defer tick.Stop()
+	in := ch // nil while a list's stream holds its events (MinGap)
+	var hold <-chan time.Time
 	for {
 		select {
-		case v := <-ch:
+		case v := <-in:
 			send(w, event, topics[0], v)
+			if event != "game" {
+				in, hold = nil, time.After(MinGap)
+			}
+		case <-hold:
+			in, hold = ch, nil
+			continue
 		case <-tick.C:
 			fmt.Fprint(w, ": keep-alive\n\n")
 		case <-r.Context().Done():

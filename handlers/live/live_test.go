@@ -122,3 +122,69 @@ func TestSlowReaderGetsNewest(t *testing.T) {
 		t.Fatalf("the reader got version %d; want the newest, 3", v)
 	}
 }
+
+// TestListsCoalesced: a page following the lists (the lobby, a user's
+// games) is told at most once per MinGap however often they change, and
+// always of the newest version; a game's page is told of every change at
+// once.
+func TestListsCoalesced(t *testing.T) {
+	h := New()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/game" {
+			h.Stream(w, r, 0, Game(7))
+			return
+		}
+		h.Stream(w, r, h.Version(Lobby), Lobby)
+	}))
+	defer srv.Close()
+	defer h.Close() // ends the streams, which the server waits for
+	ids := func(path string) <-chan string {
+		res, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { res.Body.Close() })
+		out := make(chan string, 100)
+		go func() {
+			sc := bufio.NewScanner(res.Body)
+			for sc.Scan() {
+				if id, ok := strings.CutPrefix(sc.Text(), "id: "); ok {
+					out <- id
+				}
+			}
+		}()
+		return out
+	}
+	lobby, game := ids("/lobby"), ids("/game")
+	for h.Watchers(Lobby) == 0 || h.Watchers(Game(7)) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	start := time.Now()
+	for i := 1; i <= 20; i++ {
+		h.Touch(Lobby)
+		h.Publish(Game(7), i)
+		time.Sleep(5 * time.Millisecond)
+	}
+	last := fmt.Sprint(h.Version(Lobby))
+	var got []string
+	for deadline := time.After(MinGap + 500*time.Millisecond); ; {
+		select {
+		case id := <-lobby:
+			got = append(got, id)
+			continue
+		case <-deadline:
+		}
+		break
+	}
+	if len(got) > 1+int(time.Since(start)/MinGap)+1 || len(got) == 0 || got[len(got)-1] != last {
+		t.Fatalf("the lobby page was told %v in %v; want at most one a second, the last %s", got, time.Since(start), last)
+	}
+	n := 0
+	for len(game) > 0 {
+		<-game
+		n++
+	}
+	if n < 15 {
+		t.Fatalf("the game page was told of %d of 20 changes", n)
+	}
+}
