@@ -105,6 +105,11 @@ func (s *Server) homeEvents(c echo.Context) error {
 // gameLine is a game in a list, for viewer (0: nobody signed in).
 func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) views.GameLine {
 	gl := views.GameLine{ID: g.Game.ID, Status: g.Game.Status, WaitingOnMe: g.WaitingOnMe, TurnLimit: views.TurnLimitText(l, g.Game.TurnHours)}
+	for _, seat := range g.Seats {
+		if seat.UserID != nil && *seat.UserID == g.Game.CreatorID {
+			gl.Creator = seat.Name
+		}
+	}
 	if g.WaitingOnMe && g.Deadline != nil {
 		gl.TimeLeft = views.TimeLeft(l, g.Deadline.Sub(now))
 	}
@@ -203,6 +208,31 @@ func (s *Server) declineGame(c echo.Context) error {
 		return err
 	}
 	s.sessions.Put(c.Request().Context(), "flash", tr(c, "You declined the invitation to game %d.", int(id)))
+	return redirect(c, "/")
+}
+
+// declineAll declines every invitation the viewer has.
+func (s *Server) declineAll(c echo.Context) error {
+	n, err := s.store.DeclineAll(currentUser(c))
+	if err != nil {
+		return err
+	}
+	s.sessions.Put(c.Request().Context(), "flash", lang(c).N("You declined %d invitation.", "You declined %d invitations.", n, n))
+	return redirect(c, "/")
+}
+
+// blockSender declines the viewer's invitation to a game and blocks the
+// player who sent it (models.Store.BlockSender).
+func (s *Server) blockSender(c echo.Context) error {
+	id, err := gameID(c)
+	if err != nil {
+		return err
+	}
+	name, err := s.store.BlockSender(currentUser(c), id)
+	if err != nil {
+		return err
+	}
+	s.sessions.Put(c.Request().Context(), "flash", tr(c, "You declined the invitation to game %d; %s can no longer invite you (Settings undo this).", int(id), name))
 	return redirect(c, "/")
 }
 

@@ -39,6 +39,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/settings/delete", s.deleteAccount, s.requireUser)
 	e.POST("/settings/password", s.changePassword, s.requireUser)
 	e.POST("/settings/sign-out-everywhere", s.signOutEverywhere, s.requireUser)
+	e.POST("/settings/unblock", s.unblock, s.requireUser)
 
 	// Signed one-click links from mail: they work without a session.
 	e.GET("/reset", s.resetForm)
@@ -54,6 +55,8 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/games", s.createGame, s.requireUser)
 	e.POST("/games/:id/join", s.joinGame, s.requireUser)
 	e.POST("/games/:id/decline", s.declineGame, s.requireUser)
+	e.POST("/games/:id/block", s.blockSender, s.requireUser)
+	e.POST("/invitations/decline-all", s.declineAll, s.requireUser)
 	e.POST("/games/:id/cancel", s.cancelTable, s.requireUser)
 	e.POST("/games/:id/withdraw", s.withdrawInvitation, s.requireUser)
 	e.GET("/join/:token", s.joinForm)

@@ -32,7 +32,20 @@ func (s *Server) renderSettings(c echo.Context, code int, u *models.User, proble
 	for _, l := range logins {
 		vm.Logins = append(vm.Logins, views.LoginLine{Device: l.Device, LastSeen: lang(c).Date(l.LastSeen.UTC(), true, true) + " UTC", Current: l.Token == mine})
 	}
+	if vm.Blocked, err = s.store.Blocked(u.ID); err != nil {
+		return err
+	}
 	return render(c, code, views.SettingsPage(vm))
+}
+
+// unblock lets the player named in the form invite the viewer again.
+func (s *Server) unblock(c echo.Context) error {
+	u := currentUser(c)
+	if err := s.store.Unblock(u, c.FormValue("name")); err != nil {
+		return s.settingsRefused(c, u, err)
+	}
+	s.sessions.Put(c.Request().Context(), "flash", tr(c, "%s can invite you again.", c.FormValue("name")))
+	return redirect(c, "/settings")
 }
 
 // saveEmail sets the viewer's address and what mail they want; a new

@@ -50,7 +50,10 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 				return err
 			}
 		}
-		if err := tx.Where("creator_id = ?", id).Delete(&Invitation{}).Error; err != nil {
+		if err := tx.Where("creator_id = ? OR invitee_id = ?", id, id).Delete(&Invitation{}).Error; err != nil {
+			return err
+		}
+		if err := tx.Where("user_id = ? OR blocked_id = ?", id, id).Delete(&Block{}).Error; err != nil {
 			return err
 		}
 		return tx.Delete(&User{}, id).Error

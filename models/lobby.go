@@ -70,21 +70,17 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken(), TurnHours: spec.TurnHours, Private: spec.Private}
 	uid := creator.ID
 	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username})
-	var invites []Invitation
+	n := 0
 	for _, o := range others {
 		if strings.HasPrefix(o, "@") {
-			invites = append(invites, Invitation{CreatorID: creator.ID, CreatedAt: s.now()})
+			n++
 		}
 	}
 	err := s.w.Transaction(func(tx *gorm.DB) error {
-		if err := s.checkTableLimits(tx, creator.ID, len(invites)); err != nil {
+		if err := s.checkTableLimits(tx, creator.ID, n); err != nil {
 			return err
 		}
-		if len(invites) > 0 {
-			if err := tx.Create(&invites).Error; err != nil {
-				return err
-			}
-		}
+		var invites []Invitation
 		for i, o := range others {
 			seat := Seat{Slot: i + 1, Index: -1}
 			switch {
@@ -103,7 +99,11 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 						return invalid("%s has a seat already", u.Username)
 					}
 				}
+				if err := s.checkInvitee(tx, creator.ID, u.ID); err != nil {
+					return err
+				}
 				seat.InvitedID = &u.ID
+				invites = append(invites, Invitation{CreatorID: creator.ID, InviteeID: u.ID, CreatedAt: s.now()})
 			default:
 				if !slices.Contains(s.opts.bots, o) {
 					return ErrBadSeatSpecs
@@ -112,6 +112,11 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 				seat.Name = fmt.Sprintf("%s bot %d", o, i+1)
 			}
 			g.Seats = append(g.Seats, seat)
+		}
+		if len(invites) > 0 {
+			if err := tx.Create(&invites).Error; err != nil {
+				return err
+			}
 		}
 		if err := tx.Create(g).Error; err != nil {
 			return err

@@ -241,5 +241,13 @@ type Session struct {
 type Invitation struct {
 	ID        uint      `gorm:"primaryKey"`
 	CreatorID uint      `gorm:"index:idx_invitations_creator,priority:1;not null"`
+	InviteeID uint      `gorm:"index;not null;default:0"`
 	CreatedAt time.Time `gorm:"index:idx_invitations_creator,priority:2;not null"`
+}
+
+// Block says that UserID takes no invitation from BlockedID.
+type Block struct {
+	UserID    uint `gorm:"primaryKey;autoIncrement:false"`
+	BlockedID uint `gorm:"primaryKey;autoIncrement:false"`
+	CreatedAt time.Time
 }

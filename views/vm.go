@@ -55,6 +55,7 @@ type GameLine struct {
 	Invite      string
 	TurnLimit   string // "3 days per turn"
 	TimeLeft    string // of my turn, when the game waits on me with a limit
+	Creator     string // who opened the table (while they sit at it)
 }
 
 // HomeVM is the signed-in home: my games, invitations and the lobby.
@@ -86,7 +87,8 @@ type SettingsVM struct {
 	VacationUntil string // "" when not on vacation
 	VacationLeft  int
 	VacationMax   int
-	AutoDecide    bool // the viewer's standing policy: choices made at once with the best value
+	AutoDecide    bool     // the viewer's standing policy: choices made at once with the best value
+	Blocked       []string // the players who may not invite the viewer
 	Logins        []LoginLine
 	Error         string
 }

@@ -1,0 +1,132 @@
+package models
+
+import (
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// What one player receives: invitations by name a day from all players
+// together, and from any one of them. (What one player sends is bounded
+// by MaxInvitesPerDay.)
+const (
+	MaxInvitesReceived = 20
+	MaxInvitesFromOne  = 5
+)
+
+// Refusals of an invitation.
+var (
+	ErrInvitedEnough = invalid("that player was invited to many games today: invite them tomorrow")
+	ErrBlocked       = invalid("that player takes no invitations from you")
+	ErrBlockSelf     = invalid("you cannot block yourself")
+)
+
+// checkInvitee refuses creator's invitation of invitee when invitee
+// blocked them, or was invited enough today.
+func (s *Store) checkInvitee(tx *gorm.DB, creator, invitee uint) error {
+	var blocked int64
+	if err := tx.Model(&Block{}).Where("user_id = ? AND blocked_id = ?", invitee, creator).Count(&blocked).Error; err != nil {
+		return err
+	}
+	if blocked > 0 {
+		return ErrBlocked
+	}
+	day := tx.Model(&Invitation{}).Where("invitee_id = ? AND created_at > ?", invitee, s.now().Add(-24*time.Hour))
+	var all, mine int64
+	if err := day.Session(&gorm.Session{}).Count(&all).Error; err != nil {
+		return err
+	}
+	if err := day.Session(&gorm.Session{}).Where("creator_id = ?", creator).Count(&mine).Error; err != nil {
+		return err
+	}
+	if all >= MaxInvitesReceived || mine >= MaxInvitesFromOne {
+		return ErrInvitedEnough
+	}
+	return nil
+}
+
+// DeclineAll declines every invitation user has (as Decline does, each
+// creator told) and returns how many.
+func (s *Store) DeclineAll(user *User) (int, error) {
+	return s.declineFrom(user, 0)
+}
+
+// declineFrom declines user's invitations from creator (0: from anyone).
+func (s *Store) declineFrom(user *User, creator uint) (int, error) {
+	q := s.db.Model(&Game{}).Where("status = ? AND id IN (?)", StatusOpen,
+		s.db.Model(&Seat{}).Select("game_id").Where("invited_id = ? AND user_id IS NULL", user.ID))
+	if creator != 0 {
+		q = q.Where("creator_id = ?", creator)
+	}
+	var ids []uint
+	if err := q.Pluck("id", &ids).Error; err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, id := range ids {
+		switch err := s.Decline(id, user); err {
+		case nil:
+			n++
+		case ErrNotOpen, ErrNotInvited, ErrNotFound: // started, withdrawn or cancelled meanwhile
+		default:
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// Block has user take no invitation from the player called name any more;
+// their pending invitations to user are declined.
+func (s *Store) Block(user *User, name string) error {
+	other, err := s.UserNamed(name)
+	if err != nil {
+		return err
+	}
+	if other.ID == user.ID {
+		return ErrBlockSelf
+	}
+	if err := s.w.Where(Block{UserID: user.ID, BlockedID: other.ID}).FirstOrCreate(&Block{UserID: user.ID, BlockedID: other.ID, CreatedAt: s.now()}).Error; err != nil {
+		return err
+	}
+	_, err = s.declineFrom(user, other.ID)
+	return err
+}
+
+// Unblock lets the player called name invite user again.
+func (s *Store) Unblock(user *User, name string) error {
+	other, err := s.UserNamed(name)
+	if err != nil {
+		return err
+	}
+	return s.w.Where("user_id = ? AND blocked_id = ?", user.ID, other.ID).Delete(&Block{}).Error
+}
+
+// Blocked lists the names of the players user blocked, by name.
+func (s *Store) Blocked(user uint) ([]string, error) {
+	var names []string
+	err := s.db.Model(&User{}).Where("id IN (?)", s.db.Model(&Block{}).Select("blocked_id").Where("user_id = ?", user)).
+		Order("username").Pluck("username", &names).Error
+	return names, err
+}
+
+// BlockSender declines user's invitation to the open game id and blocks
+// the player who sent it; it returns their name. ErrNotInvited when the
+// game keeps no seat for user.
+func (s *Store) BlockSender(user *User, id uint) (string, error) {
+	var g Game
+	if err := takeGame(s.db, id, "", &g); err != nil {
+		return "", err
+	}
+	kept := false
+	for _, seat := range g.Seats {
+		kept = kept || seat.Open() && seat.InvitedID != nil && *seat.InvitedID == user.ID
+	}
+	if !kept || g.Status != StatusOpen {
+		return "", ErrNotInvited
+	}
+	creator, err := s.UserByID(g.CreatorID)
+	if err != nil {
+		return "", err
+	}
+	return creator.Username, s.Block(user, creator.Username)
+}

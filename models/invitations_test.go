@@ -1,0 +1,99 @@
+package models_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"cacao/models"
+)
+
+// TestInvitationsPerTarget: one player receives a bounded number of
+// invitations a day from all together, and a few from any one player; a
+// refusal makes no table; a day later they may be invited again.
+func TestInvitationsPerTarget(t *testing.T) {
+	s, clock := openClocked(t)
+	bob := models.MustUser(t, s, "bob")
+	invite := func(from *models.User) error {
+		_, err := s.CreateGame(from, models.GameSpec{Seats: []string{"@bob"}})
+		return err
+	}
+	ana := models.MustUser(t, s, "ana")
+	for i := 0; i < models.MaxInvitesFromOne; i++ {
+		if err := invite(ana); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := invite(ana); !errors.Is(err, models.ErrInvitedEnough) {
+		t.Fatalf("one invitation too many from ana to bob: %v", err)
+	}
+	for i := models.MaxInvitesFromOne; i < models.MaxInvitesReceived; i++ {
+		if err := invite(models.MustUser(t, s, fmt.Sprintf("user%d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eve := models.MustUser(t, s, "eve")
+	if err := invite(eve); !errors.Is(err, models.ErrInvitedEnough) {
+		t.Fatalf("one invitation too many to bob: %v", err)
+	}
+	if inv, _ := s.Invitations(bob.ID); len(inv) != models.MaxInvitesReceived {
+		t.Fatalf("bob has %d invitations; want %d", len(inv), models.MaxInvitesReceived)
+	}
+	clock.Advance(25 * time.Hour)
+	if _, err := s.ExpireTables(0); err != nil { // drops the day-old invitations
+		t.Fatal(err)
+	}
+	if err := invite(eve); err != nil {
+		t.Fatalf("a day later: %v", err)
+	}
+}
+
+// TestBlockAndDeclineAll: bob declines all his invitations at once (their
+// creators are told, the seats open); he blocks ana, which declines hers
+// and refuses her next ones; unblocked, she may invite him again.
+func TestBlockAndDeclineAll(t *testing.T) {
+	s, _ := openClocked(t)
+	ana, bob, cy := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "cyd")
+	for _, from := range []*models.User{ana, cy, ana} {
+		if _, err := s.CreateGame(from, models.GameSpec{Seats: []string{"@bob"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := s.DeclineAll(bob); err != nil || n != 3 {
+		t.Fatalf("declining all: %d, %v", n, err)
+	}
+	if inv, _ := s.Invitations(bob.ID); len(inv) != 0 {
+		t.Fatalf("%d invitations left", len(inv))
+	}
+	if ns := notesOf(t, s, ana.ID, "declined"); len(ns) != 2 {
+		t.Fatalf("ana was told of %d declines", len(ns))
+	}
+	if _, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"@bob"}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Block(bob, "ANA"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Block(bob, "bob"); err == nil {
+		t.Fatal("bob blocked himself")
+	}
+	if inv, _ := s.Invitations(bob.ID); len(inv) != 0 {
+		t.Fatal("blocking ana left her invitation")
+	}
+	if _, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"@bob"}}); !errors.Is(err, models.ErrBlocked) {
+		t.Fatalf("ana inviting bob, who blocked her: %v", err)
+	}
+	if _, err := s.CreateGame(cy, models.GameSpec{Seats: []string{"@bob"}}); err != nil {
+		t.Fatalf("cy inviting bob: %v", err)
+	}
+	if names, err := s.Blocked(bob.ID); err != nil || len(names) != 1 || names[0] != "ana" {
+		t.Fatalf("bob's blocked players: %v %v", names, err)
+	}
+	if err := s.Unblock(bob, "ana"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"@bob"}}); err != nil {
+		t.Fatalf("ana inviting bob once unblocked: %v", err)
+	}
+}
