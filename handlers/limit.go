@@ -61,21 +61,21 @@ func newLimiter(now func() time.Time) *limiter {
 
 // accountKey is an account tried from an address.
 func accountKey(name, ip string) limitKey {
-	return limitKey{"login:" + name + "@" + addressOf(ip), loginFailures}
+	return limitKey{"login:" + name + "@" + AddressOf(ip), loginFailures}
 }
 
 // addressKey is an address's failed log-ins.
-func addressKey(ip string) limitKey { return limitKey{"address:" + addressOf(ip), addressFailures} }
+func addressKey(ip string) limitKey { return limitKey{"address:" + AddressOf(ip), addressFailures} }
 
 // creationKey is a user's new games.
 func creationKey(user uint) limitKey { return limitKey{fmt.Sprintf("create:%d", user), creations} }
 
 // signupKey is an address's sign-ups.
-func signupKey(ip string) limitKey { return limitKey{"signup:" + addressOf(ip), signups} }
+func signupKey(ip string) limitKey { return limitKey{"signup:" + AddressOf(ip), signups} }
 
-// addressOf is whom an address stands for: itself for IPv4, its /64 for
+// AddressOf is whom an address stands for: itself for IPv4, its /64 for
 // IPv6 (one subscriber holds a whole /64 and may use any of it).
-func addressOf(ip string) string {
+func AddressOf(ip string) string {
 	p := net.ParseIP(ip)
 	if p == nil || p.To4() != nil {
 		return ip

@@ -106,6 +106,9 @@ type Config struct {
 	// WorkEvery is how often the background worker runs (deadlines,
 	// reminders, digests, mail).
 	WorkEvery time.Duration
+	// MaxConnsPerAddress bounds the connections one address holds at once
+	// (0: 64); behind a proxy (TrustProxy) there is no such bound.
+	MaxConnsPerAddress int
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
@@ -138,6 +141,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	}
 	fs.IntVar(&cfg.MemoryLimitMB, "memory-limit-mb", defInt("CACAO_MEMORY_LIMIT_MB", memDefault), "soft memory limit of the Go runtime in MB (0: none, or GOMEMLIMIT's; default 128 unless GOMEMLIMIT is set)")
 	fs.DurationVar(&cfg.WorkEvery, "work-every", 15*time.Second, "how often deadlines, reminders, digests and mail are processed")
+	fs.IntVar(&cfg.MaxConnsPerAddress, "max-conns-per-address", defInt("CACAO_MAX_CONNS_PER_ADDRESS", 64), "connections one client address may hold at once (not behind a proxy)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -200,7 +204,17 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 	workerDone := make(chan struct{})
 	go func() { defer close(workerDone); worker.Run(wctx) }()
 	defer func() { stopWorker(); <-workerDone }()
-	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, WriteTimeout: 30 * time.Second}
+	// A request's headers and body must arrive within 15 seconds (a form is
+	// at most 64 KB): a client that sends them a byte at a time holds only
+	// its own connection, and not for long.
+	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 15 * time.Second, WriteTimeout: 30 * time.Second}
+	if !cfg.TrustProxy {
+		max := cfg.MaxConnsPerAddress
+		if max <= 0 {
+			max = 64
+		}
+		ln = limitPerAddress(ln, max)
+	}
 	srv.RegisterOnShutdown(hub.Close) // end event streams, or Shutdown would wait for them
 	logger.Info("listening", "addr", ln.Addr().String(), "db", cfg.DB)
 	if ready != nil {
