@@ -119,3 +119,31 @@ func TestLongOpenLoopNotHeld(t *testing.T) {
 		t.Fatalf("no warning that the generator is short of games:\n%s", out)
 	}
 }
+
+// TestLongAbuseRun: a short abuse run plays, then plays again under the
+// bounded attacks, which the site refuses past its limits (slow bodies
+// held, streams and tables and sign-ups refused), with no unexpected
+// answer; the last line is the ABUSE line.
+func TestLongAbuseRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the server and runs a load: not in -short")
+	}
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-rate", "20", "-duration", "4s", "-abuse"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errOut.String(), out.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	last := lines[len(lines)-1]
+	re := regexp.MustCompile(`^ABUSE rate=20 p99_ms_calm=[\d.]+ p99_ms_attacked=[\d.]+ ratio=[\d.]+ errors=(\d+) rate_held=\w+ held=\w+ slow_bodies=8 streams_refused=(\d+)/(\d+) tables_opened=(\d+)/(\d+) signups_made=(\d+)/(\d+) unexpected=(\d+)$`)
+	m := re.FindStringSubmatch(last)
+	if m == nil {
+		t.Fatalf("last line %q does not match %s\n%s", last, re, out.String())
+	}
+	num := func(i int) int { n, _ := strconv.Atoi(m[i]); return n }
+	if num(1) != 0 || num(8) != 0 {
+		t.Fatalf("players' errors or unexpected attack answers: %q\n%s", last, out.String())
+	}
+	if num(3)-num(2) > 8 || num(4) > 10 || num(6) > 5 || num(2) == 0 || num(5) <= 10 || num(7) <= 5 {
+		t.Fatalf("the attacks were not held to the limits (8 streams, 10 tables, 5 sign-ups): %q", last)
+	}
+}

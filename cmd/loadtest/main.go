@@ -32,6 +32,9 @@ type Options struct {
 	Rate  float64
 	Think time.Duration // open loop: mean think time before a step
 	Even  bool          // open loop: evenly spaced turn starts, not Poisson
+	// Abuse runs bounded attackers (see attack) during the measured time
+	// of an open-loop run.
+	Abuse bool
 }
 
 // closedUsers is the closed loop's number of users unless -users says.
@@ -50,9 +53,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	keep := fs.String("keep", "", "work in this directory and keep it (default: a temporary one)")
 	fs.StringVar(&o.Server, "server", "", "server binary to run (default: build ./cmd/cacao)")
 	cpuprof := fs.String("cpuprofile", "", "write the load generator's own CPU profile here")
+	abuse := fs.Bool("abuse", false, "open loop: run the load once as usual, then again while bounded attackers on loopback hold slow log-in bodies, flood one account's event streams, open tables and sign up from one address; the last line compares the players' p99")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	o.Abuse = *abuse
 	if msg := o.check(*arrivals); msg != "" {
 		fmt.Fprintln(stderr, "loadtest:", msg)
 		return 2
@@ -87,6 +92,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	var rep interface{ Print(io.Writer) }
 	var err error
+	if *abuse {
+		err = runAbuse(ctx, o, stdout)
+		if err != nil {
+			fmt.Fprintln(stderr, "loadtest:", err)
+			return 1
+		}
+		return 0
+	}
 	if o.Rate > 0 {
 		rep, err = RunOpen(ctx, o, stdout)
 	} else {
@@ -114,6 +127,8 @@ func (o *Options) check(arrivals string) string {
 		return "-rate needs a -think above 0 to choose the number of users, or -users"
 	case o.Think < 0:
 		return "-think must not be negative"
+	case o.Abuse && o.Rate == 0:
+		return "-abuse needs -rate (an open-loop run)"
 	case arrivals != "poisson" && arrivals != "even":
 		return "-arrivals is poisson or even"
 	}

@@ -93,6 +93,13 @@ func RunOpen(ctx context.Context, o Options, log io.Writer) (*RateReport, error)
 		}()
 	}
 	time.Sleep(time.Until(from))
+	var attacks *Attacks
+	attacked := make(chan struct{})
+	if o.Abuse {
+		go func() { defer close(attacked); attacks = attack(pctx, srv.URL) }()
+	} else {
+		close(attacked)
+	}
 	srv0, gen0 := srv.CPUTime(), selfCPU()
 	peak := peakBacklog(sched, t0, to)
 	srv1, gen1 := srv.CPUTime(), selfCPU()
@@ -101,7 +108,8 @@ func RunOpen(ctx context.Context, o Options, log io.Writer) (*RateReport, error)
 	elapsed := time.Since(from)
 	stopPlay()
 	wg.Wait()
-	rep := &RateReport{Rate: o.Rate, Even: o.Even, Think: o.Think, Sizing: z, Users: users, Accounts: accounts,
+	<-attacked
+	rep := &RateReport{Attacks: attacks, Rate: o.Rate, Even: o.Even, Think: o.Think, Sizing: z, Users: users, Accounts: accounts,
 		Offered: sched.Due(z.Warmup+o.Duration) - sched.Due(z.Warmup), Backlog: backlog, PeakBacklog: max(peak, backlog),
 		PeakRSSMB: srv.PeakRSSMB(), CPU: CPU{Server: spent(srv0, srv1), Gen: spent(gen0, gen1), Cores: runtime.NumCPU()},
 		Stats: Stats{Elapsed: elapsed, Lat: map[string][]time.Duration{}}}

@@ -20,6 +20,7 @@ type RateReport struct {
 	Offered, Backlog, PeakBacklog int
 	PeakRSSMB                     float64
 	CPU
+	Attacks *Attacks // what the attackers met, in an abuse run
 }
 
 // Achieved is committed turns per second over the measured time.
@@ -48,6 +49,9 @@ func (r *RateReport) Print(w io.Writer) {
 	}
 	fmt.Fprintf(w, "held: %s (held = at least %.0f %% of the offered turns committed, and less than one second of offered turns waiting at the end)\n", held, 100*heldShare)
 	fmt.Fprintf(w, "server peak RSS %.1f MB\n", r.PeakRSSMB)
+	if r.Attacks != nil {
+		r.Attacks.Print(w)
+	}
 	sCPU, gCPU, ratio := -1.0, -1.0, -1.0
 	if r.CPU.measured(r.Turns) {
 		sCPU, gCPU, ratio = perTurn(r.Server, r.Turns), perTurn(r.Gen, r.Turns), r.Ratio()
