@@ -23,42 +23,48 @@ type GameSummary struct {
 // all. The order is the database's, so a page reads only its games (and
 // their seats, in one more statement).
 func (s *Store) MyGames(userID uint, offset, limit int) ([]GameSummary, int, error) {
-	q := s.db.Model(&Game{}).Joins("JOIN seats me ON me.game_id = games.id AND me.user_id = ?", userID).
-		Where("games.status IN ?", []string{StatusOpen, StatusActive})
-	var total int64
-	if err := q.Session(&gorm.Session{}).Count(&total).Error; err != nil {
+	q, total, err := s.mine(userID, StatusOpen, StatusActive)
+	if err != nil {
 		return nil, 0, err
 	}
 	const waiting = "games.status = 'active' AND me.waiting_since IS NOT NULL" // as GameSummary.WaitingOnMe
 	var games []Game
-	err := q.Preload("Seats").Select("games.*").
+	err = q.Preload("Seats").Select("games.*").
 		Order("CASE WHEN " + waiting + " THEN 0 ELSE 1 END").
 		Order("CASE WHEN " + waiting + " THEN me.waiting_since END").
 		Order("games.updated_at DESC, games.id DESC").Offset(offset).Limit(limit).Find(&games).Error
 	if err != nil {
 		return nil, 0, err
 	}
-	return mySummaries(games, userID), int(total), nil
+	return mySummaries(games, userID), total, nil
 }
 
 // MyFinished lists, limit at a time from offset, the games over (finished
 // or ended) in which user has a seat, latest first, and how many there are
 // in all; a limit below 0 lists them all.
 func (s *Store) MyFinished(userID uint, offset, limit int) ([]GameSummary, int, error) {
-	q := s.db.Model(&Game{}).Joins("JOIN seats me ON me.game_id = games.id AND me.user_id = ?", userID).
-		Where("games.status IN ?", []string{StatusFinished, StatusEnded})
-	var total int64
-	if err := q.Session(&gorm.Session{}).Count(&total).Error; err != nil {
+	q, total, err := s.mine(userID, StatusFinished, StatusEnded)
+	if err != nil {
 		return nil, 0, err
 	}
 	var games []Game
 	// finished_at is written from the store's clock in UTC: its text sorts
 	// as the time.
-	err := q.Preload("Seats").Select("games.*").Order("games.finished_at DESC, games.id DESC").Offset(offset).Limit(limit).Find(&games).Error
+	err = q.Preload("Seats").Select("games.*").Order("games.finished_at DESC, games.id DESC").Offset(offset).Limit(limit).Find(&games).Error
 	if err != nil {
 		return nil, 0, err
 	}
-	return mySummaries(games, userID), int(total), nil
+	return mySummaries(games, userID), total, nil
+}
+
+// mine is the query of the games of statuses in which user has a seat
+// ("me" is their seat), and how many there are.
+func (s *Store) mine(userID uint, statuses ...string) (*gorm.DB, int, error) {
+	q := s.db.Model(&Game{}).Joins("JOIN seats me ON me.game_id = games.id AND me.user_id = ?", userID).
+		Where("games.status IN ?", statuses)
+	var total int64
+	err := q.Session(&gorm.Session{}).Count(&total).Error
+	return q, int(total), err
 }
 
 // mySummaries lists games as user sees them in their lists.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -13,13 +12,9 @@ import (
 //
 //	cacao admin [-db cacao.db] grant|revoke NAME
 func adminCmd(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	db := fs.String("db", envOr("CACAO_DB", "cacao.db"), "the site's SQLite file")
-	err := fs.Parse(args)
-	if err != nil || fs.NArg() != 2 || (fs.Arg(0) != "grant" && fs.Arg(0) != "revoke") {
-		fmt.Fprintln(stderr, "usage: cacao admin [-db cacao.db] grant|revoke NAME")
-		return 2
+	db, rest, ok := dbFlag("admin", args, stderr)
+	if !ok || len(rest) != 2 || (rest[0] != "grant" && rest[0] != "revoke") {
+		return usageOf("admin", "grant|revoke NAME", stderr)
 	}
 	store, err := models.Open(*db)
 	if err != nil {
@@ -27,7 +22,7 @@ func adminCmd(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer store.Close()
-	grant, name := fs.Arg(0) == "grant", fs.Arg(1)
+	grant, name := rest[0] == "grant", rest[1]
 	u, err := store.SetAdmin(name, grant)
 	if err != nil {
 		fmt.Fprintf(stderr, "cacao: %s: %v\n", name, err)
