@@ -73,6 +73,20 @@
 // attacks (some 4 % more server CPU a turn, and RSS from 143 to 151 MB)
 // push it past what it holds: 273 turns/s, p99 1.16 s, no error.
 //
+// # A big database
+//
+// -fill FILE makes a database of 100,000 accounts (-fill-users), a million
+// finished two-player games (-fill-finished) and 20,000 running ones
+// (-fill-running), copies of one game the greedy bots play to the end,
+// written straight through the models (models.Store.FillScale); -scale
+// FILE then starts the server on it and times, for 20 players with a game
+// waiting on them, their home page (their games and the open ones), that
+// game's page, their notifications and a move, and prints the medians.
+// Run both on a fresh small file for the figures to compare with:
+//
+//	go run ./cmd/loadtest -fill big.db && go run ./cmd/loadtest -scale big.db
+//	go run ./cmd/loadtest -fill small.db -fill-users 200 -fill-finished 0 -fill-running 200 && go run ./cmd/loadtest -scale small.db
+//
 // # What it prints
 //
 // A line per kind of request with its count, its p50, p95, p99 and

@@ -147,3 +147,26 @@ func TestLongAbuseRun(t *testing.T) {
 		t.Fatalf("the attacks were not held to the limits (8 streams, 10 tables, 5 sign-ups): %q", last)
 	}
 }
+
+// TestLongScaleTools: -fill makes a small database of the asked size and
+// -scale measures its pages, ending with the SCALE line.
+func TestLongScaleTools(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the server: not in -short")
+	}
+	db := t.TempDir() + "/scale.db"
+	var out, errOut bytes.Buffer
+	if code := run([]string{"-fill", db, "-fill-users", "100", "-fill-finished", "300", "-fill-running", "60"}, &out, &errOut); code != 0 {
+		t.Fatalf("fill: exit %d: %s\n%s", code, errOut.String(), out.String())
+	}
+	if !regexp.MustCompile(`(?m)^FILL users=100 finished=300 running=60 seconds=\d+ size_mb=\d+$`).MatchString(out.String()) {
+		t.Fatalf("no FILL line:\n%s", out.String())
+	}
+	out.Reset()
+	if code := run([]string{"-scale", db}, &out, &errOut); code != 0 {
+		t.Fatalf("scale: exit %d: %s\n%s", code, errOut.String(), out.String())
+	}
+	if !regexp.MustCompile(`(?m)^SCALE db=scale.db home_ms=[\d.]+ game_ms=[\d.]+ notices_ms=[\d.]+ move_ms=[\d.]+ \(medians of 20 players\)$`).MatchString(out.String()) {
+		t.Fatalf("no SCALE line:\n%s", out.String())
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"runtime/pprof"
 	"strings"
 	"time"
+
+	"cacao/models"
 )
 
 func main() {
@@ -54,10 +56,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Server, "server", "", "server binary to run (default: build ./cmd/cacao)")
 	cpuprof := fs.String("cpuprofile", "", "write the load generator's own CPU profile here")
 	abuse := fs.Bool("abuse", false, "open loop: run the load once as usual, then again while bounded attackers on loopback hold slow log-in bodies, flood one account's event streams, open tables and sign up from one address; the last line compares the players' p99")
+	fill := fs.String("fill", "", "fill this new SQLite file for a scale check (with -fill-users, -fill-finished, -fill-running), then stop")
+	var sc models.Scale
+	fs.IntVar(&sc.Users, "fill-users", 100_000, "-fill: accounts")
+	fs.IntVar(&sc.Finished, "fill-finished", 1_000_000, "-fill: finished games")
+	fs.IntVar(&sc.Running, "fill-running", 20_000, "-fill: running games")
+	scale := fs.String("scale", "", "measure a filled file (see -fill): the home page, a game page, the notifications and a move of 20 players, medians")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	o.Abuse = *abuse
+	if *fill != "" {
+		if err := runFill(*fill, sc, stdout); err != nil {
+			fmt.Fprintln(stderr, "loadtest:", err)
+			return 1
+		}
+		return 0
+	}
 	if msg := o.check(*arrivals); msg != "" {
 		fmt.Fprintln(stderr, "loadtest:", msg)
 		return 2
@@ -92,6 +107,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	var rep interface{ Print(io.Writer) }
 	var err error
+	if *scale != "" {
+		if o.Server == "" {
+			if o.Server, err = BuildServer(o.Dir); err != nil {
+				fmt.Fprintln(stderr, "loadtest:", err)
+				return 1
+			}
+		}
+		if err := runScale(ctx, *scale, o.Server, o.Dir, stdout); err != nil {
+			fmt.Fprintln(stderr, "loadtest:", err)
+			return 1
+		}
+		return 0
+	}
 	if *abuse {
 		err = runAbuse(ctx, o, stdout)
 		if err != nil {
