@@ -27,7 +27,6 @@ var (
 	addressFailures = rule{burst: 20, every: 45 * time.Second}                      // per address: 20 a quarter of an hour
 	resetRequests   = rule{burst: 20, every: 45 * time.Second}                      // per address
 	signups         = rule{burst: 5, every: 12 * time.Minute}                       // per address: 5 an hour
-	creations       = rule{burst: 10, every: 3 * time.Minute}                       // per user: 10 at once, 20 an hour
 )
 
 // maxLimiterKeys bounds the keys remembered: past it, keys back at rest
@@ -67,8 +66,11 @@ func accountKey(name, ip string) limitKey {
 // addressKey is an address's failed log-ins.
 func addressKey(ip string) limitKey { return limitKey{"address:" + AddressOf(ip), addressFailures} }
 
-// creationKey is a user's new games.
-func creationKey(user uint) limitKey { return limitKey{fmt.Sprintf("create:%d", user), creations} }
+// creationKey is a user's new games, perHour an hour (half of them at
+// once).
+func creationKey(user uint, perHour int) limitKey {
+	return limitKey{fmt.Sprintf("create:%d", user), rule{burst: max(1, perHour/2), every: time.Hour / time.Duration(perHour)}}
+}
 
 // signupKey is an address's sign-ups.
 func signupKey(ip string) limitKey { return limitKey{"signup:" + AddressOf(ip), signups} }

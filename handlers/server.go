@@ -42,6 +42,9 @@ type Config struct {
 	Signer *mail.Signer
 	// MaxStreams bounds the event streams open at once (0: 2000).
 	MaxStreams int
+	// GamesPerHour is how many games one player opens an hour, half of
+	// them in a row (0: 20; below 0: no limit, for load tests).
+	GamesPerHour int
 }
 
 // Server holds what the handlers share.

@@ -109,6 +109,9 @@ type Config struct {
 	// MaxConnsPerAddress bounds the connections one address holds at once
 	// (0: 64); behind a proxy (TrustProxy) there is no such bound.
 	MaxConnsPerAddress int
+	// GamesPerHour bounds the games one player opens an hour (see
+	// handlers.Config); the flag's 0 is no limit.
+	GamesPerHour int
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
@@ -141,6 +144,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	}
 	fs.IntVar(&cfg.MemoryLimitMB, "memory-limit-mb", defInt("CACAO_MEMORY_LIMIT_MB", memDefault), "soft memory limit of the Go runtime in MB (0: none, or GOMEMLIMIT's; default 128 unless GOMEMLIMIT is set)")
 	fs.DurationVar(&cfg.WorkEvery, "work-every", 15*time.Second, "how often deadlines, reminders, digests and mail are processed")
+	fs.IntVar(&cfg.GamesPerHour, "games-per-hour", defInt("CACAO_GAMES_PER_HOUR", 20), "games one player may open an hour, half of them in a row (0: no limit)")
 	fs.IntVar(&cfg.MaxConnsPerAddress, "max-conns-per-address", defInt("CACAO_MAX_CONNS_PER_ADDRESS", 64), "connections one client address may hold at once (not behind a proxy)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -178,7 +182,8 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 	if err != nil {
 		return err
 	}
-	e, err := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger, Live: hub, Signer: signer, TrustProxy: cfg.TrustProxy})
+	e, err := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger, Live: hub, Signer: signer, TrustProxy: cfg.TrustProxy,
+		GamesPerHour: gamesPerHour(cfg.GamesPerHour)})
 	if err != nil {
 		return err
 	}
@@ -246,4 +251,13 @@ func pprofMux() *http.ServeMux {
 	m.HandleFunc("/debug/pprof/profile", pprof.Profile)
 	m.HandleFunc("/debug/pprof/heap", pprof.Index)
 	return m
+}
+
+// gamesPerHour turns the flag's value (0: no limit) into the web layer's
+// (0: its default; below 0: no limit).
+func gamesPerHour(flag int) int {
+	if flag == 0 {
+		return -1
+	}
+	return flag
 }

@@ -24,7 +24,9 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, err := StartServer(ctx, o.Server, filepath.Join(o.Dir, "load.db"), filepath.Join(o.Dir, "server.log"))
+	// Players who never think open a game every second or so: the limit
+	// on games a player opens is off.
+	srv, err := StartServer(ctx, o.Server, filepath.Join(o.Dir, "load.db"), filepath.Join(o.Dir, "server.log"), "-games-per-hour", "0")
 	if err != nil {
 		return nil, err
 	}

@@ -28,7 +28,7 @@ func TestLongCrashDurability(t *testing.T) {
 	}
 	db, logPath := filepath.Join(dir, "crash.db"), filepath.Join(dir, "server.log")
 	ctx := context.Background()
-	srv, err := StartServer(ctx, bin, db, logPath)
+	srv, err := StartServer(ctx, bin, db, logPath, "-games-per-hour", "0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestLongCrashDurability(t *testing.T) {
 
 	// The same file, a new server: the same players (their sessions are in
 	// the database) finish the games the crash interrupted.
-	srv, err = StartServer(ctx, bin, db, logPath)
+	srv, err = StartServer(ctx, bin, db, logPath, "-games-per-hour", "0")
 	if err != nil {
 		t.Fatal(err)
 	}

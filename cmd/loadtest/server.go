@@ -30,10 +30,10 @@ type Server struct {
 
 // StartServer runs bin on loopback with the database db, its logs going to
 // logPath, and waits until it answers /healthz.
-func StartServer(ctx context.Context, bin, db, logPath string) (*Server, error) {
+func StartServer(ctx context.Context, bin, db, logPath string, flags ...string) (*Server, error) {
 	// The players' addresses come in X-Forwarded-For (vuser.addr), as from
 	// a proxy.
-	return startCmd(exec.Command(bin, "serve", "-addr", "127.0.0.1:0", "-db", db, "-trust-proxy"), logPath)
+	return startCmd(exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0", "-db", db, "-trust-proxy"}, flags...)...), logPath)
 }
 
 // startCmd starts a server, its output going to logPath, and waits until it
