@@ -53,7 +53,7 @@ func (s *Server) exportMyData(c echo.Context) error {
 	a := &d.Account
 	a.Username, a.Created, a.Lang, a.Email, a.EmailVerified, a.EmailMode = u.Username, u.CreatedAt, u.Lang, u.Email, u.EmailVerified, u.EmailMode
 	a.VacationUntil, a.VacationDays, a.AutoDecide, a.BoardSize = u.VacationUntil, u.VacationDays, u.AutoDecide, u.BoardSize
-	ns, _, err := s.store.Notifications(u.ID, -1)
+	ns, _, err := s.store.Notifications(u.ID, 0, -1)
 	if err != nil {
 		return err
 	}

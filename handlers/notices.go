@@ -9,10 +9,19 @@ import (
 	"cacao/views"
 )
 
-// notifications lists the viewer's newest notifications and marks them read.
+// noticesPage is how many notifications a page lists.
+const noticesPage = 100
+
+// notifications lists the viewer's notifications, newest first, a page at
+// a time, and marks them all read.
 func (s *Server) notifications(c echo.Context) error {
 	u := currentUser(c)
-	ns, _, err := s.store.Notifications(u.ID, 100)
+	at := from(c)
+	ns, _, err := s.store.Notifications(u.ID, at, noticesPage)
+	if err != nil {
+		return err
+	}
+	total, err := s.store.CountNotifications(u.ID)
 	if err != nil {
 		return err
 	}
@@ -24,7 +33,8 @@ func (s *Server) notifications(c echo.Context) error {
 		text := views.NoticeText(lang(c), n.Text, n.Format, n.NoteArgs())
 		lines = append(lines, views.NotificationLine{Text: text, GameID: n.GameID, Unread: !n.Read, At: n.CreatedAt})
 	}
-	return render(c, http.StatusOK, views.NotificationsPage(s.page(c, tr(c, "Notifications")), lines))
+	pager := views.Pager{Base: "/notifications", Offset: at, Size: noticesPage, Total: total}
+	return render(c, http.StatusOK, views.NotificationsPage(s.page(c, tr(c, "Notifications")), lines, pager))
 }
 
 // next sends the player to the game that has waited longest on them.

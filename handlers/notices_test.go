@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"cacao/engine"
 	"cacao/models"
@@ -146,7 +147,7 @@ func TestBotGameAnswersReadNotices(t *testing.T) {
 func unreadNotices(t *testing.T, s *site, id uint, name string, only uint) (n int) {
 	t.Helper()
 	seat, l := s.seatOf(id, name)
-	ns, _, err := s.store.Notifications(*l.Seats[seat].UserID, 1000)
+	ns, _, err := s.store.Notifications(*l.Seats[seat].UserID, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,5 +194,33 @@ func TestNotificationsGroupedByGame(t *testing.T) {
 	}
 	if !strings.Contains(body, fmt.Sprintf(`<a href="/games/%d">Game %d</a></h2>`, id, id)) {
 		t.Fatal("the game's notices are not under the game")
+	}
+}
+
+// TestNotificationsPaged: the notifications page lists the newest
+// notices a page at a time, with a link to the older ones.
+func TestNotificationsPaged(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	r := engine.NewRand(5)
+	for n := 0; n < 8; n++ {
+		s.clock.Advance(time.Hour) // past the limit on games opened in a row
+		id := ana.createGame("open", "none", "none")
+		bob.get("/")
+		bob.post(fmt.Sprintf("/games/%d/join", id), nil)
+		s.playToEnd(id, r, ana, bob)
+	}
+	u, _ := s.store.UserNamed("bob")
+	all, _, _ := s.store.Notifications(u.ID, 0, 1000)
+	if len(all) <= 100 {
+		t.Fatalf("bob has %d notices: the test needs more than a page", len(all))
+	}
+	_, first := bob.get("/notifications")
+	if !strings.Contains(first, `<a href="/notifications?from=100">Next page</a>`) || !strings.Contains(first, fmt.Sprintf("1–100 of %d", len(all))) {
+		t.Fatalf("the first page of %d notices has no link to the older ones", len(all))
+	}
+	_, older := bob.get("/notifications?from=100")
+	if !strings.Contains(older, `<a href="/notifications">Previous page</a>`) || !strings.Contains(older, fmt.Sprintf("101–%d of %d", len(all), len(all))) {
+		t.Fatal("the second page does not follow the first")
 	}
 }

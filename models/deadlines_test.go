@@ -971,7 +971,7 @@ func mustEmail(t *testing.T, s *models.Store, u *models.User, address, mode stri
 // notesOf returns user's notifications of kind, newest first.
 func notesOf(t *testing.T, s *models.Store, userID uint, kind string) []models.Notification {
 	t.Helper()
-	ns, _, err := s.Notifications(userID, 1000)
+	ns, _, err := s.Notifications(userID, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -986,7 +986,7 @@ func notesOf(t *testing.T, s *models.Store, userID uint, kind string) []models.N
 
 func kindsOf(t *testing.T, s *models.Store, userID uint) map[string]int {
 	t.Helper()
-	ns, _, err := s.Notifications(userID, 1000)
+	ns, _, err := s.Notifications(userID, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestDeleteAccount(t *testing.T) {
 	if _, ok, _ := s.Sessions().Find(signedIn); ok {
 		t.Fatal("the deleted account's session is still stored")
 	}
-	if ns, _, _ := s.Notifications(ana.ID, -1); len(ns) != 0 {
+	if ns, _, _ := s.Notifications(ana.ID, 0, -1); len(ns) != 0 {
 		t.Fatalf("%d notices of the deleted account are left", len(ns))
 	}
 	l := mustLoad(t, s, id)

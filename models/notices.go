@@ -57,14 +57,22 @@ func decodeArgs(args string) []any {
 	return raw
 }
 
-// Notifications returns a user's newest notifications and the unread count.
-func (s *Store) Notifications(userID uint, limit int) ([]Notification, int64, error) {
+// Notifications returns limit of a user's notifications from offset, newest
+// first, and the unread count.
+func (s *Store) Notifications(userID uint, offset, limit int) ([]Notification, int64, error) {
 	var ns []Notification
-	if err := s.db.Where("user_id = ?", userID).Order("id desc").Limit(limit).Find(&ns).Error; err != nil {
+	if err := s.db.Where("user_id = ?", userID).Order("id desc").Offset(offset).Limit(limit).Find(&ns).Error; err != nil {
 		return nil, 0, err
 	}
 	unread, err := s.Unread(userID)
 	return ns, unread, err
+}
+
+// CountNotifications counts a user's notifications.
+func (s *Store) CountNotifications(userID uint) (int, error) {
+	var n int64
+	err := s.db.Model(&Notification{}).Where("user_id = ?", userID).Count(&n).Error
+	return int(n), err
 }
 
 // Unread counts a user's unread notifications.

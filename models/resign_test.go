@@ -38,7 +38,7 @@ func TestResign(t *testing.T) {
 	if last.Kind != models.KindResign || last.Seat != seat {
 		t.Fatalf("the log ends with %+v, want ana's resignation", last)
 	}
-	ns, _, err := s.Notifications(bob.ID, 10)
+	ns, _, err := s.Notifications(bob.ID, 0, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

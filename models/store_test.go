@@ -326,7 +326,7 @@ func TestNotifications(t *testing.T) {
 	kinds := map[string]int{}
 	choices := 0
 	for _, u := range []*User{ana, bob} {
-		ns, unread, err := s.Notifications(u.ID, 500)
+		ns, unread, err := s.Notifications(u.ID, 0, 500)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -348,7 +348,7 @@ func TestNotifications(t *testing.T) {
 		if err := s.MarkRead(u.ID); err != nil {
 			t.Fatal(err)
 		}
-		if _, unread, _ := s.Notifications(u.ID, 1); unread != 0 {
+		if _, unread, _ := s.Notifications(u.ID, 0, 1); unread != 0 {
 			t.Fatal("mark read left unread notifications")
 		}
 	}

@@ -18,7 +18,7 @@ func TestTables(t *testing.T) {
 	ana, bob, cyd := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "cyd")
 	newest := func(u *models.User) models.Notification {
 		t.Helper()
-		ns, _, err := s.Notifications(u.ID, 1)
+		ns, _, err := s.Notifications(u.ID, 0, 1)
 		if err != nil || len(ns) == 0 {
 			t.Fatalf("no notice for %s: %v", u.Username, err)
 		}

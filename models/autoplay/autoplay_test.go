@@ -56,7 +56,7 @@ func TestGameAgainstBotToTheEnd(t *testing.T) {
 			if err != nil || !reflect.DeepEqual(st2.Score(), st.Score()) {
 				t.Fatalf("record replays to %v (%v); log gives %v", st2.Score(), err, st.Score())
 			}
-			ns, unread, _ := s.Notifications(ana.ID, 50)
+			ns, unread, _ := s.Notifications(ana.ID, 0, 50)
 			if unread == 0 || ns[0].Kind != "finished" {
 				t.Fatalf("no game-over notification: %+v", ns)
 			}
