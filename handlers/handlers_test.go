@@ -895,3 +895,29 @@ func TestHandSlotFollowsTheCells(t *testing.T) {
 	}
 	t.Fatal("ana never held two alike tiles: the test checks nothing")
 }
+
+// TestLobbyPaged: the open games come 30 a page, newest first, with links
+// to the pages before and after.
+func TestLobbyPaged(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	for i := 0; i < 32; i++ {
+		u, err := s.store.UserNamed(fmt.Sprintf("host%d", i/8))
+		if err != nil {
+			s.signup(fmt.Sprintf("host%d", i/8))
+			u, _ = s.store.UserNamed(fmt.Sprintf("host%d", i/8))
+		}
+		if _, err := s.store.CreateGame(u, models.GameSpec{Seats: []string{models.SeatOpen}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	joins := regexp.MustCompile(`/join"`)
+	_, home := ana.get("/")
+	if n := len(joins.FindAllString(home, -1)); n != 30 || !strings.Contains(home, `<a href="/?open=30">Next page</a>`) {
+		t.Fatalf("the lobby's first page lists %d games", n)
+	}
+	_, next := ana.get("/?open=30")
+	if n := len(joins.FindAllString(next, -1)); n != 2 || !strings.Contains(next, `<a href="/">Previous page</a>`) || !strings.Contains(next, `hx-get="/?open=30"`) {
+		t.Fatalf("the lobby's second page lists %d games", n)
+	}
+}

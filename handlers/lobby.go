@@ -35,6 +35,7 @@ const (
 	gamesPage      = 30
 	recentFinished = 10
 	finishedPage   = 50
+	openPage       = 30 // open games of the lobby
 )
 
 func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
@@ -79,18 +80,17 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 	for _, g := range invited {
 		vm.Invited = append(vm.Invited, gameLine(lang(c), g, now, u.ID))
 	}
-	open, err := s.store.OpenGames()
+	openAt := offset(c, "open")
+	open, total, err := s.store.OpenGames(u.ID, openAt, openPage)
 	if err != nil {
 		return vm, err
 	}
 	for _, g := range open {
-		free := false
-		for _, seat := range g.Seats {
-			free = free || seat.FreeFor(u.ID) && seat.InvitedID == nil
-		}
-		if free && models.UserSeat(g.Seats, u.ID) < 0 {
-			vm.Open = append(vm.Open, gameLine(lang(c), g, now, u.ID))
-		}
+		vm.Open = append(vm.Open, gameLine(lang(c), g, now, u.ID))
+	}
+	vm.OpenPager = views.Pager{Base: "/", Param: "open", Offset: openAt, Size: openPage, Total: total}
+	if openAt > 0 {
+		vm.ListsURL = vm.OpenPager.At(openAt)
 	}
 	return vm, nil
 }
@@ -298,8 +298,12 @@ func gameID(c echo.Context) (uint, error) {
 }
 
 // from is the list offset asked for (0 when none or nonsense).
-func from(c echo.Context) int {
-	n, err := strconv.Atoi(c.QueryParam("from"))
+func from(c echo.Context) int { return offset(c, "from") }
+
+// offset is the list offset named name in the address (0 when none or
+// nonsense).
+func offset(c echo.Context, name string) int {
+	n, err := strconv.Atoi(c.QueryParam(name))
 	if err != nil || n < 0 {
 		return 0
 	}

@@ -97,3 +97,42 @@ func TestBlockAndDeclineAll(t *testing.T) {
 		t.Fatalf("ana inviting bob once unblocked: %v", err)
 	}
 }
+
+// TestOpenGamesPaged: the lobby lists, a page at a time and newest first,
+// the public tables with a seat free for anyone, not those of the viewer,
+// nor private ones or ones whose open seats are all kept; and how many.
+func TestOpenGamesPaged(t *testing.T) {
+	s, clock := openClocked(t)
+	ana := models.MustUser(t, s, "ana")
+	var want []uint
+	for i := 0; i < 25; i++ {
+		u := models.MustUser(t, s, fmt.Sprintf("user%d", i))
+		clock.Advance(time.Minute)
+		g, err := s.CreateGame(u, models.GameSpec{Seats: []string{models.SeatOpen}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append([]uint{g.ID}, want...)
+	}
+	for _, spec := range []models.GameSpec{{Seats: []string{models.SeatOpen}, Private: true}, {Seats: []string{"@user1"}}} {
+		if _, err := s.CreateGame(models.MustUser(t, s, fmt.Sprintf("other%d", len(spec.Seats[0]))), spec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.CreateGame(ana, models.GameSpec{Seats: []string{models.SeatOpen}}); err != nil {
+		t.Fatal(err)
+	}
+	var got []uint
+	for from := 0; from < 30; from += 10 {
+		page, total, err := s.OpenGames(ana.ID, from, 10)
+		if err != nil || total != 25 {
+			t.Fatalf("OpenGames from %d: %d in all, %v", from, total, err)
+		}
+		for _, g := range page {
+			got = append(got, g.Game.ID)
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the lobby lists %v; want %v", got, want)
+	}
+}

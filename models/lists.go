@@ -143,13 +143,22 @@ func (s *Store) GameByInvite(token string) (*Game, error) {
 	return &g, nil
 }
 
-// OpenGames lists games with an open seat, newest first.
-func (s *Store) OpenGames() ([]GameSummary, error) {
-	var games []Game
-	if err := s.db.Preload("Seats").Where("status = ? AND private = ?", StatusOpen, false).Order("created_at desc").Limit(100).Find(&games).Error; err != nil {
-		return nil, err
+// OpenGames lists, limit at a time from offset, the tables of the lobby
+// that viewer may join: public, with a seat open to anyone, and none of
+// theirs; newest first, and how many there are.
+func (s *Store) OpenGames(viewer uint, offset, limit int) ([]GameSummary, int, error) {
+	q := s.db.Model(&Game{}).Where("status = ? AND private = ?", StatusOpen, false).
+		Where("id IN (?)", s.db.Model(&Seat{}).Select("game_id").Where("user_id IS NULL AND bot = '' AND invited_id IS NULL")).
+		Where("id NOT IN (?)", s.db.Model(&Seat{}).Select("game_id").Where("user_id = ? OR invited_id = ?", viewer, viewer))
+	var total int64
+	if err := q.Session(&gorm.Session{}).Count(&total).Error; err != nil {
+		return nil, 0, err
 	}
-	return summaries(games), nil
+	var games []Game
+	if err := q.Preload("Seats").Order("created_at desc, id desc").Offset(offset).Limit(limit).Find(&games).Error; err != nil {
+		return nil, 0, err
+	}
+	return summaries(games), int(total), nil
 }
 
 // summaries lists games for someone without a seat in them.

@@ -8,6 +8,7 @@ import (
 // Pager pages a list: Offset of Total shown, Size a page.
 type Pager struct {
 	Base   string // the list's address with its filters, without the offset
+	Param  string // the offset's name in the address ("" is "from")
 	Offset int
 	Size   int
 	Total  int
@@ -33,9 +34,13 @@ func (p Pager) Next() string {
 func (p Pager) At(offset int) string {
 	u, _ := url.Parse(p.Base)
 	q := u.Query()
-	q.Del("from")
+	name := p.Param
+	if name == "" {
+		name = "from"
+	}
+	q.Del(name)
 	if offset > 0 {
-		q.Set("from", fmt.Sprint(offset))
+		q.Set(name, fmt.Sprint(offset))
 	}
 	u.RawQuery = q.Encode()
 	return u.String()

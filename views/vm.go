@@ -76,6 +76,8 @@ type HomeVM struct {
 	// ones.
 	Pager    Pager
 	Finished bool
+	// OpenPager pages Open.
+	OpenPager Pager
 }
 
 // SettingsVM is the settings page: email and vacation.
