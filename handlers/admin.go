@@ -109,17 +109,10 @@ func (s *Server) adminGames(c echo.Context) error {
 	}
 	vm := views.AdminVM{Page: s.page(c, tr(c, "Games")), Filter: status,
 		Pager: views.Pager{Base: "/admin/games?status=" + status, Offset: from(c), Size: adminPage, Total: total}}
-	lg := lang(c)
+	lg, now := lang(c), s.store.Clock()
 	for _, g := range games {
-		ag := views.AdminGame{ID: g.ID, Status: g.Status, Created: g.CreatedAt}
-		for _, seat := range g.Seats {
-			if seat.Open() {
-				ag.Players = append(ag.Players, views.OpenSeatName(lg, seat.InvitedID != nil))
-			} else {
-				ag.Players = append(ag.Players, views.SeatName(lg, seat.Name, seat.Bot))
-			}
-		}
-		vm.Games = append(vm.Games, ag)
+		line := gameLine(lg, models.GameSummary{Game: g, Seats: g.Seats, MySeat: -1}, now, 0) // as the lists show it
+		vm.Games = append(vm.Games, views.AdminGame{ID: g.ID, Status: g.Status, Created: g.CreatedAt, Players: line.Players})
 	}
 	return render(c, http.StatusOK, views.AdminGamesPage(vm))
 }

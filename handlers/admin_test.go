@@ -47,7 +47,7 @@ func TestAdminBansAndEnds(t *testing.T) {
 	if _, err := s.store.SetAdmin("root", true); err != nil {
 		t.Fatal(err)
 	}
-	id, ana, bob := s.anaAndBob()
+	id, _, bob := s.anaAndBob()
 	_, body := root.get("/admin/users?q=BO")
 	if !strings.Contains(body, `href="/admin/users/bob"`) || strings.Contains(body, `href="/admin/users/ana"`) {
 		t.Fatalf("searching for bo:\n%s", body)
@@ -105,5 +105,4 @@ func TestAdminBansAndEnds(t *testing.T) {
 			t.Fatalf("the audit log lacks %q:\n%s", want, body)
 		}
 	}
-	_ = ana
 }

@@ -23,14 +23,8 @@ func (s *Store) Resign(id, user uint) (*Loaded, error) {
 			return err
 		}
 		st.UserID, st.User, st.Bot, st.ResignedID, st.Abandoned = nil, nil, ResignBot, &user, false
-		for _, other := range l.Seats {
-			if other.UserID != nil {
-				err := s.notify(tx, p, *other.UserID, id, "resigned", "%s resigned in game %d: the greedy bot plays their seat to the end.", st.Name, id)
-				if err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		return others(l, seat, func(u uint) error {
+			return s.notify(tx, p, u, id, "resigned", "%s resigned in game %d: the greedy bot plays their seat to the end.", st.Name, id)
+		})
 	})
 }

@@ -12,7 +12,7 @@ import (
 // log. Nothing on these pages shows a hand, a pile or a seed.
 type AdminVM struct {
 	Page
-	Query  string // the users' search, or the games' status filter
+	Query  string // the users' search
 	Users  []AdminUser
 	User   *AdminUser // the one user shown
 	Games  []AdminGame

@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -20,14 +19,13 @@ import (
 // down (README, issue "Hold under abuse"), each bounded in count and time,
 // on loopback only.
 type Attacks struct {
-	SlowBodies                 int // connections sending a log-in's body a byte a second
-	Streams, StreamsRefused    int // event streams one account asked for, and refused (429)
-	Tables, TablesRefused      int // open tables one account asked for, and refused
-	Signups, SignupsRefused    int // sign-ups from one address, and refused
-	Unexpected                 int // attack answers other than the expected ones
-	UnexpectedSample           string
-	mu                         sync.Mutex
-	streamsOK, tablesOK, newOK atomic.Int64
+	SlowBodies                           int // connections sending a log-in's body a byte a second
+	Streams, StreamsHeld, StreamsRefused int // event streams one account asked for, got, and was refused (429)
+	Tables, TablesOpened, TablesRefused  int // open tables one account asked for, opened, and was refused
+	Signups, SignupsMade, SignupsRefused int // sign-ups from one address, made, and refused
+	Unexpected                           int // attack answers other than the expected ones
+	UnexpectedSample                     string
+	mu                                   sync.Mutex // guards the counts: the attacks run at once
 }
 
 // Bounds of the attacks.
@@ -169,7 +167,9 @@ func (a *Attacks) streams(ctx context.Context, base string) {
 			a.StreamsRefused++
 			a.mu.Unlock()
 		case res.StatusCode == http.StatusOK:
-			a.streamsOK.Add(1)
+			a.mu.Lock()
+			a.StreamsHeld++
+			a.mu.Unlock()
 			wg.Add(1)
 			go func() { defer wg.Done(); io.Copy(io.Discard, res.Body); res.Body.Close() }()
 		default:
@@ -199,7 +199,7 @@ func (a *Attacks) tables(ctx context.Context, base string) {
 		case code == http.StatusTooManyRequests || code == http.StatusUnprocessableEntity:
 			a.TablesRefused++
 		case code == http.StatusOK:
-			a.tablesOK.Add(1)
+			a.TablesOpened++
 		default:
 			a.mu.Unlock()
 			a.unexpected(fmt.Sprintf("table: %d", code))
@@ -221,7 +221,7 @@ func (a *Attacks) signups(ctx context.Context, base string) {
 		if err != nil && strings.Contains(err.Error(), " 429 ") {
 			a.SignupsRefused++
 		} else if err == nil {
-			a.newOK.Add(1)
+			a.SignupsMade++
 		}
 		a.mu.Unlock()
 		if err != nil && !strings.Contains(err.Error(), " 429 ") && ctx.Err() == nil {
@@ -234,7 +234,7 @@ func (a *Attacks) signups(ctx context.Context, base string) {
 // Print writes what the attacks met.
 func (a *Attacks) Print(w io.Writer) {
 	fmt.Fprintf(w, "attacks: %d slow log-in bodies held open; %d event streams asked for by one account, %d held, %d refused; %d tables asked for by one account, %d opened, %d refused; %d sign-ups from one address, %d made, %d refused; %d unexpected answers\n",
-		a.SlowBodies, a.Streams, a.streamsOK.Load(), a.StreamsRefused, a.Tables, a.tablesOK.Load(), a.TablesRefused, a.Signups, a.newOK.Load(), a.SignupsRefused, a.Unexpected)
+		a.SlowBodies, a.Streams, a.StreamsHeld, a.StreamsRefused, a.Tables, a.TablesOpened, a.TablesRefused, a.Signups, a.SignupsMade, a.SignupsRefused, a.Unexpected)
 	if a.UnexpectedSample != "" {
 		fmt.Fprintln(w, "unexpected:", a.UnexpectedSample)
 	}
@@ -272,6 +272,6 @@ func runAbuse(ctx context.Context, o Options, w io.Writer) error {
 	a := hit.Attacks
 	fmt.Fprintf(w, "ABUSE rate=%.4g p99_ms_calm=%.2f p99_ms_attacked=%.2f ratio=%.2f errors=%d rate_held=%v held=%s slow_bodies=%d streams_refused=%d/%d tables_opened=%d/%d signups_made=%d/%d unexpected=%d\n",
 		o.Rate, before, after, after/before, hit.Errors, hit.Held(), held, a.SlowBodies, a.StreamsRefused, a.Streams,
-		a.tablesOK.Load(), a.Tables, a.newOK.Load(), a.Signups, a.Unexpected)
+		a.TablesOpened, a.Tables, a.SignupsMade, a.Signups, a.Unexpected)
 	return nil
 }
