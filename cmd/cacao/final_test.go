@@ -88,3 +88,26 @@ func TestBrowserLogOpensOnTheLatest(t *testing.T) {
 		b.fatalf("the log opens with its latest entry in view %v and its first %v; want the latest", got.LastInView, got.FirstInView)
 	}
 }
+
+// TestBrowserSharedPlaceFitsAPhone: on a phone, the final table fits its
+// card even with its widest cells: every place shared ("1st (shared)",
+// which a tie shows) and three-digit totals. (TestBrowserResign met a tie
+// by chance: 15 px too wide.)
+func TestBrowserSharedPlaceFitsAPhone(t *testing.T) {
+	t.Parallel()
+	_, b, a, _ := aliceAgainstGreedyAt(t, true, afterTurns, 2, 390, 844)
+	a.must(a.click(`.game-side .resign a`, "Resign…"))
+	a.must(a.waitFor(`!!document.querySelector('form button#resign')`, 10*time.Second, "the confirmation"))
+	a.must(a.click(`form button#resign`, "Resign"))
+	a.must(a.waitFor(`!!document.getElementById('final')`, 10*time.Second, "the game, played to the end by the bots"))
+	over, err := eval[float64](a, `(() => {
+		for (const td of document.querySelectorAll('#final td.place')) td.firstChild.textContent = '1st (shared) ';
+		document.querySelectorAll('#final tbody tr td:nth-child(7) strong').forEach((s) => s.textContent = '169');
+		const r = document.querySelector('#final .table-scroll');
+		return r.scrollWidth - r.clientWidth;
+	})()`)
+	a.must(err)
+	if over > 0 {
+		b.fatalf("on a phone the final table of a tie is %.0f px wider than its card", over)
+	}
+}
