@@ -898,6 +898,40 @@ func TestHandSlotFollowsTheCells(t *testing.T) {
 
 // TestLobbyPaged: the open games come 30 a page, newest first, with links
 // to the pages before and after.
+// TestInvitationsPaged: 32 invitations (sent over two days, as the daily
+// limit asks) come 30 a page.
+func TestInvitationsPaged(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	for i := 0; i < 32; i++ {
+		if i == models.MaxInvitesReceived {
+			s.clock.Advance(25 * time.Hour)
+			if _, err := s.store.ExpireTables(0); err != nil { // the day's invitations no longer count
+				t.Fatal(err)
+			}
+		}
+		host := fmt.Sprintf("host%d", i/models.MaxInvitesFromOne)
+		u, err := s.store.UserNamed(host)
+		if err != nil {
+			if u, err = s.store.CreateUser(host, "secret-"+host); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.store.CreateGame(u, models.GameSpec{Seats: []string{"@ana"}}); err != nil {
+			t.Fatal(i, err)
+		}
+	}
+	accepts := regexp.MustCompile(`/join"`)
+	_, home := ana.get("/")
+	if n := len(accepts.FindAllString(home, -1)); n != 30 || !strings.Contains(home, `<a href="/?inv=30">Next page</a>`) {
+		t.Fatalf("the first page lists %d invitations", n)
+	}
+	_, next := ana.get("/?inv=30")
+	if n := len(accepts.FindAllString(next, -1)); n != 2 || !strings.Contains(next, `hx-get="/?inv=30"`) {
+		t.Fatalf("the second page lists %d invitations", n)
+	}
+}
+
 func TestLobbyPaged(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")

@@ -36,6 +36,7 @@ const (
 	recentFinished = 10
 	finishedPage   = 50
 	openPage       = 30 // open games of the lobby
+	invitedPage    = 30
 )
 
 func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
@@ -73,12 +74,17 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 	for _, g := range games {
 		vm.Mine = append(vm.Mine, gameLine(lang(c), g, now, u.ID))
 	}
-	invited, err := s.store.Invitations(u.ID)
+	invitedAt := offset(c, "inv")
+	invited, total, err := s.store.Invitations(u.ID, invitedAt, invitedPage)
 	if err != nil {
 		return vm, err
 	}
 	for _, g := range invited {
 		vm.Invited = append(vm.Invited, gameLine(lang(c), g, now, u.ID))
+	}
+	vm.InvitedPager = views.Pager{Base: "/", Param: "inv", Offset: invitedAt, Size: invitedPage, Total: total}
+	if invitedAt > 0 {
+		vm.ListsURL = vm.InvitedPager.At(invitedAt)
 	}
 	openAt := offset(c, "open")
 	open, total, err := s.store.OpenGames(u.ID, openAt, openPage)

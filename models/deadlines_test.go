@@ -697,7 +697,7 @@ func TestInvitations(t *testing.T) {
 	if ns := notesOf(t, s, bob.ID, "invited"); len(ns) != 1 || ns[0].GameID != g.ID {
 		t.Fatalf("bob's invitations: %+v", ns)
 	}
-	if inv, err := s.Invitations(bob.ID); err != nil || len(inv) != 1 || inv[0].Game.ID != g.ID {
+	if inv, _, err := s.Invitations(bob.ID, 0, 100); err != nil || len(inv) != 1 || inv[0].Game.ID != g.ID {
 		t.Fatalf("bob's invitation list: %+v (%v)", inv, err)
 	}
 	if _, err := s.Join(g.ID, "", carl); !errors.Is(err, models.ErrNotOpen) {
@@ -712,7 +712,7 @@ func TestInvitations(t *testing.T) {
 	if l := mustLoad(t, s, g.ID); l.SeatOf(bob.ID) < 0 || l.SeatOf(carl.ID) >= 0 {
 		t.Fatal("bob does not have the seat kept for him")
 	}
-	if inv, _ := s.Invitations(bob.ID); len(inv) != 0 {
+	if inv, _, _ := s.Invitations(bob.ID, 0, 100); len(inv) != 0 {
 		t.Fatalf("a taken invitation is still listed: %+v", inv)
 	}
 

@@ -37,8 +37,13 @@ func TestInvitationsPerTarget(t *testing.T) {
 	if err := invite(eve); !errors.Is(err, models.ErrInvitedEnough) {
 		t.Fatalf("one invitation too many to bob: %v", err)
 	}
-	if inv, _ := s.Invitations(bob.ID); len(inv) != models.MaxInvitesReceived {
-		t.Fatalf("bob has %d invitations; want %d", len(inv), models.MaxInvitesReceived)
+	first, total, err := s.Invitations(bob.ID, 0, 15)
+	if err != nil || total != models.MaxInvitesReceived || len(first) != 15 {
+		t.Fatalf("bob's first page: %d of %d, %v; want 15 of %d", len(first), total, err, models.MaxInvitesReceived)
+	}
+	rest, _, _ := s.Invitations(bob.ID, 15, 15)
+	if len(rest) != models.MaxInvitesReceived-15 || rest[0].Game.ID >= first[14].Game.ID {
+		t.Fatalf("bob's second page has %d invitations, from game %d after %d", len(rest), rest[0].Game.ID, first[14].Game.ID)
 	}
 	clock.Advance(25 * time.Hour)
 	if _, err := s.ExpireTables(0); err != nil { // drops the day-old invitations
@@ -63,7 +68,7 @@ func TestBlockAndDeclineAll(t *testing.T) {
 	if n, err := s.DeclineAll(bob); err != nil || n != 3 {
 		t.Fatalf("declining all: %d, %v", n, err)
 	}
-	if inv, _ := s.Invitations(bob.ID); len(inv) != 0 {
+	if inv, _, _ := s.Invitations(bob.ID, 0, 100); len(inv) != 0 {
 		t.Fatalf("%d invitations left", len(inv))
 	}
 	if ns := notesOf(t, s, ana.ID, "declined"); len(ns) != 2 {
@@ -78,7 +83,7 @@ func TestBlockAndDeclineAll(t *testing.T) {
 	if err := s.Block(bob, "bob"); err == nil {
 		t.Fatal("bob blocked himself")
 	}
-	if inv, _ := s.Invitations(bob.ID); len(inv) != 0 {
+	if inv, _, _ := s.Invitations(bob.ID, 0, 100); len(inv) != 0 {
 		t.Fatal("blocking ana left her invitation")
 	}
 	if _, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"@bob"}}); !errors.Is(err, models.ErrBlocked) {

@@ -94,19 +94,20 @@ func UserSeat(seats []Seat, userID uint) int {
 	return -1
 }
 
-// ListedInvitations bounds the invitations a home page lists.
-const ListedInvitations = 30
-
-// Invitations lists the open games that keep a seat for user, newest
-// first, at most ListedInvitations.
-func (s *Store) Invitations(userID uint) ([]GameSummary, error) {
-	var games []Game
-	err := s.db.Preload("Seats").Where("status = ? AND id IN (?)", StatusOpen,
-		s.db.Model(&Seat{}).Select("game_id").Where("invited_id = ?", userID)).Order("created_at desc").Limit(ListedInvitations).Find(&games).Error
-	if err != nil {
-		return nil, err
+// Invitations lists, limit at a time from offset, the open games that keep
+// a seat for user, newest first, and how many there are in all.
+func (s *Store) Invitations(userID uint, offset, limit int) ([]GameSummary, int, error) {
+	q := s.db.Model(&Game{}).Where("status = ? AND id IN (?)", StatusOpen,
+		s.db.Model(&Seat{}).Select("game_id").Where("invited_id = ?", userID))
+	var total int64
+	if err := q.Session(&gorm.Session{}).Count(&total).Error; err != nil {
+		return nil, 0, err
 	}
-	return summaries(games), nil
+	var games []Game
+	if err := q.Preload("Seats").Order("created_at desc, id desc").Offset(offset).Limit(limit).Find(&games).Error; err != nil {
+		return nil, 0, err
+	}
+	return summaries(games), int(total), nil
 }
 
 // Vacations returns when the vacations of those of users who are on

@@ -78,6 +78,8 @@ type HomeVM struct {
 	Finished bool
 	// OpenPager pages Open.
 	OpenPager Pager
+	// InvitedPager pages Invited.
+	InvitedPager Pager
 }
 
 // SettingsVM is the settings page: email and vacation.
