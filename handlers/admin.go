@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -27,6 +28,8 @@ func (s *Server) adminRoutes(e *echo.Echo) {
 	g.POST("/games/:id/cancel", s.adminCancel)
 	g.POST("/games/:id/end", s.adminEnd)
 	g.GET("/audit", s.adminAudit)
+	g.GET("/reports", s.adminReports)
+	g.POST("/reports/:msg", s.adminModerate)
 }
 
 func (s *Server) requireAdmin(next echo.HandlerFunc) echo.HandlerFunc {
@@ -149,6 +152,34 @@ func (s *Server) adminAudit(c echo.Context) error {
 		vm.Audit = append(vm.Audit, views.AdminAudit{At: a.CreatedAt, Admin: a.AdminName, Action: a.Action, Target: a.Target, GameID: a.GameID, Reason: a.Reason})
 	}
 	return render(c, http.StatusOK, views.AdminAuditPage(vm))
+}
+
+func (s *Server) adminReports(c echo.Context) error {
+	reported, total, err := s.store.Reports(from(c), adminPage)
+	if err != nil {
+		return err
+	}
+	vm := views.AdminVM{Page: s.page(c, tr(c, "Reported messages")), Pager: views.Pager{Base: "/admin/reports", Offset: from(c), Size: adminPage, Total: total}}
+	for _, r := range reported {
+		vm.Reports = append(vm.Reports, views.AdminReport{ID: r.ID, GameID: r.GameID, Name: r.Name, Text: r.Text, At: r.CreatedAt, Reports: r.Reports})
+	}
+	return render(c, http.StatusOK, views.AdminReportsPage(vm))
+}
+
+// adminModerate hides a reported message (action=hide) or keeps it.
+func (s *Server) adminModerate(c echo.Context) error {
+	id, err := strconv.ParseUint(c.Param("msg"), 10, 64)
+	if err != nil {
+		return models.ErrNotFound
+	}
+	hide := c.FormValue("action") == "hide"
+	if err := s.store.Moderate(currentUser(c), uint(id), hide); err != nil {
+		return err
+	}
+	if hide {
+		return s.adminDone(c, "/admin/reports", tr(c, "The message is hidden."))
+	}
+	return s.adminDone(c, "/admin/reports", tr(c, "The message is kept."))
 }
 
 // adminDone tells the admin what was done, on the page at to.

@@ -13,13 +13,16 @@ import (
 func TestAdminPagesOnlyForAdmins(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
-	for _, path := range []string{"/admin", "/admin/users", "/admin/users/ana", "/admin/games", "/admin/audit"} {
+	for _, path := range []string{"/admin", "/admin/users", "/admin/users/ana", "/admin/games", "/admin/audit", "/admin/reports"} {
 		if code, _ := ana.get(path); code != http.StatusNotFound {
 			t.Fatalf("a player opening %s: %d", path, code)
 		}
 	}
 	if code, _ := ana.post("/admin/users/ana/ban", url.Values{"reason": {"x"}}); code != http.StatusNotFound {
 		t.Fatalf("a player banning: %d", code)
+	}
+	if code, _ := ana.post("/admin/reports/1", url.Values{"action": {"hide"}}); code != http.StatusNotFound {
+		t.Fatalf("a player hiding a message: %d", code)
 	}
 	if _, body := ana.get("/"); strings.Contains(body, `href="/admin"`) {
 		t.Fatal("a player's header links to the admin pages")
@@ -90,7 +93,7 @@ func TestAdminBansAndEnds(t *testing.T) {
 		t.Fatalf("ending: %d", code)
 	}
 	_, body = carol.get(page)
-	if !strings.Contains(body, "An admin ended this game: a test table") || strings.Contains(body, `id="hand"`) || strings.Contains(body, "sse-connect") {
+	if !strings.Contains(body, "An admin ended this game: a test table") || strings.Contains(body, `id="hand"`) || strings.Contains(body, `hx-trigger="sse:game"`) {
 		t.Fatalf("carol's page of the ended game:\n%s", body)
 	}
 	if _, body := carol.get("/"); !strings.Contains(body, "Ended by an admin") {

@@ -47,7 +47,18 @@ func (s *Server) showGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The whole page shows the chat, read before the header counts what
+	// is unread.
+	var chat *views.ChatVM
+	if u != nil && !isHTMX(c) {
+		cv, err := s.chatVM(c, l, 0)
+		if err != nil {
+			return err
+		}
+		cv.Live, chat = true, &cv
+	}
 	vm := s.gameVM(c, l, sel)
+	vm.Chat = chat
 	if problem != "" {
 		vm.Error = problem
 	}
@@ -107,7 +118,12 @@ func (s *Server) gameEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.stream(c, version, live.Game(id))
+	chat, err := s.store.LastChat(id)
+	if err != nil {
+		return err
+	}
+	seen, _ := strconv.Atoi(c.QueryParam("chat"))
+	return s.stream(c, version, []string{live.Game(id)}, live.Side{Topic: live.Chat(id), Seen: seen, Current: int(chat)})
 }
 
 func (s *Server) renderGame(c echo.Context, code int, vm views.GameVM) error {

@@ -119,7 +119,7 @@ func TestLiveUpdates(t *testing.T) {
 
 	// The page subscribes, and knows how to refetch its own view.
 	_, page := watcher.get(fmt.Sprintf("/games/%d", id))
-	if !strings.Contains(page, fmt.Sprintf(`sse-connect="/games/%d/events?since=%d"`, id, after.Game.Version)) || !strings.Contains(page, fmt.Sprintf(`hx-trigger="sse:game" data-live-version="%d"`, after.Game.Version)) {
+	if !strings.Contains(page, fmt.Sprintf(`sse-connect="/games/%d/events?since=%d&amp;chat=0"`, id, after.Game.Version)) || !strings.Contains(page, fmt.Sprintf(`hx-trigger="sse:game" data-live-version="%d"`, after.Game.Version)) {
 		t.Fatal("the game page does not subscribe to its events")
 	}
 	// Outsiders who are not signed in get no stream.

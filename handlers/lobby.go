@@ -105,12 +105,12 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 // (SSE) to an open home page.
 func (s *Server) homeEvents(c echo.Context) error {
 	topics := []string{live.User(currentUser(c).ID), live.Lobby}
-	return s.stream(c, s.live.Version(topics...), topics...)
+	return s.stream(c, s.live.Version(topics...), topics)
 }
 
 // gameLine is a game in a list, for viewer (0: nobody signed in).
 func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) views.GameLine {
-	gl := views.GameLine{ID: g.Game.ID, Status: g.Game.Status, WaitingOnMe: g.WaitingOnMe, TurnLimit: views.TurnLimitText(l, g.Game.TurnHours)}
+	gl := views.GameLine{ID: g.Game.ID, Status: g.Game.Status, WaitingOnMe: g.WaitingOnMe, TurnLimit: views.TurnLimitText(l, g.Game.TurnHours), ChatUnread: g.ChatUnread}
 	for _, seat := range g.Seats {
 		if seat.UserID != nil && *seat.UserID == g.Game.CreatorID {
 			gl.Creator = seat.Name

@@ -138,6 +138,11 @@ func (s *Server) page(c echo.Context, title string) views.Page {
 		} else {
 			p.Unread, _ = s.store.Unread(u.ID)
 		}
+		// The game area's own answers (htmx, their notices counted
+		// already) show no header.
+		if c.Get(unreadKey) == nil || !isHTMX(c) {
+			p.ChatUnread, _ = s.store.ChatUnread(u.ID)
+		}
 	}
 	if c.Get(sessionKey) != nil {
 		p.Flash = s.sessions.PopString(c.Request().Context(), "flash")

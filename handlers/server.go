@@ -74,7 +74,11 @@ func LinkSigner(store *models.Store) (*mail.Signer, error) {
 // changed, every home page (models.WithChangeListener).
 func ChangeListener(hub *live.Hub) func(models.Change) {
 	return func(c models.Change) {
-		hub.Publish(live.Game(c.Game), c.Version)
+		if c.Chat > 0 {
+			hub.Publish(live.Chat(c.Game), int(c.Chat))
+		} else {
+			hub.Publish(live.Game(c.Game), c.Version)
+		}
 		topics := make([]string, 0, len(c.Users)+1)
 		for _, u := range c.Users {
 			topics = append(topics, live.User(u))

@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/labstack/echo/v4"
+
+	"cacao/handlers/live"
 )
 
 // MaxStreamsPerUser is how many event streams (open pages) one account
@@ -56,12 +58,12 @@ func (st *streams) take(user uint) (release func(), err error) {
 }
 
 // stream holds c's place among the streams while live streams it.
-func (s *Server) stream(c echo.Context, version int, topics ...string) error {
+func (s *Server) stream(c echo.Context, version int, topics []string, sides ...live.Side) error {
 	release, err := s.streams.take(currentUser(c).ID)
 	if err != nil {
 		return err
 	}
 	defer release()
-	s.live.Stream(c.Response(), c.Request(), version, topics...)
+	s.live.Stream(c.Response(), c.Request(), version, topics, sides...)
 	return nil
 }

@@ -29,6 +29,8 @@ const (
 	AuditUnban  = "unban"
 	AuditCancel = "cancel"
 	AuditEnd    = "end"
+	AuditHide   = "hide"    // a reported chat message hidden
+	AuditKeep   = "dismiss" // a reported chat message kept
 )
 
 // MaxReasonLen bounds the reason an admin gives.

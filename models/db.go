@@ -52,6 +52,9 @@ type Change struct {
 	Version int
 	Users   []uint
 	Lobby   bool
+	// Chat is the game's newest chat message, when the change is a new
+	// message (the game itself, and Version, did not change).
+	Chat uint
 }
 
 // DefaultMailDelay is how long "your turn" mail waits for the player to
@@ -156,7 +159,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 }
 
 // tables are the models stored, one table each.
-var tables = []any{&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}, &Invitation{}, &Login{}, &Audit{}, &Block{}}
+var tables = []any{&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}, &Invitation{}, &Login{}, &Audit{}, &Block{}, &ChatMessage{}, &ChatReport{}}
 
 // openDB opens a pool of conns connections. GORM's own times (CreatedAt,
 // UpdatedAt) are the store's clock's, in UTC: SQLite compares the stored

@@ -15,6 +15,7 @@ type GameSummary struct {
 	WaitingOnMe  bool
 	WaitingSince *time.Time
 	Deadline     *time.Time // when my time for it runs out (nil: no limit)
+	ChatUnread   int        // messages of its chat I have not seen
 }
 
 // MyGames lists, limit at a time from offset, the games not over in which
@@ -76,7 +77,7 @@ func mySummaries(games []Game, userID uint) []GameSummary {
 			continue
 		}
 		me := g.Seats[i]
-		gs := GameSummary{Game: g, Seats: g.Seats, MySeat: me.Index, WaitingSince: me.WaitingSince, Deadline: me.Deadline}
+		gs := GameSummary{Game: g, Seats: g.Seats, MySeat: me.Index, WaitingSince: me.WaitingSince, Deadline: me.Deadline, ChatUnread: me.ChatUnread}
 		gs.WaitingOnMe = me.WaitingSince != nil && g.Status == StatusActive
 		sortSeats(gs.Seats, g.Status)
 		out = append(out, gs)

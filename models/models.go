@@ -99,7 +99,7 @@ type Seat struct {
 	GameID uint  `gorm:"index;not null"`
 	Slot   int   `gorm:"not null"`
 	Index  int   `gorm:"not null;default:-1"`
-	UserID *uint `gorm:"index"`
+	UserID *uint `gorm:"index;index:idx_seats_user_chat,priority:1"`
 	User   *User `gorm:"constraint:OnDelete:SET NULL"`
 	Bot    string
 	// Name is shown to everyone: the username or the bot's name.
@@ -126,6 +126,10 @@ type Seat struct {
 	// last opened the game, at SeenAt.
 	SeenSeq int `gorm:"not null;default:0"`
 	SeenAt  *time.Time
+	// ChatUnread is how many messages of the game's chat the seat's player
+	// has not seen; ChatMuted, that they muted it (it counts none).
+	ChatUnread int  `gorm:"index:idx_seats_user_chat,priority:2;not null;default:0"`
+	ChatMuted  bool `gorm:"not null;default:false"`
 }
 
 // Open reports whether nobody has taken the seat.

@@ -84,8 +84,9 @@ func (s *Store) MailCount(status string) (int64, error) {
 type Recipient struct {
 	User User
 	To   string
-	// Waiting lists the games waiting on the user (for a digest).
-	Waiting []GameSummary
+	// Waiting lists the games waiting on the user, Chats those whose chat
+	// has messages they have not seen (for a digest).
+	Waiting, Chats []GameSummary
 }
 
 // MailRecipient decides whether m is still wanted and to which address.
@@ -150,8 +151,11 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 				r.Waiting = append(r.Waiting, g)
 			}
 		}
-		if len(r.Waiting) == 0 {
-			return r, "no game waits on the user", nil
+		if r.Chats, err = s.ChatGames(m.UserID, DigestGames); err != nil {
+			return r, "", err
+		}
+		if len(r.Waiting) == 0 && len(r.Chats) == 0 {
+			return r, "no game waits on the user and no message is unread", nil
 		}
 	}
 	return r, "", nil
@@ -160,8 +164,8 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 // DigestGames bounds the games a digest lists.
 const DigestGames = 50
 
-// QueueDigests puts a digest in the outbox for every user who chose one,
-// at most one a day (the outbox key is the user and the date). It returns
+// QueueDigests puts a digest in the outbox for every user who chose one
+// and has a game waiting on them or a message unread, at most one a day (the outbox key is the user and the date). It returns
 // how many it queued.
 func (s *Store) QueueDigests() (int, error) {
 	now := s.now()
@@ -179,8 +183,14 @@ func (s *Store) QueueDigests() (int, error) {
 		if err != nil {
 			return n, err
 		}
-		if waiting == 0 {
-			continue
+		if waiting == 0 { // a digest may still tell of unread messages
+			chat, err := s.ChatUnread(u.ID)
+			if err != nil {
+				return n, err
+			}
+			if chat == 0 {
+				continue
+			}
 		}
 		key := fmt.Sprintf("digest:%d:%s", u.ID, now.Format("2006-01-02"))
 		err = s.w.Transaction(func(tx *gorm.DB) error {

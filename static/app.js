@@ -21,16 +21,19 @@ document.addEventListener("htmx:confirm", function (e) {
   if (main && main.contains(e.target) && main.querySelector("form.htmx-request")) e.preventDefault();
 });
 
-// The live refetch (data-live-version: the version shown) runs when the
-// game moved past that version, and not while a move of this page is
-// under way: its answer is newer than the event. (Here, not in an htmx
-// trigger filter: those are evaluated from strings, which the site's
-// content security policy forbids.)
+// A live refetch (data-live-version: the version shown) runs when the
+// event's version is past that version; the game area's, not while a move
+// of this page is under way: its answer is newer than the event. (Here,
+// not in an htmx trigger filter: those are evaluated from strings, which
+// the site's content security policy forbids.)
 document.addEventListener("htmx:confirm", function (e) {
   var shown = e.target.dataset && e.target.dataset.liveVersion;
   if (shown === undefined) return;
-  var msg = e.detail.triggeringEvent && e.detail.triggeringEvent.detail;
-  if (!msg || !(Number(msg.lastEventId) > Number(shown)) || document.querySelector("#game-main .htmx-request")) e.preventDefault();
+  var msg = e.detail.triggeringEvent && e.detail.triggeringEvent.detail, version = NaN;
+  try { version = Number(JSON.parse(msg.data).version); } catch (_) {}
+  var main = document.getElementById("game-main");
+  var moving = main && main.contains(e.target) && main.querySelector(".htmx-request");
+  if (!(version > Number(shown)) || moving) e.preventDefault();
 });
 
 // The board as a list (a details element) stays open across the game

@@ -16,8 +16,9 @@ type AdminVM struct {
 	Users  []AdminUser
 	User   *AdminUser // the one user shown
 	Games  []AdminGame
-	Audit  []AdminAudit
-	Pager  Pager
+	Audit   []AdminAudit
+	Reports []AdminReport
+	Pager   Pager
 	Filter string // the games list's status ("" for open and running)
 }
 
@@ -38,6 +39,16 @@ type AdminGame struct {
 	Status  string
 	Players []string
 	Created time.Time
+}
+
+// AdminReport is a chat message players reported, and how many did.
+type AdminReport struct {
+	ID      uint
+	GameID  uint
+	Name    string
+	Text    string
+	At      time.Time
+	Reports int
 }
 
 // AdminAudit is a line of the audit log.
@@ -65,6 +76,10 @@ func AuditAction(l *i18n.Lang, action string) string {
 		return l.T("table cancelled")
 	case "end":
 		return l.T("game ended")
+	case "hide":
+		return l.T("chat message hidden")
+	case "dismiss":
+		return l.T("chat message kept")
 	}
 	return action
 }

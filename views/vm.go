@@ -23,8 +23,11 @@ type Page struct {
 	User      *User
 	CSRF      string
 	Unread    int64
-	Flash     string
-	Path      string // the page's own address, where a language change returns
+	// ChatUnread counts the messages unread in the chats of the viewer's
+	// games.
+	ChatUnread int
+	Flash      string
+	Path       string // the page's own address, where a language change returns
 }
 
 // User is the signed-in person.
@@ -56,6 +59,7 @@ type GameLine struct {
 	TurnLimit   string // "3 days per turn"
 	TimeLeft    string // of my turn, when the game waits on me with a limit
 	Creator     string // who opened the table (while they sit at it)
+	ChatUnread  int    // messages of its chat the viewer has not read
 }
 
 // HomeVM is the signed-in home: my games, invitations and the lobby.
@@ -211,6 +215,9 @@ type ScoreLine struct {
 // GameVM is the game page.
 type GameVM struct {
 	Page
+	// Chat is the table chat shown under the game (nil on the game area's
+	// own answers).
+	Chat       *ChatVM
 	ID         uint
 	Version    int
 	Status     string

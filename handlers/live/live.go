@@ -4,8 +4,9 @@
 // nothing hidden) is ever broadcast.
 //
 // Topics are a game ("game:7", whose versions are the game's own, kept in
-// the database), a user's list of games ("user:3") and the list of open
-// games ("lobby"). The last two are versioned by the hub itself, with a
+// the database), its chat ("chat:7", versioned by its newest message's
+// id), a user's list of games ("user:3") and the list of open games
+// ("lobby"). The last two are versioned by the hub itself, with a
 // clock-based counter that keeps growing across restarts, so a page that
 // reconnects to a restarted server still catches up.
 package live
@@ -22,6 +23,9 @@ import (
 // Game, User and Lobby name topics.
 func Game(id uint) string { return fmt.Sprintf("game:%d", id) }
 
+// Chat is the topic of a game's chat.
+func Chat(id uint) string { return fmt.Sprintf("chat:%d", id) }
+
 // User is the topic of a user's games list.
 func User(id uint) string { return fmt.Sprintf("user:%d", id) }
 
@@ -31,7 +35,7 @@ const Lobby = "lobby"
 // Hub fans changes out to the streams watching each topic.
 type Hub struct {
 	mu       sync.Mutex
-	subs     map[string]map[chan int]struct{}
+	subs     map[string]map[*sub]struct{}
 	versions map[string]int // hub-versioned topics
 	seq      int
 	closed   chan struct{}
@@ -41,7 +45,7 @@ type Hub struct {
 
 // New returns an empty hub.
 func New() *Hub {
-	return &Hub{subs: map[string]map[chan int]struct{}{}, versions: map[string]int{}, closed: make(chan struct{}), now: time.Now}
+	return &Hub{subs: map[string]map[*sub]struct{}{}, versions: map[string]int{}, closed: make(chan struct{}), now: time.Now}
 }
 
 // Publish tells the watchers of topic that it is now at version.
@@ -52,22 +56,37 @@ func (h *Hub) Publish(topic string, version int) {
 }
 
 func (h *Hub) publish(topic string, version int) {
-	for ch := range h.subs[topic] {
-		// Only the newest version matters: a reader that has not taken the
-		// last one yet gets this one instead.
-		select {
-		case ch <- version:
-		default:
-			select {
-			case <-ch:
-			default:
-			}
-			select {
-			case ch <- version:
-			default:
-			}
-		}
+	for sb := range h.subs[topic] {
+		sb.put(topic, version)
 	}
+}
+
+// sub is one stream's subscription: the newest version of each topic
+// not sent yet (only the newest matters: a reader that has not taken the
+// last one gets this one instead), and a wake-up for the reader.
+type sub struct {
+	mu      sync.Mutex
+	pending map[string]int
+	wake    chan struct{}
+}
+
+func (sb *sub) put(topic string, version int) {
+	sb.mu.Lock()
+	sb.pending[topic] = max(sb.pending[topic], version)
+	sb.mu.Unlock()
+	select {
+	case sb.wake <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the pending versions and forgets them.
+func (sb *sub) take() map[string]int {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	p := sb.pending
+	sb.pending = map[string]int{}
+	return p
 }
 
 // Touch moves hub-versioned topics to a new version and tells their
@@ -103,20 +122,20 @@ func (h *Hub) Version(topics ...string) int {
 	return v
 }
 
-func (h *Hub) subscribe(topics []string) (chan int, func()) {
-	ch := make(chan int, 1)
+func (h *Hub) subscribe(topics []string) (*sub, func()) {
+	sb := &sub{pending: map[string]int{}, wake: make(chan struct{}, 1)}
 	h.mu.Lock()
 	for _, t := range topics {
 		if h.subs[t] == nil {
-			h.subs[t] = map[chan int]struct{}{}
+			h.subs[t] = map[*sub]struct{}{}
 		}
-		h.subs[t][ch] = struct{}{}
+		h.subs[t][sb] = struct{}{}
 	}
 	h.mu.Unlock()
-	return ch, func() {
+	return sb, func() {
 		h.mu.Lock()
 		for _, t := range topics {
-			delete(h.subs[t], ch)
+			delete(h.subs[t], sb)
 			if len(h.subs[t]) == 0 {
 				delete(h.subs, t)
 			}
@@ -146,13 +165,22 @@ var MinGap = time.Second
 // closing it.
 var Heartbeat = 25 * time.Second
 
-// Stream serves the events of topics to one page until the client leaves or
-// the hub closes. The event is named after the first topic's kind ("game",
-// "user", "lobby"). A client that reconnects sends the last version it saw
-// (Last-Event-ID, or ?since= on the first connection); if the topics have
-// moved on since (current is newer), current is sent at once so the page
-// catches up.
-func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, current int, topics ...string) {
+// Side is a topic a stream follows beside its own: its events are named
+// after its kind ("chat") and carry no id, as the stream's ids are its own
+// topics' versions. A page that shows it at Seen, older than Current, is
+// sent Current at once.
+type Side struct {
+	Topic         string
+	Seen, Current int
+}
+
+// Stream serves the events of topics, and of sides, to one page until the
+// client leaves or the hub closes. The topics' event is named after the
+// first topic's kind ("game", "user", "lobby"). A client that reconnects
+// sends the last version it saw (Last-Event-ID, or ?since= on the first
+// connection); if the topics have moved on since (current is newer),
+// current is sent at once so the page catches up.
+func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, current int, topics []string, sides ...Side) {
 	fl, ok := w.(http.Flusher)
 	if !ok || len(topics) == 0 {
 		http.Error(w, "streaming is not supported", http.StatusInternalServerError)
@@ -160,7 +188,11 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, current int, topics
 	}
 	// The server's write timeout is for pages; a stream lives longer.
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
-	ch, done := h.subscribe(topics)
+	all := append([]string(nil), topics...)
+	for _, sd := range sides {
+		all = append(all, sd.Topic)
+	}
+	sb, done := h.subscribe(all)
 	defer done()
 	hd := w.Header()
 	hd.Set("Content-Type", "text/event-stream")
@@ -173,24 +205,43 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, current int, topics
 		last = r.URL.Query().Get("since")
 	}
 	if seen, err := strconv.Atoi(last); err == nil && seen < current {
-		send(w, event, topics[0], current)
+		send(w, event, topics[0], current, true)
 	} else {
 		fmt.Fprint(w, ": connected\n\n")
+	}
+	for _, sd := range sides {
+		if sd.Seen < sd.Current {
+			kind, _, _ := strings.Cut(sd.Topic, ":")
+			send(w, kind, sd.Topic, sd.Current, false)
+		}
 	}
 	fl.Flush()
 	tick := time.NewTicker(Heartbeat)
 	defer tick.Stop()
-	in := ch // nil while a list's stream holds its events (MinGap)
+	in := sb.wake // nil while a list's stream holds its events (MinGap)
 	var hold <-chan time.Time
 	for {
 		select {
-		case v := <-in:
-			send(w, event, topics[0], v)
-			if event != "game" {
-				in, hold = nil, time.After(MinGap)
+		case <-in:
+			p := sb.take()
+			v := 0
+			for _, t := range topics {
+				v = max(v, p[t])
+			}
+			if v > 0 {
+				send(w, event, topics[0], v, true)
+				if event != "game" {
+					in, hold = nil, time.After(MinGap)
+				}
+			}
+			for _, sd := range sides {
+				if v, ok := p[sd.Topic]; ok {
+					kind, _, _ := strings.Cut(sd.Topic, ":")
+					send(w, kind, sd.Topic, v, false)
+				}
 			}
 		case <-hold:
-			in, hold = ch, nil
+			in, hold = sb.wake, nil
 			continue
 		case <-tick.C:
 			fmt.Fprint(w, ": keep-alive\n\n")
@@ -203,6 +254,10 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, current int, topics
 	}
 }
 
-func send(w http.ResponseWriter, event, topic string, version int) {
-	fmt.Fprintf(w, "id: %d\nevent: %s\ndata: {\"topic\":%q,\"version\":%d}\n\n", version, event, topic, version)
+// send writes one event; with id, the version is its id too.
+func send(w http.ResponseWriter, event, topic string, version int, id bool) {
+	if id {
+		fmt.Fprintf(w, "id: %d\n", version)
+	}
+	fmt.Fprintf(w, "event: %s\ndata: {\"topic\":%q,\"version\":%d}\n\n", event, topic, version)
 }

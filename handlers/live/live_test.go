@@ -15,7 +15,7 @@ import (
 func TestStreamAndClose(t *testing.T) {
 	h := New()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.Stream(w, r, 3, Game(7))
+		h.Stream(w, r, 3, []string{Game(7)})
 	}))
 	defer srv.Close()
 	res, err := http.Get(srv.URL + "?since=3")
@@ -74,7 +74,7 @@ func TestTouchTopics(t *testing.T) {
 		t.Fatalf("version did not grow: %d after %d", v, start)
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.Stream(w, r, h.Version(User(1), Lobby), User(1), Lobby)
+		h.Stream(w, r, h.Version(User(1), Lobby), []string{User(1), Lobby})
 	}))
 	defer srv.Close()
 	res, err := http.Get(srv.URL + "?since=" + fmt.Sprint(start))
@@ -114,11 +114,12 @@ func TestTouchTopics(t *testing.T) {
 // player's move and a bot's answer land in one request).
 func TestSlowReaderGetsNewest(t *testing.T) {
 	h := New()
-	ch, done := h.subscribe([]string{Game(1)})
+	sb, done := h.subscribe([]string{Game(1)})
 	defer done()
 	h.Publish(Game(1), 2)
 	h.Publish(Game(1), 3)
-	if v := <-ch; v != 3 {
+	<-sb.wake
+	if v := sb.take()[Game(1)]; v != 3 {
 		t.Fatalf("the reader got version %d; want the newest, 3", v)
 	}
 }
@@ -131,10 +132,10 @@ func TestListsCoalesced(t *testing.T) {
 	h := New()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/game" {
-			h.Stream(w, r, 0, Game(7))
+			h.Stream(w, r, 0, []string{Game(7)})
 			return
 		}
-		h.Stream(w, r, h.Version(Lobby), Lobby)
+		h.Stream(w, r, h.Version(Lobby), []string{Lobby})
 	}))
 	defer srv.Close()
 	defer h.Close() // ends the streams, which the server waits for
@@ -186,5 +187,47 @@ func TestListsCoalesced(t *testing.T) {
 	}
 	if n < 15 {
 		t.Fatalf("the game page was told of %d of 20 changes", n)
+	}
+}
+
+// TestSideTopic: a game's stream also tells of its chat, as events of
+// their own without an id (the stream's ids stay the game's versions); a
+// page that shows an older chat is told at once, and a game move and a
+// message published together both arrive.
+func TestSideTopic(t *testing.T) {
+	h := New()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.Stream(w, r, 3, []string{Game(7)}, Side{Topic: Chat(7), Seen: 1, Current: 2})
+	}))
+	defer srv.Close()
+	defer h.Close()
+	res, err := http.Get(srv.URL + "?since=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	sc := bufio.NewScanner(res.Body)
+	var lines []string
+	read := func(n int) string {
+		lines = lines[:0]
+		for len(lines) < n && sc.Scan() {
+			if l := sc.Text(); l != "" {
+				lines = append(lines, l)
+			}
+		}
+		return strings.Join(lines, " | ")
+	}
+	if got := read(3); got != `: connected | event: chat | data: {"topic":"chat:7","version":2}` {
+		t.Fatalf("on connect: %s", got)
+	}
+	for h.Watchers(Chat(7)) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	h.mu.Lock() // both land before the stream wakes
+	h.publish(Game(7), 4)
+	h.publish(Chat(7), 3)
+	h.mu.Unlock()
+	if got := read(5); got != `id: 4 | event: game | data: {"topic":"game:7","version":4} | event: chat | data: {"topic":"chat:7","version":3}` {
+		t.Fatalf("a move and a message: %s", got)
 	}
 }

@@ -127,8 +127,12 @@ func (o *Outbox) Compose(m *models.Mail, r models.Recipient) Message {
 			link("/reset/new", PurposeReset, Claims{User: m.UserID, Exp: now.Add(models.ResetLinkLife), Version: r.User.TokenVersion}) + "\n\n" +
 			l.T("Setting it signs you out everywhere. If you did not ask for this, ignore this mail: your password stays as it is.") + "\n")
 	case models.KindDigest:
-		msg.Subject = l.N("Cacao: %d game waiting for you", "Cacao: %d games waiting for you", len(r.Waiting), len(r.Waiting))
-		b.WriteString(l.T("These games are waiting for you:") + "\n\n")
+		if len(r.Waiting) > 0 {
+			msg.Subject = l.N("Cacao: %d game waiting for you", "Cacao: %d games waiting for you", len(r.Waiting), len(r.Waiting))
+			b.WriteString(l.T("These games are waiting for you:") + "\n\n")
+		} else {
+			msg.Subject = l.T("Cacao: new messages at your tables")
+		}
 		for _, g := range r.Waiting {
 			line := l.T("Game %d (%s)", int(g.Game.ID), players(g.Seats))
 			if g.WaitingSince != nil {
@@ -137,6 +141,16 @@ func (o *Outbox) Compose(m *models.Mail, r models.Recipient) Message {
 			if g.Deadline != nil {
 				line = l.T("%s, time runs out %s", line, date(*g.Deadline))
 			}
+			fmt.Fprintf(&b, "- %s:\n  %s\n", line, link("/m/go", PurposeGo, Claims{User: m.UserID, Game: g.Game.ID, Exp: now.Add(GoLinkLife), Version: r.User.TokenVersion}))
+		}
+		if len(r.Chats) > 0 {
+			if len(r.Waiting) > 0 {
+				b.WriteString("\n")
+			}
+			b.WriteString(l.T("New messages in the chat of these games:") + "\n\n")
+		}
+		for _, g := range r.Chats {
+			line := l.N("Game %d (%s): %d new message", "Game %d (%s): %d new messages", g.ChatUnread, int(g.Game.ID), players(g.Seats), g.ChatUnread)
 			fmt.Fprintf(&b, "- %s:\n  %s\n", line, link("/m/go", PurposeGo, Claims{User: m.UserID, Game: g.Game.ID, Exp: now.Add(GoLinkLife), Version: r.User.TokenVersion}))
 		}
 	default:

@@ -543,3 +543,25 @@ func TestOutboxSkipsTurnMailFromAnEndedWait(t *testing.T) {
 		t.Fatalf("bob got %d \"your turn\" mails for the one turn that waits on him:\n%s", len(turns), strings.Join(turns, "\n"))
 	}
 }
+
+// TestDigestListsUnreadChats: a digest tells of the games waiting and of
+// those whose chat has messages unread, each with its link; one with only
+// messages says so in its subject.
+func TestDigestListsUnreadChats(t *testing.T) {
+	w := newOutboxWorld(t, "ana", "bob")
+	ob := w.outbox(mailtest.Start(t))
+	g := models.Game{ID: 7}
+	seats := []models.Seat{{Name: "ana"}, {Name: "bob"}}
+	m := &models.Mail{ID: 1, UserID: w.users["ana"].ID, Kind: models.KindDigest}
+	r := models.Recipient{User: *w.users["ana"], To: "ana@example.test", Chats: []models.GameSummary{{Game: g, Seats: seats, ChatUnread: 3}}}
+	msg := ob.Compose(m, r)
+	if msg.Subject != "Cacao: new messages at your tables" || !strings.Contains(msg.Body, "- Game 7 (ana, bob): 3 new messages:\n  http://cacao.test/m/go?t=") ||
+		strings.Contains(msg.Body, "waiting for you") {
+		t.Fatalf("a digest of messages only: %q\n%s", msg.Subject, msg.Body)
+	}
+	r.Waiting = []models.GameSummary{{Game: models.Game{ID: 8}, Seats: seats}}
+	msg = ob.Compose(m, r)
+	if msg.Subject != "Cacao: 1 game waiting for you" || !strings.Contains(msg.Body, "Game 8 (ana, bob)") || !strings.Contains(msg.Body, "New messages in the chat of these games:") {
+		t.Fatalf("a digest of a game and messages: %q\n%s", msg.Subject, msg.Body)
+	}
+}

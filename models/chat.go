@@ -1,0 +1,279 @@
+package models
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// ChatMessage is one message of a game's table chat, written by a player
+// seated at it (Name as the table knows them). An admin may hide it
+// (Hidden): it stays, its text no longer shown.
+type ChatMessage struct {
+	ID        uint      `gorm:"primaryKey"`
+	GameID    uint      `gorm:"index:idx_chat_game,priority:1;not null"`
+	UserID    uint      `gorm:"index:idx_chat_user_created,priority:1;not null"`
+	Name      string    `gorm:"not null"`
+	Text      string    `gorm:"not null"`
+	Hidden    bool      `gorm:"not null;default:false"`
+	CreatedAt time.Time `gorm:"index:idx_chat_user_created,priority:2;not null"`
+}
+
+// ChatReport is a reader's report of a message to the admins; Closed once
+// an admin dealt with it.
+type ChatReport struct {
+	ID         uint      `gorm:"primaryKey"`
+	MessageID  uint      `gorm:"uniqueIndex:idx_chat_report,priority:1;not null"`
+	ReporterID uint      `gorm:"uniqueIndex:idx_chat_report,priority:2;not null"`
+	Closed     bool      `gorm:"index;not null;default:false"`
+	CreatedAt  time.Time `gorm:"not null"`
+}
+
+// Limits of the table chat: a message's length in characters, the least
+// time between two messages of one player, and how many one player may
+// write a day (in all games).
+const (
+	ChatMaxLength = 500
+	ChatGap       = 2 * time.Second
+	ChatPerDay    = 200
+	// ChatShown is how many messages a page of the chat shows.
+	ChatShown = 50
+)
+
+// Refusals of a chat message.
+var (
+	ErrChatEmpty   = invalid("write a message first")
+	ErrChatLong    = invalid("a message has at most %d characters", ChatMaxLength)
+	ErrChatFast    = invalid("wait a moment before your next message")
+	ErrChatDay     = invalid("you have written %d messages today: the chat opens again for you tomorrow", ChatPerDay)
+	ErrChatNotSeat = invalid("only the players of this game write in its chat")
+)
+
+// Say posts text in the chat of game gameID as user, who holds (or held,
+// before resigning) a seat there. The other players' unread counts grow,
+// save theirs who muted it.
+func (s *Store) Say(user *User, gameID uint, text string) (ChatMessage, error) {
+	text = strings.TrimSpace(strings.ToValidUTF8(text, "�"))
+	if text == "" {
+		return ChatMessage{}, ErrChatEmpty
+	}
+	if utf8.RuneCountInString(text) > ChatMaxLength {
+		return ChatMessage{}, ErrChatLong
+	}
+	now := s.now()
+	msg := ChatMessage{GameID: gameID, UserID: user.ID, Text: text, CreatedAt: now}
+	var seats []Seat
+	err := s.w.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Where("game_id = ?", gameID).Find(&seats).Error; err != nil {
+			return err
+		}
+		for _, seat := range seats {
+			if (seat.UserID != nil && *seat.UserID == user.ID) || (seat.ResignedID != nil && *seat.ResignedID == user.ID) {
+				msg.Name = seat.Name
+			}
+		}
+		if msg.Name == "" {
+			return ErrChatNotSeat
+		}
+		var last ChatMessage
+		err := tx.Where("user_id = ?", user.ID).Order("created_at DESC").Limit(1).Find(&last).Error
+		if err != nil {
+			return err
+		}
+		if last.ID != 0 && now.Sub(last.CreatedAt) < ChatGap {
+			return ErrChatFast
+		}
+		var today int64
+		if err := tx.Model(&ChatMessage{}).Where("user_id = ? AND created_at > ?", user.ID, now.Add(-day)).Count(&today).Error; err != nil {
+			return err
+		}
+		if today >= ChatPerDay {
+			return ErrChatDay
+		}
+		if err := tx.Create(&msg).Error; err != nil {
+			return err
+		}
+		return tx.Model(&Seat{}).Where("game_id = ? AND user_id IS NOT NULL AND user_id <> ? AND chat_muted = ?", gameID, user.ID, false).
+			Update("chat_unread", gorm.Expr("chat_unread + 1")).Error
+	})
+	if err != nil {
+		return ChatMessage{}, err
+	}
+	s.chatChanged(gameID, seats, msg.ID)
+	return msg, nil
+}
+
+// Chat returns at most ChatShown messages of game gameID before the
+// message before (0: the newest), oldest first, and whether there are
+// earlier ones.
+func (s *Store) Chat(gameID, before uint) ([]ChatMessage, bool, error) {
+	q := s.db.Where("game_id = ?", gameID)
+	if before > 0 {
+		q = q.Where("id < ?", before)
+	}
+	var msgs []ChatMessage
+	if err := q.Order("id DESC").Limit(ChatShown + 1).Find(&msgs).Error; err != nil {
+		return nil, false, err
+	}
+	more := len(msgs) > ChatShown
+	if more {
+		msgs = msgs[:ChatShown]
+	}
+	for i, j := 0, len(msgs)-1; i < j; i, j = i+1, j-1 {
+		msgs[i], msgs[j] = msgs[j], msgs[i]
+	}
+	return msgs, more, nil
+}
+
+// ChatSince returns the messages of game gameID written after t, at most
+// limit of the newest, oldest first, and how many there are in all.
+func (s *Store) ChatSince(gameID uint, t time.Time, limit int) ([]ChatMessage, int, error) {
+	q := s.db.Model(&ChatMessage{}).Where("game_id = ? AND created_at > ?", gameID, t.UTC())
+	var total int64
+	if err := q.Session(&gorm.Session{}).Count(&total).Error; err != nil {
+		return nil, 0, err
+	}
+	var msgs []ChatMessage
+	if err := q.Order("id DESC").Limit(limit).Find(&msgs).Error; err != nil {
+		return nil, 0, err
+	}
+	for i, j := 0, len(msgs)-1; i < j; i, j = i+1, j-1 {
+		msgs[i], msgs[j] = msgs[j], msgs[i]
+	}
+	return msgs, int(total), nil
+}
+
+// LastChat is the id of the newest message of game gameID (0: none): the
+// version of its chat.
+func (s *Store) LastChat(gameID uint) (uint, error) {
+	var id uint
+	err := s.db.Model(&ChatMessage{}).Where("game_id = ?", gameID).Select("COALESCE(MAX(id), 0)").Scan(&id).Error
+	return id, err
+}
+
+// ChatUnread is how many messages wait unread in the chats of userID's
+// games.
+func (s *Store) ChatUnread(userID uint) (int, error) {
+	var n int
+	err := s.db.Model(&Seat{}).Where("user_id = ? AND chat_unread > 0", userID).Select("COALESCE(SUM(chat_unread), 0)").Scan(&n).Error
+	return n, err
+}
+
+// ChatGames lists at most limit of userID's games whose chat has
+// messages they have not seen, most recently changed first.
+func (s *Store) ChatGames(userID uint, limit int) ([]GameSummary, error) {
+	q, _, err := s.mine(userID, StatusOpen, StatusActive, StatusFinished, StatusEnded)
+	if err != nil {
+		return nil, err
+	}
+	var games []Game
+	err = q.Where("me.chat_unread > 0").Preload("Seats").Select("games.*").Order("games.updated_at DESC, games.id DESC").Limit(limit).Find(&games).Error
+	if err != nil {
+		return nil, err
+	}
+	return mySummaries(games, userID), nil
+}
+
+// NextChat is the game of userID's with unread messages written last (0:
+// none).
+func (s *Store) NextChat(userID uint) (uint, error) {
+	var ids []uint
+	err := s.db.Model(&Seat{}).Where("user_id = ? AND chat_unread > 0", userID).
+		Order("(SELECT MAX(id) FROM chat_messages WHERE chat_messages.game_id = seats.game_id) DESC").Limit(1).Pluck("game_id", &ids).Error
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
+// ReadChat marks the chat of game gameID read for userID.
+func (s *Store) ReadChat(userID, gameID uint) error {
+	return s.w.Model(&Seat{}).Where("game_id = ? AND user_id = ? AND chat_unread > 0", gameID, userID).Update("chat_unread", 0).Error
+}
+
+// MuteChat mutes (or unmutes) the chat of game gameID for userID, who has
+// a seat there: a muted chat is not shown to them and counts nothing
+// unread.
+func (s *Store) MuteChat(userID, gameID uint, muted bool) error {
+	res := s.w.Model(&Seat{}).Where("game_id = ? AND user_id = ?", gameID, userID).
+		Updates(map[string]any{"chat_muted": muted, "chat_unread": 0})
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected == 0 {
+		return ErrChatNotSeat
+	}
+	return nil
+}
+
+// ReportChat reports message msgID of game gameID to the admins for
+// reporter, once (a second report of the same message changes nothing).
+func (s *Store) ReportChat(reporter, gameID, msgID uint) error {
+	var msg ChatMessage
+	if err := s.db.Where("id = ? AND game_id = ?", msgID, gameID).First(&msg).Error; err != nil {
+		return notFound(err)
+	}
+	return s.w.Clauses(clause.OnConflict{DoNothing: true}).
+		Create(&ChatReport{MessageID: msgID, ReporterID: reporter, CreatedAt: s.now()}).Error
+}
+
+// chatChanged tells the change listener that the chat of game gameID
+// moved to message last, which the users seated count unread.
+func (s *Store) chatChanged(gameID uint, seats []Seat, last uint) {
+	if s.opts.onChange == nil {
+		return
+	}
+	c := Change{Game: gameID, Chat: last}
+	for _, seat := range seats {
+		if seat.UserID != nil {
+			c.Users = append(c.Users, *seat.UserID)
+		}
+	}
+	s.opts.onChange(c)
+}
+
+// Reported is a reported chat message, as the admins see it.
+type Reported struct {
+	ChatMessage
+	Reports int
+}
+
+// Reports lists, limit at a time from offset, the messages with reports
+// no admin has dealt with, most reported first, and how many there are.
+func (s *Store) Reports(offset, limit int) ([]Reported, int, error) {
+	open := s.db.Model(&ChatReport{}).Select("message_id, COUNT(*) AS reports").Where("closed = ?", false).Group("message_id")
+	var total int64
+	if err := s.db.Table("(?) AS r", open).Count(&total).Error; err != nil {
+		return nil, 0, err
+	}
+	var out []Reported
+	err := s.db.Table("chat_messages").Select("chat_messages.*, r.reports").Joins("JOIN (?) AS r ON r.message_id = chat_messages.id", open).
+		Order("r.reports DESC, chat_messages.id DESC").Offset(offset).Limit(limit).Scan(&out).Error
+	return out, int(total), err
+}
+
+// Moderate deals with the reports of message msgID for admin: hide hides
+// the message from everyone; otherwise it stays as it is. Either way its
+// reports are closed, and the audit log keeps it.
+func (s *Store) Moderate(admin *User, msgID uint, hide bool) error {
+	var msg ChatMessage
+	if err := s.db.First(&msg, msgID).Error; err != nil {
+		return notFound(err)
+	}
+	return s.w.Transaction(func(tx *gorm.DB) error {
+		action := AuditKeep
+		if hide {
+			action = AuditHide
+			if err := tx.Model(&ChatMessage{}).Where("id = ?", msgID).Update("hidden", true).Error; err != nil {
+				return err
+			}
+		}
+		if err := tx.Model(&ChatReport{}).Where("message_id = ?", msgID).Update("closed", true).Error; err != nil {
+			return err
+		}
+		return s.audit(tx, admin, action, msg.Name, msg.GameID, msg.Text)
+	})
+}
