@@ -12,14 +12,14 @@ import (
 // log. Nothing on these pages shows a hand, a pile or a seed.
 type AdminVM struct {
 	Page
-	Query  string // the users' search
-	Users  []AdminUser
-	User   *AdminUser // the one user shown
-	Games  []AdminGame
+	Query   string // the users' search
+	Users   []AdminUser
+	User    *AdminUser // the one user shown
+	Games   []AdminGame
 	Audit   []AdminAudit
 	Reports []AdminReport
 	Pager   Pager
-	Filter string // the games list's status ("" for open and running)
+	Filter  string // the games list's status ("" for open and running)
 }
 
 // AdminUser is a user as the admin pages list them.
