@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"cacao/engine"
 	"cacao/models"
 )
 
@@ -158,5 +159,33 @@ func TestAdminHidesAReportedMessage(t *testing.T) {
 	}
 	if _, audit := root.get("/admin/audit"); !strings.Contains(audit, "chat message hidden") {
 		t.Fatal("the audit log does not tell of it")
+	}
+}
+
+// TestChatSinceLastMove: the since panel of the player to move shows what
+// the other wrote meanwhile (not their own messages); once they have
+// moved, those messages are no longer new to the panel.
+func TestChatSinceLastMove(t *testing.T) {
+	s := newSite(t)
+	id, ana, bob := s.anaAndBob()
+	game := fmt.Sprintf("/games/%d", id)
+	mover, other := ana, bob
+	if seat, l := s.seatOf(id, "bob"); l.Play.State().Current() == seat {
+		mover, other = bob, ana
+	}
+	other.post(game+"/chat", url.Values{"text": {"your move, friend"}})
+	s.clock.Advance(models.ChatGap)
+	mover.post(game+"/chat", url.Values{"text": {"thinking"}})
+	_, page := mover.get(game)
+	since := page[strings.Index(page, `id="since"`):]
+	since = since[:strings.Index(since, "</section>")]
+	if !strings.Contains(since, "your move, friend") || strings.Contains(since, "thinking") || !strings.Contains(since, `href="#chat"`) {
+		t.Fatalf("the since panel:\n%s", since)
+	}
+	if !mover.act(id, engine.NewRand(1)) {
+		t.Fatal("the player to move could not")
+	}
+	if _, page := mover.get(game); strings.Contains(page, `class="since-chat"`) {
+		t.Fatal("messages from before the move are still in the since panel")
 	}
 }

@@ -11,9 +11,9 @@ import (
 )
 
 // myData is everything the site keeps about one account, for "Download
-// my data": the account and its settings, its notifications, and its
-// games (with the record of each finished one; a running game's record
-// would show the piles, so it has none).
+// my data": the account and its settings, its notifications, its games
+// (with the record of each finished one; a running game's record would
+// show the piles, so it has none) and the chat messages it wrote.
 type myData struct {
 	Account struct {
 		Username      string     `json:"username"`
@@ -29,6 +29,14 @@ type myData struct {
 	} `json:"account"`
 	Notifications []myNotice `json:"notifications"`
 	Games         []myGame   `json:"games"`
+	Messages      []myChat   `json:"chat_messages"`
+}
+
+type myChat struct {
+	Game    uint      `json:"game"`
+	Text    string    `json:"text"`
+	Hidden  bool      `json:"hidden_by_an_admin,omitempty"`
+	Created time.Time `json:"created"`
 }
 
 type myNotice struct {
@@ -86,6 +94,14 @@ func (s *Server) exportMyData(c echo.Context) error {
 			}
 		}
 		d.Games = append(d.Games, mg)
+	}
+	msgs, err := s.store.MyMessages(u.ID)
+	if err != nil {
+		return err
+	}
+	d.Messages = make([]myChat, 0, len(msgs))
+	for _, m := range msgs {
+		d.Messages = append(d.Messages, myChat{Game: m.GameID, Text: m.Text, Hidden: m.Hidden, Created: m.CreatedAt})
 	}
 	data, err := json.MarshalIndent(d, "", "  ")
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -18,6 +19,8 @@ import (
 func TestDownloadMyData(t *testing.T) {
 	s := newSite(t)
 	id, ana, bob := s.anaAndBob()
+	ana.post(fmt.Sprintf("/games/%d/chat", id), url.Values{"text": {"ana's word"}})
+	bob.post(fmt.Sprintf("/games/%d/chat", id), url.Values{"text": {"bob's word"}})
 	s.playToEnd(id, engine.NewRand(1), ana, bob)
 	running := ana.createGame("greedy", "none", "none")
 	code, body := ana.get("/settings/data")
@@ -34,11 +37,15 @@ func TestDownloadMyData(t *testing.T) {
 			Status string          `json:"status"`
 			Record json.RawMessage `json:"record"`
 		} `json:"games"`
+		Messages []struct {
+			Game uint   `json:"game"`
+			Text string `json:"text"`
+		} `json:"chat_messages"`
 	}
 	if err := json.Unmarshal([]byte(body), &d); err != nil {
 		t.Fatalf("not JSON: %v\n%.300s", err, body)
 	}
-	if d.Account.Username != "ana" || len(d.Notifications) == 0 || len(d.Games) != 2 {
+	if d.Account.Username != "ana" || len(d.Notifications) == 0 || len(d.Games) != 2 || len(d.Messages) != 1 || d.Messages[0].Text != "ana's word" || d.Messages[0].Game != id {
 		t.Fatalf("the download: %+v", d)
 	}
 	for _, g := range d.Games {

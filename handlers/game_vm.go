@@ -93,6 +93,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	}
 	if vm.Me >= 0 {
 		vm.Since = since(lg, l, vm.Me, names)
+		s.sinceChat(&vm, l, u.ID)
 	}
 	if vm.Finished {
 		vm.Scores = scoreLines(v.Result.Scores, vm.Names(), l.Seats)
@@ -166,20 +167,26 @@ func arrived(events []models.Event, seats int) map[engine.Cell]int {
 	return out
 }
 
+// ownMove reports whether ev is seat me's player's own doing (not the
+// bot's for them, nor their standing policy's).
+func ownMove(ev models.Event, me int) bool {
+	return ev.Seat == me && !ev.Timeout && !ev.Auto && !ev.Stand
+}
+
 // since tells what the other players did after the viewer's own last move
 // (or since the start): their moves, what the viewer gained meanwhile, the
 // cells that changed, and which of it is new since the viewer last looked.
 func since(lg *i18n.Lang, l *models.Loaded, me int, names []string) *views.SinceVM {
 	from := 0
 	for _, ev := range l.Events {
-		if ev.Seat == me && !ev.Timeout && !ev.Auto && !ev.Stand {
+		if ownMove(ev, me) {
 			from = ev.Seq + 1
 		}
 	}
 	var evs []models.Event
 	var mine engine.Gain
 	for _, ev := range l.Events[from:] {
-		if ev.Seat == me && !ev.Timeout && !ev.Auto && !ev.Stand {
+		if ownMove(ev, me) {
 			continue
 		}
 		evs = append(evs, ev)
@@ -210,6 +217,39 @@ func since(lg *i18n.Lang, l *models.Loaded, me int, names []string) *views.Since
 	return sv
 }
 
+// sinceChatShown is how many of the messages since the viewer's last
+// move the since panel shows.
+const sinceChatShown = 3
+
+// sinceChat adds to the since panel the latest messages the others wrote
+// after the viewer's last move (unless they muted the chat).
+func (s *Server) sinceChat(vm *views.GameVM, l *models.Loaded, viewer uint) {
+	if l.Seats[vm.Me].ChatMuted {
+		return
+	}
+	after := l.Game.CreatedAt
+	for _, ev := range l.Events {
+		if ownMove(ev, vm.Me) {
+			after = ev.At
+		}
+	}
+	msgs, total, err := s.store.ChatSince(l.Game.ID, viewer, after, sinceChatShown)
+	if err != nil {
+		s.log.Warn("the chat since the last move", "err", err)
+		return
+	}
+	if total == 0 {
+		return
+	}
+	if vm.Since == nil {
+		vm.Since = &views.SinceVM{}
+	}
+	for _, m := range msgs {
+		vm.Since.Chat = append(vm.Since.Chat, views.ChatLine{ID: m.ID, Name: m.Name, Text: m.Text, At: m.CreatedAt})
+	}
+	vm.Since.MoreChat = total - len(msgs)
+}
+
 // announce tells the log entries from the from-th on that are not the
 // viewer's own doing, for the page's live region.
 func announce(lg *i18n.Lang, l *models.Loaded, from, me int, names []string) []string {
@@ -218,7 +258,7 @@ func announce(lg *i18n.Lang, l *models.Loaded, from, me int, names []string) []s
 	}
 	var others []models.Event
 	for _, ev := range l.Events[from:] {
-		if ev.Seat != me || ev.Timeout || ev.Auto || ev.Stand {
+		if !ownMove(ev, me) {
 			others = append(others, ev)
 		}
 	}

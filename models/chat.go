@@ -128,10 +128,11 @@ func (s *Store) Chat(gameID, before uint) ([]ChatMessage, bool, error) {
 	return msgs, more, nil
 }
 
-// ChatSince returns the messages of game gameID written after t, at most
-// limit of the newest, oldest first, and how many there are in all.
-func (s *Store) ChatSince(gameID uint, t time.Time, limit int) ([]ChatMessage, int, error) {
-	q := s.db.Model(&ChatMessage{}).Where("game_id = ? AND created_at > ?", gameID, t.UTC())
+// ChatSince returns the messages of game gameID that others than viewer
+// wrote after t (none hidden), at most limit of the newest, oldest first,
+// and how many there are in all.
+func (s *Store) ChatSince(gameID, viewer uint, t time.Time, limit int) ([]ChatMessage, int, error) {
+	q := s.db.Model(&ChatMessage{}).Where("game_id = ? AND created_at > ? AND user_id <> ? AND hidden = ?", gameID, t.UTC(), viewer, false)
 	var total int64
 	if err := q.Session(&gorm.Session{}).Count(&total).Error; err != nil {
 		return nil, 0, err
@@ -144,6 +145,14 @@ func (s *Store) ChatSince(gameID uint, t time.Time, limit int) ([]ChatMessage, i
 		msgs[i], msgs[j] = msgs[j], msgs[i]
 	}
 	return msgs, int(total), nil
+}
+
+// MyMessages returns every chat message userID wrote, oldest first (for
+// the download of their data).
+func (s *Store) MyMessages(userID uint) ([]ChatMessage, error) {
+	var msgs []ChatMessage
+	err := s.db.Where("user_id = ?", userID).Order("id").Find(&msgs).Error
+	return msgs, err
 }
 
 // LastChat is the id of the newest message of game gameID (0: none): the

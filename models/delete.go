@@ -14,8 +14,8 @@ const DeletedName = "deleted player"
 // not started yet are cancelled, and the seats they took or were invited
 // to in others' tables are open again; their finished games keep their
 // seats under DeletedName; their notifications, mail, invitations,
-// sessions and logins go, and with the account every link of theirs stops
-// working.
+// chat messages (and reports), sessions and logins go, and with the
+// account every link of theirs stops working.
 // It returns the running games whose seat it gave to the bot, for their
 // bots to play on.
 func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
@@ -45,7 +45,10 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 		if err := endSessions(tx, id); err != nil {
 			return err
 		}
-		for _, t := range []any{&Notification{}, &Mail{}} {
+		if err := tx.Where("reporter_id = ? OR message_id IN (?)", id, tx.Model(&ChatMessage{}).Select("id").Where("user_id = ?", id)).Delete(&ChatReport{}).Error; err != nil {
+			return err
+		}
+		for _, t := range []any{&Notification{}, &Mail{}, &ChatMessage{}} {
 			if err := tx.Where("user_id = ?", id).Delete(t).Error; err != nil {
 				return err
 			}

@@ -19,6 +19,13 @@ func TestDeleteAccount(t *testing.T) {
 		t.Fatalf("a wrong password: %v", err)
 	}
 	signedIn := session(t, s, ana)
+	said, err := s.Say(ana, id, "my words")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReportChat(bob.ID, id, said.ID); err != nil {
+		t.Fatal(err)
+	}
 	running, err := s.DeleteAccount(ana.ID, "password-ana")
 	if err != nil || len(running) != 1 || running[0] != id {
 		t.Fatalf("deleting: %v %v", running, err)
@@ -31,6 +38,12 @@ func TestDeleteAccount(t *testing.T) {
 	}
 	if ns, _, _ := s.Notifications(ana.ID, 0, -1); len(ns) != 0 {
 		t.Fatalf("%d notices of the deleted account are left", len(ns))
+	}
+	if msgs, _, _ := s.Chat(id, 0); len(msgs) != 0 {
+		t.Fatal("the deleted account's message is left")
+	}
+	if _, n, _ := s.Reports(0, 10); n != 0 {
+		t.Fatal("a report of the deleted account's message is left")
 	}
 	l := mustLoad(t, s, id)
 	for _, st := range l.Seats {

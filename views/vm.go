@@ -113,6 +113,10 @@ type SinceVM struct {
 	Lines []SinceLine
 	Mine  string        // what the viewer gained meanwhile, in words
 	Cells []engine.Cell // sorted
+	// Chat is the latest messages the others wrote meanwhile, MoreChat
+	// how many more there are before them.
+	Chat     []ChatLine
+	MoreChat int
 }
 
 // SinceLine is one change by someone else; New when the viewer has not

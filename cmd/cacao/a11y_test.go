@@ -7,6 +7,7 @@ package main
 // minor ones are logged.
 
 import (
+	"cacao/models"
 	"context"
 	"errors"
 	"fmt"
@@ -375,6 +376,39 @@ func TestA11y(t *testing.T) {
 		au.check(a, "settings")
 		a.must(a.navigate(s.base + "/notifications"))
 		au.check(a, "notifications")
+	})
+
+	audit("chat and admin", func(t *testing.T, au *auditor, s *site, b *browser) {
+		// A game with messages in its chat (and in the since panel), a
+		// page of the chat alone, and the admin pages with a reported
+		// message.
+		alice, bobUser := s.user("alice"), s.user("bob")
+		id := s.gameBetween(alice, bobUser)
+		s.playUntil(id, afterTurns(alice, 2))
+		var last models.ChatMessage
+		for i := 0; i < 3; i++ {
+			time.Sleep(models.ChatGap)
+			m, err := s.store.Say([]*models.User{bobUser, alice}[i%2], id, fmt.Sprintf("message %d, with a link https://example.com/%d", i, i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			last = m
+		}
+		if err := s.store.ReportChat(alice.ID, id, last.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.store.SetAdmin("alice", true); err != nil {
+			t.Fatal(err)
+		}
+		a := b.newTab("alice", true)
+		s.openGame(a, "alice", id)
+		au.check(a, "game with chat messages")
+		a.must(a.navigate(fmt.Sprintf("%s/chat?before=%d", s.gameURL(id), last.ID)))
+		au.check(a, "a page of the chat alone")
+		for _, page := range []string{"reports", "users", "users/bob", "games", "audit"} {
+			a.must(a.navigate(s.base + "/admin/" + page))
+			au.check(a, "admin: "+page)
+		}
 	})
 
 	audit("game", func(t *testing.T, au *auditor, s *site, b *browser) {

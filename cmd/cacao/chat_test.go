@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"cacao/models"
+)
+
+// TestBrowserChatLive: bob writes in the table chat; his box empties and
+// keeps the focus; alice's open page shows the message without a reload,
+// reads it out, and keeps the message she is writing meanwhile, also
+// across bob's next move.
+func TestBrowserChatLive(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	id := s.gameBetween(s.user("alice"), s.user("bob"))
+	b := newBrowser(t, true, s.logs)
+	a, bb := b.newTab("alice", true), b.newTab("bob", true)
+	for _, tb := range []*tab{a, bb} {
+		s.openGame(tb, tb.name, id)
+		tb.must(tb.waitFor(`typeof window.htmx !== 'undefined' && !!document.querySelector('#chat-text')`, 10*time.Second, "the chat's form"))
+		tb.setMarker()
+	}
+	a.must(a.do(10*time.Second, chromedp.SendKeys("#chat-text", "half a thought")))
+
+	say := func(text string) {
+		bb.must(bb.do(10*time.Second, chromedp.SendKeys("#chat-text", text), chromedp.Click(`#chat form.chat-form button[type=submit]`)))
+		bb.must(bb.waitFor(fmt.Sprintf(`document.querySelector('#chat-log').textContent.includes(%q) && document.querySelector('#chat-text').value === '' && document.activeElement.id === 'chat-text'`, text),
+			10*time.Second, "bob's message in his chat, the box empty and focused"))
+		a.must(a.waitFor(fmt.Sprintf(`document.querySelector('#chat-log').textContent.includes(%q)`, text), 10*time.Second, "bob's message on alice's page"))
+	}
+	say("hello <alice>")
+	if got := a.text("#announce"); !strings.Contains(got, "bob says: hello <alice>") {
+		b.fatalf("alice's live region says %q", got)
+	}
+	// Bob moves if it is his turn: the game area is swapped in on alice's
+	// page; her chat is left alone.
+	mover := bb
+	if st, err := a.state(); err == nil && strings.Contains(st.PlayText, "Choose a tile from your hand.") {
+		mover = nil // alice is to move: no move of bob's to wait for
+	}
+	if mover != nil {
+		turns := mover.turns
+		for deadline := time.Now().Add(30 * time.Second); mover.turns == turns; time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				b.fatalf("bob could not play a turn")
+			}
+			if _, err := mover.step(s.gameURL(id)); err != nil {
+				b.fatalf("bob: %v", err)
+			}
+		}
+		a.must(a.waitFor(`document.querySelector('#announce').textContent.includes('bob')`, 15*time.Second, "bob's move on alice's page"))
+	}
+	time.Sleep(models.ChatGap) // one message per ChatGap
+	say("your turn")
+	for _, tb := range []*tab{a, bb} {
+		st, err := tb.state()
+		tb.must(err)
+		if !st.HasMarker {
+			b.fatalf("%s's page was reloaded", tb.name)
+		}
+		if blocked := tb.cspBlocked(); len(blocked) > 0 {
+			b.fatalf("%s's page broke the content security policy: %q", tb.name, blocked)
+		}
+	}
+	if draft, _ := eval[string](a, `document.querySelector('#chat-text').value`); draft != "half a thought" {
+		b.fatalf("alice's message being written became %q", draft)
+	}
+}
