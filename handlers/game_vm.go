@@ -20,6 +20,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	vm := views.GameVM{Page: s.page(c, lg.T("Game %d", int(l.Game.ID))), ID: l.Game.ID, Version: l.Game.Version,
 		Status: l.Game.Status, Me: -1, TurnLimit: views.LimitName(lg, l.Game.TurnHours)}
 	vm.Step = isStep(c, sel)
+	vm.RematchOf = l.Game.RematchOf
 	if u != nil {
 		vm.Me = l.SeatOf(u.ID)
 	}
@@ -96,6 +97,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 		s.sinceChat(&vm, l, u.ID)
 	}
 	if vm.Finished {
+		s.rematchVM(&vm, l, u)
 		vm.Scores = scoreLines(v.Result.Scores, vm.Names(), l.Seats)
 		vm.TieNotes = views.TieNotes(lg, vm.Scores)
 		vm.Result = views.ResultLine(lg, vm.Scores)
@@ -121,6 +123,30 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	vm.Sel = sel
 	selectMove(lg, st, &vm)
 	return vm
+}
+
+// rematchVM links finished game l to its rematch, or offers one to the
+// viewer u who played it.
+func (s *Server) rematchVM(vm *views.GameVM, l *models.Loaded, u *models.User) {
+	if l.Game.RematchID == nil {
+		vm.CanRematch = vm.Me >= 0 || vm.ResignedMe
+		return
+	}
+	r, err := s.store.LoadGame(*l.Game.RematchID)
+	if err != nil {
+		s.log.Warn("a game's rematch", "game", l.Game.ID, "err", err)
+		return
+	}
+	vm.Rematch = &views.RematchVM{ID: r.Game.ID, Status: r.Game.Status}
+	for _, seat := range r.Seats {
+		if !seat.Open() || seat.InvitedID == nil {
+			continue
+		}
+		if p, err := s.store.UserByID(*seat.InvitedID); err == nil {
+			vm.Rematch.Waiting = append(vm.Rematch.Waiting, p.Username)
+		}
+		vm.Rematch.InvitedMe = vm.Rematch.InvitedMe || u != nil && *seat.InvitedID == u.ID
+	}
 }
 
 // clocks says, for each seat, how long its player has left and whether

@@ -56,3 +56,22 @@ func canResign(l *models.Loaded, user uint) error {
 	}
 	return nil
 }
+
+// rematch proposes a rematch of the finished game (or goes to the one
+// proposed already); the bots of a rematch that starts at once play.
+func (s *Server) rematch(c echo.Context) error {
+	id, err := gameID(c)
+	if err != nil {
+		return err
+	}
+	g, err := s.store.Rematch(currentUser(c), id)
+	if err != nil {
+		return err
+	}
+	if g.Status == models.StatusActive {
+		if _, err := autoplay.Bots(s.store, g.ID, nil); err != nil {
+			return err
+		}
+	}
+	return redirect(c, fmt.Sprintf("/games/%d", g.ID))
+}

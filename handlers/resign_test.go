@@ -63,3 +63,39 @@ func TestResign(t *testing.T) {
 		t.Fatalf("the final table does not mark ana resigned:\n%s", final[:strings.Index(final, "</table>")])
 	}
 }
+
+// TestRematchFromTheFinalTable: the players of a finished game (not a
+// watcher) are offered a rematch; the one who asks lands on the new table,
+// the other finds it linked from the final table with Accept; accepted, it
+// is under way.
+func TestRematchFromTheFinalTable(t *testing.T) {
+	s := newSite(t)
+	id, ana, bob := s.anaAndBob()
+	eve := s.signup("eve")
+	s.playToEnd(id, engine.NewRand(1), ana, bob)
+	old := fmt.Sprintf("/games/%d", id)
+	if _, page := eve.get(old); strings.Contains(page, old+"/rematch") {
+		t.Fatal("a watcher is offered a rematch")
+	}
+	if code, body := eve.post(old+"/rematch", nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "only the players of this game may ask for a rematch") {
+		t.Fatalf("a watcher's rematch: %d", code)
+	}
+	if _, page := ana.get(old); !strings.Contains(page, fmt.Sprintf(`action="%s/rematch"`, old)) {
+		t.Fatal("ana is not offered a rematch")
+	}
+	_, page := ana.post(old+"/rematch", nil)
+	m := gameIDRE.FindStringSubmatch(page)
+	if m == nil || m[1] == fmt.Sprint(id) || !strings.Contains(page, fmt.Sprintf("A rematch of game %d.", id)) {
+		t.Fatalf("after asking for a rematch ana is on:\n%.300s", page)
+	}
+	rematch := "/games/" + m[1]
+	_, page = bob.get(old)
+	if !strings.Contains(page, fmt.Sprintf(`<a href="%s">Rematch: game %s</a>`, rematch, m[1])) || !strings.Contains(page, "(waiting for bob)") ||
+		!strings.Contains(page, fmt.Sprintf(`action="%s/join"`, rematch)) || strings.Contains(page, old+"/rematch") {
+		t.Fatal("bob's final table does not offer the rematch")
+	}
+	bob.post(rematch+"/join", nil)
+	if _, page := ana.get(old); !strings.Contains(page, "(under way)") {
+		t.Fatal("the rematch is not under way once bob accepted")
+	}
+}

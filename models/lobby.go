@@ -266,6 +266,12 @@ func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
 		}
 	}
 	order, first, su := s.opts.deal(len(g.Seats))
+	if g.RematchOf != 0 { // the order its seats were offered in (Rematch)
+		for i, seat := range g.Seats {
+			order[i] = seat.Slot
+		}
+		first = 0
+	}
 	setup, err := engine.MarshalSetup(su)
 	if err != nil {
 		return err

@@ -88,6 +88,11 @@ type Game struct {
 	StartedAt  *time.Time
 	FinishedAt *time.Time // or when an admin ended it
 	EndReason  string     `gorm:"not null;default:''"`
+	// RematchOf is the game this one is the rematch of (0: none); its
+	// play order is that game's, turned by one. RematchID is this game's
+	// rematch, once a player proposed it.
+	RematchOf uint  `gorm:"index;not null;default:0"`
+	RematchID *uint
 	Seats      []Seat     `gorm:"constraint:OnDelete:CASCADE"`
 }
 

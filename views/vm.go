@@ -119,6 +119,15 @@ type SinceVM struct {
 	MoreChat int
 }
 
+// RematchVM is a finished game's rematch as its page links to it: its
+// status, whom it waits for, and whether the viewer is invited to it.
+type RematchVM struct {
+	ID        uint
+	Status    string
+	Waiting   []string
+	InvitedMe bool
+}
+
 // SinceLine is one change by someone else; New when the viewer has not
 // seen it before.
 type SinceLine struct {
@@ -219,6 +228,12 @@ type ScoreLine struct {
 // GameVM is the game page.
 type GameVM struct {
 	Page
+	// CanRematch: the viewer played this finished game, which has no
+	// rematch yet; Rematch is its rematch, RematchOf the game this one is
+	// the rematch of (0: none).
+	CanRematch bool
+	Rematch    *RematchVM
+	RematchOf  uint
 	// Chat is the table chat shown under the game (nil on the game area's
 	// own answers).
 	Chat       *ChatVM

@@ -72,3 +72,34 @@ func TestBrowserChatLive(t *testing.T) {
 		b.fatalf("alice's message being written became %q", draft)
 	}
 }
+
+// TestBrowserRematch: alice asks for a rematch from the final table; bob's
+// final table, open meanwhile, offers it without a reload; he accepts and
+// both are in the new game, under way.
+func TestBrowserRematch(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	id := s.gameBetween(s.user("alice"), s.user("bob"))
+	s.playUntil(id, finished)
+	b := newBrowser(t, true, s.logs)
+	a, bb := b.newTab("alice", true), b.newTab("bob", true)
+	for _, tb := range []*tab{a, bb} {
+		s.openGame(tb, tb.name, id)
+		tb.must(tb.waitFor(`typeof window.htmx !== 'undefined' && !!document.querySelector('#final')`, 10*time.Second, "the final table"))
+	}
+	bb.setMarker()
+	a.must(a.click(`#rematch button[type=submit]`, "Rematch"))
+	a.must(a.waitFor(fmt.Sprintf(`document.querySelector('.game-head').textContent.includes('Waiting') || document.body.textContent.includes('A rematch of game %d.')`, id), 10*time.Second, "the rematch's page"))
+	rematch := a.location()
+	bb.must(bb.waitFor(`!!document.querySelector('#rematch form[action$="/join"]')`, 10*time.Second, "the rematch offered on bob's final table"))
+	if st, err := bb.state(); err != nil || !st.HasMarker {
+		b.fatalf("bob's page was reloaded (%v)", err)
+	}
+	bb.must(bb.click(`#rematch form[action$="/join"] button`, "Accept the rematch"))
+	if loc := bb.location(); loc != rematch {
+		b.fatalf("bob accepted and is on %s, want %s", loc, rematch)
+	}
+	for _, tb := range []*tab{a, bb} {
+		tb.must(tb.waitFor(`!!document.querySelector('#board') && !!document.querySelector('#villages')`, 10*time.Second, "the rematch under way"))
+	}
+}
