@@ -91,9 +91,9 @@ type Game struct {
 	// RematchOf is the game this one is the rematch of (0: none); its
 	// play order is that game's, turned by one. RematchID is this game's
 	// rematch, once a player proposed it.
-	RematchOf uint  `gorm:"index;not null;default:0"`
+	RematchOf uint `gorm:"index;not null;default:0"`
 	RematchID *uint
-	Seats      []Seat     `gorm:"constraint:OnDelete:CASCADE"`
+	Seats     []Seat `gorm:"constraint:OnDelete:CASCADE"`
 }
 
 // Seat is a place at a game: a user, a bot or still open. Slot is the order in
