@@ -115,7 +115,11 @@ func (s *Server) adminGames(c echo.Context) error {
 	lg, now := lang(c), s.store.Clock()
 	for _, g := range games {
 		line := gameLine(lg, models.GameSummary{Game: g, Seats: g.Seats, MySeat: -1}, now, 0) // as the lists show it
-		vm.Games = append(vm.Games, views.AdminGame{ID: g.ID, Status: g.Status, Created: g.CreatedAt, Players: line.Players})
+		game := views.AdminGame{ID: g.ID, Status: g.Status, Created: g.CreatedAt}
+		for _, p := range line.Players {
+			game.Players = append(game.Players, p.Text)
+		}
+		vm.Games = append(vm.Games, game)
 	}
 	return render(c, http.StatusOK, views.AdminGamesPage(vm))
 }

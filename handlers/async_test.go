@@ -254,7 +254,7 @@ func TestKeptSeatsAreNotOffered(t *testing.T) {
 		t.Fatalf("create: %d\n%s", code, body)
 	}
 	id := m[1]
-	if _, home := dave.get("/"); !strings.Contains(home, "Game "+id+": ana, (invited), (open) — 1 seat open") {
+	if _, home := dave.get("/"); !strings.Contains(home, "Game "+id+": <a href=\"/users/ana\">ana</a> <span class=\"rating\">(1500?)</span>, (invited), (open) — 1 seat open") {
 		t.Fatalf("dave's open games do not count one seat open in game %s:\n%s", id, home)
 	}
 	_, page := ana.get("/games/" + id)

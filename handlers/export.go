@@ -73,7 +73,7 @@ func (s *Server) exportMyData(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	done, _, err := s.store.MyFinished(u.ID, 0, -1)
+	done, _, err := s.store.MyFinished(u.ID, models.HistoryFilter{}, 0, -1)
 	if err != nil {
 		return err
 	}

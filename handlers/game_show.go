@@ -102,7 +102,7 @@ func (s *Server) showLog(c echo.Context) error {
 		}
 		vm.Log = logLines(lg, l.Events, vm.Names())
 		if l.Game.Status == models.StatusFinished {
-			vm.Result = views.ResultLine(lg, scoreLines(l.Play.State().Score().Scores, vm.Names(), l.Seats))
+			vm.Result = views.ResultLine(lg, scoreLines(lg, l.Play.State().Score().Scores, vm.Names(), l.Seats))
 		}
 	}
 	return render(c, http.StatusOK, views.LogPage(vm))

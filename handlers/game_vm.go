@@ -66,7 +66,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	}
 	clocks := s.clocks(lg, l)
 	for i, seat := range l.Seats {
-		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), Letter: views.Letters[i], Bot: seat.Bot,
+		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), User: seatUser(seat), Letter: views.Letters[i], Bot: seat.Bot,
 			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && !ended && v.Current == i, Clock: clocks[i], Resigned: seat.ResignedID != nil, Abandoned: seat.Abandoned})
 		vm.AbandonedMe = vm.AbandonedMe || i == vm.Me && seat.Abandoned
 		vm.ResignedMe = vm.ResignedMe || u != nil && seat.ResignedID != nil && *seat.ResignedID == u.ID
@@ -98,7 +98,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	}
 	if vm.Finished {
 		s.rematchVM(&vm, l, u)
-		vm.Scores = scoreLines(v.Result.Scores, vm.Names(), l.Seats)
+		vm.Scores = scoreLines(lg, v.Result.Scores, vm.Names(), l.Seats)
 		vm.TieNotes = views.TieNotes(lg, vm.Scores)
 		vm.Result = views.ResultLine(lg, vm.Scores)
 	}
@@ -321,12 +321,16 @@ func (s *Server) baseURL(c echo.Context) string {
 }
 
 // scoreLines is the final table: each seat's score and place, by place.
-func scoreLines(scores []engine.Score, names []string, seats []models.Seat) []views.ScoreLine {
+func scoreLines(lg *i18n.Lang, scores []engine.Score, names []string, seats []models.Seat) []views.ScoreLine {
 	places := engine.Places(scores)
 	out := make([]views.ScoreLine, 0, len(scores))
 	for i, sc := range scores {
-		out = append(out, views.ScoreLine{Name: names[i], Letter: views.Letters[i], Score: sc, Place: places[i], Shared: engine.SharedPlace(places, i),
-			Resigned: seats[i].ResignedID != nil, Abandoned: seats[i].Abandoned})
+		line := views.ScoreLine{Name: names[i], User: seatUser(seats[i]), Letter: views.Letters[i], Score: sc, Place: places[i], Shared: engine.SharedPlace(places, i),
+			Resigned: seats[i].ResignedID != nil, Abandoned: seats[i].Abandoned}
+		if seats[i].RatedTo != 0 {
+			line.Change = views.RatingChange(lg, seats[i].RatedFrom, seats[i].RatedTo)
+		}
+		out = append(out, line)
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Place < out[b].Place })
 	return out

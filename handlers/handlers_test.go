@@ -458,7 +458,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 	if m == nil {
 		t.Fatal("no invite link on the open game's page")
 	}
-	if code, body := bob.get("/join/" + m[1]); code != http.StatusOK || !strings.Contains(body, "ana, (open)") || !strings.Contains(body, "Take a seat") {
+	if code, body := bob.get("/join/" + m[1]); code != http.StatusOK || !strings.Contains(body, `<a href="/users/ana">ana</a>, (open)`) || !strings.Contains(body, "Take a seat") {
 		t.Fatalf("invite page: %d", code)
 	}
 	if code, _ := bob.get("/join/0123456789abcdef0123456789abcdef"); code != http.StatusNotFound {
@@ -481,7 +481,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 		t.Fatal("no overbuild was played: pick a deal where one becomes legal")
 	}
 	// My games lists the finished game for both.
-	if _, body := bob.get("/"); !strings.Contains(body, fmt.Sprintf("Game %d", id)) || !strings.Contains(body, "Finished") {
+	if _, body := bob.get("/"); !strings.Contains(body, fmt.Sprintf("Game %d", id)) || !strings.Contains(body, ` of 2, `) {
 		t.Fatal("my games does not list the finished game")
 	}
 }
@@ -778,7 +778,7 @@ func TestHomeListsLatestFinished(t *testing.T) {
 	}
 	ana.createGame("greedy")
 	rows := regexp.MustCompile(`<tr><td><a href="/games/\d+">`)
-	finished := regexp.MustCompile(`>Finished\s*<`)
+	finished := regexp.MustCompile(`class="result"`)
 	_, home := ana.get("/")
 	if n := len(rows.FindAllString(home, -1)); n != 11 || len(finished.FindAllString(home, -1)) != 10 {
 		t.Fatalf("the home page lists %d games, %d finished; want 11, 10", n, len(finished.FindAllString(home, -1)))

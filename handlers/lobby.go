@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -46,12 +48,16 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 	at := from(c)
 	var games []models.GameSummary
 	if c.QueryParam("finished") == "all" {
-		done, total, err := s.store.MyFinished(u.ID, at, finishedPage)
+		f, fv, err := s.historyFilter(c, "/", "finished=all")
 		if err != nil {
 			return vm, err
 		}
-		games, vm.Finished = done, true
-		vm.Pager = views.Pager{Base: "/?finished=all", Offset: at, Size: finishedPage, Total: total}
+		done, total, err := s.store.MyFinished(u.ID, f, at, finishedPage)
+		if err != nil {
+			return vm, err
+		}
+		games, vm.Finished, vm.Filter = done, true, fv
+		vm.Pager = views.Pager{Base: fv.URL(), Offset: at, Size: finishedPage, Total: total}
 	} else {
 		mine, total, err := s.store.MyGames(u.ID, at, gamesPage)
 		if err != nil {
@@ -60,7 +66,7 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 		games = mine
 		vm.Pager = views.Pager{Base: "/", Offset: at, Size: gamesPage, Total: total}
 		if at == 0 {
-			done, total, err := s.store.MyFinished(u.ID, 0, recentFinished)
+			done, total, err := s.store.MyFinished(u.ID, models.HistoryFilter{}, 0, recentFinished)
 			if err != nil {
 				return vm, err
 			}
@@ -94,6 +100,9 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 	for _, g := range open {
 		vm.Open = append(vm.Open, gameLine(lang(c), g, now, u.ID))
 	}
+	if err := s.rateLines(c, vm.Open, open); err != nil {
+		return vm, err
+	}
 	vm.OpenPager = views.Pager{Base: "/", Param: "open", Offset: openAt, Size: openPage, Total: total}
 	if openAt > 0 {
 		vm.ListsURL = vm.OpenPager.At(openAt)
@@ -119,21 +128,41 @@ func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) vi
 	if g.WaitingOnMe && g.Deadline != nil {
 		gl.TimeLeft = views.TimeLeft(l, g.Deadline.Sub(now))
 	}
+	if g.Game.Status == models.StatusFinished && g.Game.Scored {
+		for _, seat := range g.Seats {
+			if seat.Place == 1 {
+				gl.Winners = append(gl.Winners, seat.Name)
+			}
+			if p := seatUser(seat); p != "" && (seat.UserID != nil && *seat.UserID == viewer || seat.ResignedID != nil && *seat.ResignedID == viewer) {
+				gl.Place, gl.Score = seat.Place, seat.Score
+				gl.RatedFrom, gl.RatedTo = seat.RatedFrom, seat.RatedTo
+			}
+		}
+	}
 	for _, seat := range g.Seats {
 		if seat.FreeFor(viewer) {
 			gl.Free++
 		}
 		if seat.Open() {
 			gl.Open++
-			gl.Players = append(gl.Players, views.OpenSeatShort(l, seat.InvitedID != nil))
+			gl.Players = append(gl.Players, views.PlayerRef{Text: views.OpenSeatShort(l, seat.InvitedID != nil)})
 		} else {
-			gl.Players = append(gl.Players, views.SeatName(l, seat.Name, seat.Bot))
+			gl.Players = append(gl.Players, views.PlayerRef{Text: views.SeatName(l, seat.Name, seat.Bot), User: seatUser(seat)})
 		}
 		if seat.WaitingSince != nil && g.Game.Status == models.StatusActive && (seat.UserID == nil || *seat.UserID != viewer) {
 			gl.WaitingOn = append(gl.WaitingOn, views.SeatName(l, seat.Name, seat.Bot))
 		}
 	}
 	return gl
+}
+
+// seatUser is the username of the player of seat, for a link to their
+// profile ("" for a bot or a deleted account).
+func seatUser(seat models.Seat) string {
+	if seat.UserID == nil && seat.ResignedID == nil {
+		return ""
+	}
+	return seat.Name
 }
 
 // createGame takes the form's seat choices ("open", a bot name, "invite"
@@ -345,4 +374,30 @@ func (s *Server) withdrawInvitation(c echo.Context) error {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/games/%d", id))
+}
+
+// historyFilter reads the filter of a list of finished games at action
+// (with its own query fixed) from the address.
+func (s *Server) historyFilter(c echo.Context, action, fixed string) (models.HistoryFilter, views.HistoryFilter, error) {
+	fv := views.HistoryFilter{Action: action, Fixed: fixed, Opponent: strings.TrimSpace(c.QueryParam("opponent"))}
+	var f models.HistoryFilter
+	if n, err := strconv.Atoi(c.QueryParam("players")); err == nil && n >= 2 && n <= 4 {
+		f.Players, fv.Players = n, n
+	}
+	if r := c.QueryParam("result"); r == "won" || r == "lost" {
+		f.Result, fv.Result = r, r
+	}
+	if fv.Opponent != "" {
+		u, err := s.store.UserNamed(fv.Opponent)
+		switch {
+		case errors.Is(err, models.ErrNotFound):
+			fv.Error = tr(c, "nobody here is called “%s”", fv.Opponent)
+			f.Opponent = math.MaxUint32 // nobody: no game
+		case err != nil:
+			return f, fv, err
+		default:
+			f.Opponent = u.ID
+		}
+	}
+	return f, fv, nil
 }

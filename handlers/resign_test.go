@@ -59,7 +59,8 @@ func TestResign(t *testing.T) {
 	s.playToEnd(id, engine.NewRand(2), bob)
 	_, body = bob.get(page)
 	final := body[strings.Index(body, `id="final"`):]
-	if !strings.Contains(final[:strings.Index(final, "</table>")], "ana <span class=\"status\">(resigned)</span>") {
+	row := final[strings.Index(final, `<a href="/users/ana">ana</a>`):]
+	if !strings.Contains(row[:strings.Index(row, "</th>")], `<span class="status">(resigned)</span>`) {
 		t.Fatalf("the final table does not mark ana resigned:\n%s", final[:strings.Index(final, "</table>")])
 	}
 }

@@ -20,6 +20,8 @@ func (s *Server) routes(e *echo.Echo) {
 
 	e.GET("/", s.home)
 	e.GET("/rules", s.rules)
+	e.GET("/ratings", s.ratings)
+	e.GET("/users/:name", s.profile)
 	e.POST("/language", s.setLanguage)
 	e.POST("/board-size", s.setBoardSize)
 	e.GET("/signup", s.signupForm)

@@ -165,7 +165,7 @@ func TestEndGame(t *testing.T) {
 		}
 	}
 	games, running, err := s.MyGames(ana.ID, 0, 10)
-	done, finished, err2 := s.MyFinished(ana.ID, 0, 10)
+	done, finished, err2 := s.MyFinished(ana.ID, models.HistoryFilter{}, 0, 10)
 	if err != nil || err2 != nil || running != 1 || len(games) != 1 || finished != 1 || done[0].Game.ID != id {
 		t.Fatalf("ana's games: %d running (the open table), %d over (the ended game), %v %v", running, finished, err, err2)
 	}

@@ -133,8 +133,8 @@ func (s *Store) Chat(gameID, before uint) ([]ChatMessage, bool, error) {
 // and how many there are in all.
 func (s *Store) ChatSince(gameID, viewer uint, t time.Time, limit int) ([]ChatMessage, int, error) {
 	q := s.db.Model(&ChatMessage{}).Where("game_id = ? AND created_at > ? AND user_id <> ? AND hidden = ?", gameID, t.UTC(), viewer, false)
-	var total int64
-	if err := q.Session(&gorm.Session{}).Count(&total).Error; err != nil {
+	total, err := count(q)
+	if err != nil {
 		return nil, 0, err
 	}
 	var msgs []ChatMessage
@@ -144,7 +144,7 @@ func (s *Store) ChatSince(gameID, viewer uint, t time.Time, limit int) ([]ChatMe
 	for i, j := 0, len(msgs)-1; i < j; i, j = i+1, j-1 {
 		msgs[i], msgs[j] = msgs[j], msgs[i]
 	}
-	return msgs, int(total), nil
+	return msgs, total, nil
 }
 
 // MyMessages returns every chat message userID wrote, oldest first (for
@@ -174,12 +174,8 @@ func (s *Store) ChatUnread(userID uint) (int, error) {
 // ChatGames lists at most limit of userID's games whose chat has
 // messages they have not seen, most recently changed first.
 func (s *Store) ChatGames(userID uint, limit int) ([]GameSummary, error) {
-	q, _, err := s.mine(userID, StatusOpen, StatusActive, StatusFinished, StatusEnded)
-	if err != nil {
-		return nil, err
-	}
 	var games []Game
-	err = q.Where("me.chat_unread > 0").Preload("Seats").Select("games.*").Order("games.updated_at DESC, games.id DESC").Limit(limit).Find(&games).Error
+	err := s.mine(userID, StatusOpen, StatusActive, StatusFinished, StatusEnded).Where("me.chat_unread > 0").Preload("Seats").Select("games.*").Order("games.updated_at DESC, games.id DESC").Limit(limit).Find(&games).Error
 	if err != nil {
 		return nil, err
 	}
@@ -254,14 +250,14 @@ type Reported struct {
 // no admin has dealt with, most reported first, and how many there are.
 func (s *Store) Reports(offset, limit int) ([]Reported, int, error) {
 	open := s.db.Model(&ChatReport{}).Select("message_id, COUNT(*) AS reports").Where("closed = ?", false).Group("message_id")
-	var total int64
-	if err := s.db.Table("(?) AS r", open).Count(&total).Error; err != nil {
+	total, err := count(s.db.Table("(?) AS r", open))
+	if err != nil {
 		return nil, 0, err
 	}
 	var out []Reported
-	err := s.db.Table("chat_messages").Select("chat_messages.*, r.reports").Joins("JOIN (?) AS r ON r.message_id = chat_messages.id", open).
+	err = s.db.Table("chat_messages").Select("chat_messages.*, r.reports").Joins("JOIN (?) AS r ON r.message_id = chat_messages.id", open).
 		Order("r.reports DESC, chat_messages.id DESC").Offset(offset).Limit(limit).Scan(&out).Error
-	return out, int(total), err
+	return out, total, err
 }
 
 // Moderate deals with the reports of message msgID for admin: hide hides

@@ -229,6 +229,9 @@ func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded,
 			return err
 		}
 		if actor.Timeout {
+			if err := tx.Model(&Seat{}).Where("id = ?", l.Seats[seat].ID).Update("timed_out", gorm.Expr("timed_out + 1")).Error; err != nil {
+				return err
+			}
 			return s.tellTimeout(tx, p, l, seat)
 		}
 		return nil
@@ -350,6 +353,9 @@ func (s *Store) afterChange(tx *gorm.DB, p *people, l *Loaded, acted, prevCur in
 func (s *Store) finish(tx *gorm.DB, p *people, l *Loaded, now time.Time) error {
 	l.Game.Status, l.Game.FinishedAt = StatusFinished, &now
 	if err := tx.Model(&Game{}).Where("id = ?", l.Game.ID).Updates(map[string]any{"status": StatusFinished, "finished_at": now}).Error; err != nil {
+		return err
+	}
+	if err := s.keepResults(tx, l); err != nil {
 		return err
 	}
 	places := engine.Places(l.Play.State().Score().Scores)

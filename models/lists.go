@@ -24,7 +24,8 @@ type GameSummary struct {
 // all. The order is the database's, so a page reads only its games (and
 // their seats, in one more statement).
 func (s *Store) MyGames(userID uint, offset, limit int) ([]GameSummary, int, error) {
-	q, total, err := s.mine(userID, StatusOpen, StatusActive)
+	q := s.mine(userID, StatusOpen, StatusActive)
+	total, err := count(q)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -40,11 +41,33 @@ func (s *Store) MyGames(userID uint, offset, limit int) ([]GameSummary, int, err
 	return mySummaries(games, userID), total, nil
 }
 
+// HistoryFilter narrows a list of finished games: to those with the
+// player Opponent (0: anyone), of Players players (0: any number), and
+// those the user won (Result "won") or did not ("lost"; "" either).
+type HistoryFilter struct {
+	Opponent uint
+	Players  int
+	Result   string
+}
+
 // MyFinished lists, limit at a time from offset, the games over (finished
-// or ended) in which user has a seat, latest first, and how many there are
-// in all; a limit below 0 lists them all.
-func (s *Store) MyFinished(userID uint, offset, limit int) ([]GameSummary, int, error) {
-	q, total, err := s.mine(userID, StatusFinished, StatusEnded)
+// or ended) in which user has a seat that pass f, latest first, and how
+// many there are in all; a limit below 0 lists them all.
+func (s *Store) MyFinished(userID uint, f HistoryFilter, offset, limit int) ([]GameSummary, int, error) {
+	q := s.mine(userID, StatusFinished, StatusEnded)
+	if f.Opponent != 0 {
+		q = q.Where("EXISTS (SELECT 1 FROM seats o WHERE o.game_id = games.id AND (o.user_id = ? OR o.resigned_id = ?))", f.Opponent, f.Opponent)
+	}
+	if f.Players != 0 {
+		q = q.Where("games.num_players = ?", f.Players)
+	}
+	switch f.Result {
+	case "won":
+		q = q.Where("me.place = 1")
+	case "lost":
+		q = q.Where("me.place > 1")
+	}
+	total, err := count(q)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -59,13 +82,17 @@ func (s *Store) MyFinished(userID uint, offset, limit int) ([]GameSummary, int, 
 }
 
 // mine is the query of the games of statuses in which user has a seat
-// ("me" is their seat), and how many there are.
-func (s *Store) mine(userID uint, statuses ...string) (*gorm.DB, int, error) {
-	q := s.db.Model(&Game{}).Joins("JOIN seats me ON me.game_id = games.id AND me.user_id = ?", userID).
+// ("me" is their seat).
+func (s *Store) mine(userID uint, statuses ...string) *gorm.DB {
+	return s.db.Model(&Game{}).Joins("JOIN seats me ON me.game_id = games.id AND me.user_id = ?", userID).
 		Where("games.status IN ?", statuses)
-	var total int64
-	err := q.Session(&gorm.Session{}).Count(&total).Error
-	return q, int(total), err
+}
+
+// count is how many rows q finds.
+func count(q *gorm.DB) (int, error) {
+	var n int64
+	err := q.Session(&gorm.Session{}).Count(&n).Error
+	return int(n), err
 }
 
 // mySummaries lists games as user sees them in their lists.
@@ -100,15 +127,15 @@ func UserSeat(seats []Seat, userID uint) int {
 func (s *Store) Invitations(userID uint, offset, limit int) ([]GameSummary, int, error) {
 	q := s.db.Model(&Game{}).Where("status = ? AND id IN (?)", StatusOpen,
 		s.db.Model(&Seat{}).Select("game_id").Where("invited_id = ?", userID))
-	var total int64
-	if err := q.Session(&gorm.Session{}).Count(&total).Error; err != nil {
+	total, err := count(q)
+	if err != nil {
 		return nil, 0, err
 	}
 	var games []Game
 	if err := q.Preload("Seats").Order("created_at desc, id desc").Offset(offset).Limit(limit).Find(&games).Error; err != nil {
 		return nil, 0, err
 	}
-	return summaries(games), int(total), nil
+	return summaries(games), total, nil
 }
 
 // Vacations returns when the vacations of those of users who are on
@@ -152,15 +179,15 @@ func (s *Store) OpenGames(viewer uint, offset, limit int) ([]GameSummary, int, e
 	q := s.db.Model(&Game{}).Where("status = ? AND private = ?", StatusOpen, false).
 		Where("id IN (?)", s.db.Model(&Seat{}).Select("game_id").Where("user_id IS NULL AND bot = '' AND invited_id IS NULL")).
 		Where("id NOT IN (?)", s.db.Model(&Seat{}).Select("game_id").Where("user_id = ? OR invited_id = ?", viewer, viewer))
-	var total int64
-	if err := q.Session(&gorm.Session{}).Count(&total).Error; err != nil {
+	total, err := count(q)
+	if err != nil {
 		return nil, 0, err
 	}
 	var games []Game
 	if err := q.Preload("Seats").Order("created_at desc, id desc").Offset(offset).Limit(limit).Find(&games).Error; err != nil {
 		return nil, 0, err
 	}
-	return summaries(games), int(total), nil
+	return summaries(games), total, nil
 }
 
 // summaries lists games for someone without a seat in them.

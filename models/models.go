@@ -38,6 +38,12 @@ type User struct {
 	Admin     bool `gorm:"not null;default:false"`
 	BannedAt  *time.Time
 	BanReason string `gorm:"not null;default:''"`
+	// Rating, RatingDev and RatingVol are the user's Glicko-2 rating
+	// (package rating), from RatedGames games.
+	Rating     float64 `gorm:"not null;default:1500"`
+	RatingDev  float64 `gorm:"not null;default:350"`
+	RatingVol  float64 `gorm:"not null;default:0.06"`
+	RatedGames int     `gorm:"not null;default:0"`
 }
 
 // Email modes.
@@ -65,7 +71,7 @@ const (
 // it was made on, so two submits of the same turn commit once.
 type Game struct {
 	ID          uint   `gorm:"primaryKey"`
-	Status      string `gorm:"index;not null"`
+	Status      string `gorm:"index;index:idx_games_scored,priority:1;not null"`
 	NumPlayers  int    `gorm:"not null"`
 	CreatorID   uint   `gorm:"not null"`
 	InviteToken string `gorm:"uniqueIndex;not null"`
@@ -93,7 +99,10 @@ type Game struct {
 	// rematch, once a player proposed it.
 	RematchOf uint `gorm:"index;not null;default:0"`
 	RematchID *uint
-	Seats     []Seat `gorm:"constraint:OnDelete:CASCADE"`
+	// Scored: the seats of the finished game have their places and scores
+	// (games finished before those were kept get them later).
+	Scored bool   `gorm:"index:idx_games_scored,priority:2;not null;default:false"`
+	Seats  []Seat `gorm:"constraint:OnDelete:CASCADE"`
 }
 
 // Seat is a place at a game: a user, a bot or still open. Slot is the order in
@@ -135,6 +144,14 @@ type Seat struct {
 	// has not seen; ChatMuted, that they muted it (it counts none).
 	ChatUnread int  `gorm:"index:idx_seats_user_chat,priority:2;not null;default:0"`
 	ChatMuted  bool `gorm:"not null;default:false"`
+	// Once the game is finished: the seat's place (1 first; ties share
+	// one) and total, and its player's rating before and after the game
+	// (0: not rated). TimedOut counts the seat's timeouts.
+	Place     int     `gorm:"not null;default:0"`
+	Score     int     `gorm:"not null;default:0"`
+	RatedFrom float64 `gorm:"not null;default:0"`
+	RatedTo   float64 `gorm:"not null;default:0"`
+	TimedOut  int     `gorm:"not null;default:0"`
 }
 
 // Open reports whether nobody has taken the seat.

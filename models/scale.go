@@ -72,9 +72,9 @@ func (s *Store) FillScale(template uint, sc Scale, progress func(string)) error 
 			entries, status, version = t.Log[:cut], StatusActive, t.Log[cut-1].Version
 		}
 		return batches(db, n, 2000, []string{
-			`INSERT INTO games (id, status, num_players, creator_id, invite_token, setup, first, version, turn_hours, private, invites, created_at, updated_at, started_at, finished_at, end_reason)
-			 VALUES (?, ?, 2, ?, ?, ?, ?, ?, 0, 0, 0, ?, ?, ?, ?, '')`,
-			`INSERT INTO seats (game_id, slot, "index", user_id, bot, name, abandoned, timeouts, waiting_since, reminded, seen_seq) VALUES (?, ?, ?, ?, '', ?, 0, 0, ?, 0, 0)`,
+			`INSERT INTO games (id, status, num_players, creator_id, invite_token, setup, first, version, turn_hours, private, invites, created_at, updated_at, started_at, finished_at, end_reason, scored)
+			 VALUES (?, ?, 2, ?, ?, ?, ?, ?, 0, 0, 0, ?, ?, ?, ?, '', ?)`,
+			`INSERT INTO seats (game_id, slot, "index", user_id, bot, name, abandoned, timeouts, waiting_since, reminded, seen_seq, place, score) VALUES (?, ?, ?, ?, '', ?, 0, 0, ?, 0, 0, ?, ?)`,
 			`INSERT INTO log_entries (game_id, seq, kind, seat, turn, version, timeout, auto, stand, data, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0, ?, ?)`,
 		}, func(i int, st []stmt) error {
 			id := nextGame
@@ -84,7 +84,7 @@ func (s *Store) FillScale(template uint, sc Scale, progress func(string)) error 
 			if !running {
 				done = &at
 			}
-			if _, err := st[0].Exec(id, status, firstUser, fmt.Sprintf("scale-%d", id), t.Game.Setup, t.Game.First, version, at, at, at, done); err != nil {
+			if _, err := st[0].Exec(id, status, firstUser, fmt.Sprintf("scale-%d", id), t.Game.Setup, t.Game.First, version, at, at, at, done, !running); err != nil {
 				return err
 			}
 			a := firstUser + uint(r.IntN(sc.Users))
@@ -98,7 +98,11 @@ func (s *Store) FillScale(template uint, sc Scale, progress func(string)) error 
 				if running && seat.Index == waiting {
 					since = &at
 				}
-				if _, err := st[1].Exec(id, seat.Slot, seat.Index, u, fmt.Sprintf("scale%d", u-firstUser), since); err != nil {
+				place, score := seat.Place, seat.Score
+				if running {
+					place, score = 0, 0
+				}
+				if _, err := st[1].Exec(id, seat.Slot, seat.Index, u, fmt.Sprintf("scale%d", u-firstUser), since, place, score); err != nil {
 					return err
 				}
 			}

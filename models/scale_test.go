@@ -54,7 +54,7 @@ func TestFillScale(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		done, m, err := s.MyFinished(u.ID, 0, 100)
+		done, m, err := s.MyFinished(u.ID, models.HistoryFilter{}, 0, 100)
 		if err != nil {
 			t.Fatal(err)
 		}

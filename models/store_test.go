@@ -529,7 +529,7 @@ func TestMyGamesPaged(t *testing.T) {
 		t.Fatalf("%d of %d games wait on ana: the test needs both kinds", waiting, len(all))
 	}
 	for _, tc := range []struct{ from, limit, n int }{{0, 10, 10}, {10, 10, 3}, {20, 10, 0}} {
-		page, total, err := s.MyFinished(ana.ID, tc.from, tc.limit)
+		page, total, err := s.MyFinished(ana.ID, HistoryFilter{}, tc.from, tc.limit)
 		if err != nil || total != 13 || len(page) != tc.n {
 			t.Fatalf("MyFinished(ana, %d, %d): %d games of %d, %v", tc.from, tc.limit, len(page), total, err)
 		}

@@ -50,7 +50,7 @@ type AuthVM struct {
 type GameLine struct {
 	ID          uint
 	Status      string
-	Players     []string
+	Players     []PlayerRef
 	Open        int // seats not taken yet, kept ones too: what the game waits for
 	Free        int // of those, the seats the viewer may take (not kept for someone else)
 	WaitingOnMe bool
@@ -60,6 +60,11 @@ type GameLine struct {
 	TimeLeft    string // of my turn, when the game waits on me with a limit
 	Creator     string // who opened the table (while they sit at it)
 	ChatUnread  int    // messages of its chat the viewer has not read
+	// Of a finished game: its winners, and the viewer's place (0: they
+	// did not play it), total and rating before and after (0: not rated).
+	Winners            []string
+	Place, Score       int
+	RatedFrom, RatedTo float64
 }
 
 // HomeVM is the signed-in home: my games, invitations and the lobby.
@@ -80,6 +85,7 @@ type HomeVM struct {
 	// ones.
 	Pager    Pager
 	Finished bool
+	Filter   HistoryFilter // of the finished games
 	// OpenPager pages Open.
 	OpenPager Pager
 	// InvitedPager pages Invited.
@@ -139,6 +145,7 @@ type SinceLine struct {
 type Seat struct {
 	Index   int
 	Name    string
+	User    string // the username of its profile ("" for a bot)
 	Letter  string
 	Bot     string
 	Village engine.SeatView
@@ -217,6 +224,8 @@ type LogItem struct {
 // ScoreLine is one row of the final score table.
 type ScoreLine struct {
 	Name   string
+	User   string // the username of its profile ("" for a bot)
+	Change string // the player's rating change ("" when not rated)
 	Letter string
 	engine.Score
 	Place     int  // 1 for the winners

@@ -12,8 +12,9 @@ import (
 
 // Worker runs the site's background work: it plays timed-out seats, lets
 // bots whose move was lost (a crash) play it, sends
-// reminders, queues digests, cancels tables nobody completed in 14 days
-// and delivers the outbox. Everything it needs is
+// reminders, queues digests, cancels tables nobody completed in 14 days,
+// gives games finished before their results were kept those results, and
+// delivers the outbox. Everything it needs is
 // in the database, so a restarted worker carries on where one stopped, and
 // each step is safe to run twice (or in two processes at once).
 type Worker struct {
@@ -63,12 +64,16 @@ func (w *Worker) Once(ctx context.Context) {
 	if err != nil {
 		w.Log.Error("expiring tables", "err", err)
 	}
+	scored, err := w.Store.ScoreOld(200)
+	if err != nil {
+		w.Log.Error("scoring old games", "err", err)
+	}
 	st, err := w.Outbox.RunOnce(ctx)
 	if err != nil {
 		w.Log.Error("outbox", "err", err)
 	}
-	if timeouts+stalled+reminders+digests+expired+st.Sent+st.Skipped+st.Failed > 0 {
-		w.Log.Info("worker", "timeouts", timeouts, "stalled_bots", stalled, "reminders", reminders, "digests", digests, "tables_expired", expired,
+	if timeouts+stalled+reminders+digests+expired+scored+st.Sent+st.Skipped+st.Failed > 0 {
+		w.Log.Info("worker", "timeouts", timeouts, "stalled_bots", stalled, "reminders", reminders, "digests", digests, "tables_expired", expired, "old_games_scored", scored,
 			"mail_sent", st.Sent, "mail_skipped", st.Skipped, "mail_failed", st.Failed)
 	}
 }

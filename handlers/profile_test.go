@@ -1,0 +1,62 @@
+package handlers_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"cacao/engine"
+)
+
+// TestProfile: anyone may read a player's profile: their rating (still
+// provisional) with its chart, their counts and their finished games,
+// filtered by opponent, players and result; names link to profiles, the
+// final table shows the rating change.
+func TestProfile(t *testing.T) {
+	s := newSite(t)
+	id, ana, bob := s.anaAndBob()
+	s.playToEnd(id, engine.NewRand(1), ana, bob)
+	second := ana.createGame("open", "none", "none")
+	bob.post(fmt.Sprintf("/games/%d/join", second), nil)
+	s.playToEnd(second, engine.NewRand(2), ana, bob)
+
+	anon := s.client("anon")
+	code, page := anon.get("/users/ana")
+	if code != http.StatusOK || !strings.Contains(page, "<h1>ana</h1>") || !strings.Contains(page, "(provisional: 2 of 10 rated games)") ||
+		!strings.Contains(page, `<polyline points="0.0,`) || !strings.Contains(page, `<a href="/users/bob">bob</a>`) || !strings.Contains(page, "<dt>Finished</dt><dd>2</dd>") {
+		t.Fatalf("ana's profile: %d\n%s", code, page)
+	}
+	if strings.Count(page, `class="result"`) != 2 || !strings.Contains(page, " of 2, ") {
+		t.Fatal("the profile does not list both games with their results")
+	}
+	for _, tc := range []struct {
+		query string
+		games int
+		says  string
+	}{
+		{"?opponent=BOB", 2, ""},
+		{"?opponent=nobody", 0, "nobody here is called “nobody”"},
+		{"?players=3", 0, ""},
+		{"?result=won&players=2", -1, ""},
+	} {
+		_, page := anon.get("/users/ana" + tc.query)
+		if n := strings.Count(page, `class="result"`); tc.games >= 0 && n != tc.games || tc.says != "" && !strings.Contains(page, tc.says) {
+			t.Errorf("%s: %d games listed; want %d", tc.query, n, tc.games)
+		}
+	}
+	if _, page := ana.get("/?finished=all&opponent=bob&result=lost"); strings.Count(page, `class="result"`) > 1 || !strings.Contains(page, `name="finished" value="all"`) {
+		t.Fatal("my finished games, filtered")
+	}
+	if code, _ := anon.get("/users/nobody"); code != http.StatusNotFound {
+		t.Fatalf("the profile of nobody: %d", code)
+	}
+	_, final := ana.get(fmt.Sprintf("/games/%d", id))
+	final = final[strings.Index(final, `id="final"`):]
+	if !strings.Contains(final[:strings.Index(final, "</table>")], `<span class="rating">(+`) {
+		t.Fatal("the final table does not show the rating change")
+	}
+	if code, page := anon.get("/ratings"); code != http.StatusOK || !strings.Contains(page, "Glicko-2") {
+		t.Fatalf("the ratings help: %d", code)
+	}
+}

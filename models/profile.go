@@ -1,0 +1,82 @@
+package models
+
+import "time"
+
+// Stats is what a profile tells of a player's games: how many they
+// finished, won (a shared first place counts), in each place (Places[0]
+// first), their average total, and the seats they resigned or let time
+// out (in all their games).
+type Stats struct {
+	Finished, Wins          int
+	Places                  [4]int
+	AverageScore            float64
+	Resignations, Timeouts int
+}
+
+// Stats counts userID's games.
+func (s *Store) Stats(userID uint) (Stats, error) {
+	var st Stats
+	var rows []struct {
+		Place, N int
+		Sum      float64
+	}
+	err := s.db.Model(&Seat{}).Select("seats.place AS place, COUNT(*) AS n, SUM(seats.score) AS sum").
+		Joins("JOIN games ON games.id = seats.game_id AND games.status = ? AND games.scored = ?", StatusFinished, true).
+		Where("seats.user_id = ? OR seats.resigned_id = ?", userID, userID).Group("seats.place").Scan(&rows).Error
+	if err != nil {
+		return st, err
+	}
+	var sum float64
+	for _, r := range rows {
+		st.Finished += r.N
+		sum += r.Sum
+		if r.Place >= 1 && r.Place <= len(st.Places) {
+			st.Places[r.Place-1] = r.N
+		}
+	}
+	st.Wins = st.Places[0]
+	if st.Finished > 0 {
+		st.AverageScore = sum / float64(st.Finished)
+	}
+	var more struct{ Resigned, Timeouts int }
+	err = s.db.Model(&Seat{}).Select("COALESCE(SUM(resigned_id = ?), 0) AS resigned, COALESCE(SUM(timed_out), 0) AS timeouts", userID).
+		Where("user_id = ? OR resigned_id = ?", userID, userID).Scan(&more).Error
+	st.Resignations, st.Timeouts = more.Resigned, more.Timeouts
+	return st, err
+}
+
+// RatingPoint is a player's rating before and after one rated game.
+type RatingPoint struct {
+	GameID   uint
+	At       time.Time
+	From, To float64
+}
+
+// RatingHistory returns userID's latest limit rated games, oldest first.
+func (s *Store) RatingHistory(userID uint, limit int) ([]RatingPoint, error) {
+	var pts []RatingPoint
+	err := s.db.Model(&Seat{}).Select("seats.game_id AS game_id, games.finished_at AS at, seats.rated_from AS \"from\", seats.rated_to AS \"to\"").
+		Joins("JOIN games ON games.id = seats.game_id").
+		Where("(seats.user_id = ? OR seats.resigned_id = ?) AND seats.rated_to > 0", userID, userID).
+		Order("games.finished_at DESC, games.id DESC").Limit(limit).Scan(&pts).Error
+	for i, j := 0, len(pts)-1; i < j; i, j = i+1, j-1 {
+		pts[i], pts[j] = pts[j], pts[i]
+	}
+	return pts, err
+}
+
+// Ratings returns the ratings of users ids, by id.
+func (s *Store) Ratings(ids []uint) (map[uint]User, error) {
+	out := map[uint]User{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	var us []User
+	if err := s.db.Select("id", "rating", "rated_games").Where("id IN ?", ids).Find(&us).Error; err != nil {
+		return nil, err
+	}
+	for _, u := range us {
+		out[u.ID] = u
+	}
+	return out, nil
+}

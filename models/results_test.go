@@ -1,0 +1,123 @@
+package models_test
+
+import (
+	"testing"
+
+	"cacao/models"
+	"cacao/models/autoplay"
+)
+
+// TestResultsAndRatings: a finished game between two players keeps each
+// seat's place and total and rates both (the winner up, the other down,
+// from 1500); a game against bots alone is not rated.
+func TestResultsAndRatings(t *testing.T) {
+	s, _ := openClocked(t)
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	l := playOut(t, s, startDuel(t, s, ana, bob, 0), ana, bob)
+	if !l.Game.Scored {
+		t.Fatal("the game is not marked scored")
+	}
+	for _, seat := range l.Seats {
+		u, _ := s.UserByID(*seat.UserID)
+		if seat.Place < 1 || seat.Score <= 0 || seat.RatedFrom != 1500 || seat.RatedTo != u.Rating || u.RatedGames != 1 {
+			t.Fatalf("%s: place %d, score %d, rated %.1f→%.1f, user %.1f after %d games", seat.Name, seat.Place, seat.Score, seat.RatedFrom, seat.RatedTo, u.Rating, u.RatedGames)
+		}
+		if (seat.Place == 1) != (u.Rating > 1500) && l.Seats[0].Place != l.Seats[1].Place {
+			t.Fatalf("%s, place %d, is rated %.1f", seat.Name, seat.Place, u.Rating)
+		}
+	}
+	bots, _ := openClocked(t)
+	tpl := mustLoad(t, bots, finishedTemplate(t, bots)) // ana resigned at once: the bots played
+	for _, seat := range tpl.Seats {
+		if seat.RatedTo != 0 {
+			t.Fatalf("a game without two players was rated: %+v", seat)
+		}
+	}
+}
+
+// TestResignedRanksLast: who resigned is rated behind the player who
+// finished, whatever score the bot reached for them.
+func TestResignedRanksLast(t *testing.T) {
+	s, _ := openClocked(t)
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	id := startDuel(t, s, ana, bob, 0)
+	if _, err := s.Resign(id, ana.ID); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; mustLoad(t, s, id).Game.Status != models.StatusFinished; i++ {
+		if i == 100 {
+			t.Fatal("the game did not finish")
+		}
+		if _, err := autoplay.Bots(s, id, nil); err != nil {
+			t.Fatal(err)
+		}
+		actAll(t, s, id, bob)
+	}
+	a, _ := s.UserByID(ana.ID)
+	b, _ := s.UserByID(bob.ID)
+	if !(a.Rating < 1500 && b.Rating > 1500) || a.RatedGames != 1 {
+		t.Fatalf("ana resigned and is rated %.1f; bob %.1f", a.Rating, b.Rating)
+	}
+}
+
+// TestScoreOld: a game finished before places were kept gets them.
+func TestScoreOld(t *testing.T) {
+	s, _ := openClocked(t)
+	id := finishedTemplate(t, s)
+	want := mustLoad(t, s, id).Seats
+	models.DB(s).Exec("UPDATE seats SET place = 0, score = 0 WHERE game_id = ?", id)
+	models.DB(s).Exec("UPDATE games SET scored = false WHERE id = ?", id)
+	if n, err := s.ScoreOld(10); err != nil || n != 1 {
+		t.Fatalf("scored %d (%v)", n, err)
+	}
+	for i, seat := range mustLoad(t, s, id).Seats {
+		if seat.Place != want[i].Place || seat.Score != want[i].Score || seat.Place == 0 {
+			t.Fatalf("seat %d: place %d score %d; want %d %d", i, seat.Place, seat.Score, want[i].Place, want[i].Score)
+		}
+	}
+	if n, _ := s.ScoreOld(10); n != 0 {
+		t.Fatalf("scored %d more", n)
+	}
+}
+
+// TestStatsAndHistory: the profile's counts, rating history and filtered
+// list of finished games follow the games played.
+func TestStatsAndHistory(t *testing.T) {
+	s, _ := openClocked(t)
+	ana, bob, cyd := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "cyd")
+	first := playOut(t, s, startDuel(t, s, ana, bob, 0), ana, bob)
+	second := playOut(t, s, startDuel(t, s, ana, cyd, 0), ana, cyd)
+	st, err := s.Stats(ana.ID)
+	if err != nil || st.Finished != 2 || st.Resignations != 0 || st.Timeouts != 0 {
+		t.Fatalf("ana's stats: %+v, %v", st, err)
+	}
+	wins, total := 0, 0
+	for _, l := range []*models.Loaded{first, second} {
+		seat := l.Seats[l.SeatOf(ana.ID)]
+		total += seat.Score
+		if seat.Place == 1 {
+			wins++
+		}
+	}
+	if st.Wins != wins || st.AverageScore != float64(total)/2 || st.Places[0]+st.Places[1] != 2 {
+		t.Fatalf("ana's stats: %+v; want %d wins, average %v", st, wins, float64(total)/2)
+	}
+	hist, err := s.RatingHistory(ana.ID, 10)
+	if err != nil || len(hist) != 2 || hist[0].GameID != first.Game.ID || hist[1].From != hist[0].To {
+		t.Fatalf("ana's rating history: %+v, %v", hist, err)
+	}
+	for _, tc := range []struct {
+		f    models.HistoryFilter
+		want int
+	}{
+		{models.HistoryFilter{}, 2},
+		{models.HistoryFilter{Opponent: cyd.ID}, 1},
+		{models.HistoryFilter{Players: 3}, 0},
+		{models.HistoryFilter{Result: "won"}, wins},
+		{models.HistoryFilter{Result: "lost"}, 2 - wins},
+	} {
+		if games, n, err := s.MyFinished(ana.ID, tc.f, 0, 10); err != nil || n != tc.want || len(games) != tc.want {
+			t.Errorf("filter %+v: %d games (%d listed), %v; want %d", tc.f, n, len(games), err, tc.want)
+		}
+	}
+}
