@@ -7,9 +7,9 @@ import "time"
 // first), their average total, and the seats they resigned or let time
 // out (in all their games).
 type Stats struct {
-	Finished, Wins          int
-	Places                  [4]int
-	AverageScore            float64
+	Finished, Wins         int
+	Places                 [4]int
+	AverageScore           float64
 	Resignations, Timeouts int
 }
 
