@@ -18,6 +18,9 @@ func (s *Server) chatVM(c echo.Context, l *models.Loaded, before uint) (views.Ch
 	u := currentUser(c)
 	vm := views.ChatVM{GameID: l.Game.ID, Before: before, Max: models.ChatMaxLength}
 	vm.CSRF, _ = c.Get("csrf").(string)
+	if u == nil {
+		u = &models.User{} // a watcher not signed in: reads, writes nothing
+	}
 	for _, seat := range l.Seats {
 		if seat.UserID != nil && *seat.UserID == u.ID {
 			vm.Write, vm.Mute, vm.Muted = true, true, seat.ChatMuted
@@ -40,7 +43,7 @@ func (s *Server) chatVM(c echo.Context, l *models.Loaded, before uint) (views.Ch
 	if more && len(msgs) > 0 {
 		vm.Earlier = msgs[0].ID
 	}
-	if before == 0 {
+	if before == 0 && u.ID != 0 {
 		if err := s.store.ReadChat(u.ID, l.Game.ID); err != nil {
 			return vm, err
 		}
@@ -75,8 +78,10 @@ func (s *Server) showChat(c echo.Context) error {
 			vm.Announce = append(vm.Announce, tr(c, "%s says: %s", m.Name, m.Text))
 		}
 	}
-	if vm.Unread, err = s.store.ChatUnread(currentUser(c).ID); err != nil {
-		return err
+	if u := currentUser(c); u != nil {
+		if vm.Unread, err = s.store.ChatUnread(u.ID); err != nil {
+			return err
+		}
 	}
 	return render(c, http.StatusOK, views.ChatFragment(vm))
 }

@@ -50,7 +50,7 @@ func (s *Server) showGame(c echo.Context) error {
 	// The whole page shows the chat, read before the header counts what
 	// is unread.
 	var chat *views.ChatVM
-	if u != nil && !isHTMX(c) {
+	if !isHTMX(c) {
 		cv, err := s.chatVM(c, l, 0)
 		if err != nil {
 			return err

@@ -533,9 +533,9 @@ func TestAuthorization(t *testing.T) {
 	if code, _ := eve.get(fmt.Sprintf("/games/%d/record.json", id)); code != http.StatusForbidden {
 		t.Errorf("record of a running game: %d; want 403 (it shows the piles)", code)
 	}
-	// Not signed in: sent to log in, or 401 for a post.
+	// Not signed in: a watcher of the public game (no hand), 401 for a post.
 	anon := s.client("anon")
-	if code, body := anon.get(fmt.Sprintf("/games/%d", id)); code != http.StatusOK || !strings.Contains(body, "<h1>Log in</h1>") {
+	if code, body := anon.get(fmt.Sprintf("/games/%d", id)); code != http.StatusOK || strings.Contains(body, `id="hand"`) || strings.Contains(body, "<h1>Log in</h1>") {
 		t.Errorf("anonymous game page: %d", code)
 	}
 	if code, _ := anon.post(fmt.Sprintf("/games/%d/turn", id), form()); code != http.StatusUnauthorized {
@@ -727,18 +727,18 @@ func TestNamesAreEscaped(t *testing.T) {
 func TestLogout(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
-	id := ana.createGame("greedy", "none", "none")
+	ana.createGame("greedy", "none", "none")
 	u, _ := url.Parse(s.srv.URL)
 	old := ana.http.Jar.Cookies(u)
 	if code, body := ana.post("/logout", nil); code != http.StatusOK || !strings.Contains(body, "Sign up") {
 		t.Fatalf("logout: %d", code)
 	}
-	if _, body := ana.get(fmt.Sprintf("/games/%d", id)); !strings.Contains(body, "<h1>Log in</h1>") {
+	if _, body := ana.get("/settings"); !strings.Contains(body, "<h1>Log in</h1>") {
 		t.Fatal("still signed in after logging out")
 	}
 	replay := s.client("replay")
 	replay.http.Jar.SetCookies(u, old)
-	if _, body := replay.get(fmt.Sprintf("/games/%d", id)); !strings.Contains(body, "<h1>Log in</h1>") {
+	if _, body := replay.get("/settings"); !strings.Contains(body, "<h1>Log in</h1>") {
 		t.Fatal("the session cookie from before logging out still works")
 	}
 }

@@ -27,7 +27,7 @@ func pagesFor(t *testing.T, s *site, c *client, id uint) map[string]string {
 	out := map[string]string{}
 	seat, l := s.seatOf(id, c.name)
 	base := fmt.Sprintf("/games/%d", id)
-	urls := []string{base, base + "/log", base + "?live=1&from=0", "/", "/notifications", "/rules", "/settings"}
+	urls := []string{base, base + "/log", base + "/chat", base + "?live=1&from=0", "/", "/notifications", "/rules", "/settings", "/games", "/users/ana"}
 	if u, err := s.store.UserNamed(c.name); err == nil && u.Admin {
 		urls = append(urls, "/admin/users", "/admin/users/ana", "/admin/games", "/admin/audit")
 	}
@@ -84,8 +84,8 @@ func checkNoLeak(t *testing.T, s *site, c *client, id uint, pages map[string]str
 		}
 		sort.Strings(shown)
 		want := own
-		if strings.HasSuffix(name, "/log") {
-			want = nil // the whole log shows no hand at all
+		if strings.HasSuffix(name, "/log") || strings.HasSuffix(name, "/chat") {
+			want = nil // the whole log, or the chat, shows no hand at all
 		}
 		if l.Game.Status == models.StatusActive && strings.Join(shown, " ") != strings.Join(want, " ") {
 			t.Fatalf("%s as %s shows hand tiles %v; want %v", name, c.name, shown, want)
@@ -94,8 +94,8 @@ func checkNoLeak(t *testing.T, s *site, c *client, id uint, pages map[string]str
 }
 
 // TestNoPageLeaksHiddenInformation plays a game between two people and, after
-// every move, renders every page and fragment for both and for an outsider,
-// an admin.
+// every move, renders every page and fragment for both, for an outsider,
+// an admin, and for a watcher not signed in.
 func TestNoPageLeaksHiddenInformation(t *testing.T) {
 	s := newSite(t)
 	id, ana, bob := s.anaAndBob()
@@ -103,9 +103,10 @@ func TestNoPageLeaksHiddenInformation(t *testing.T) {
 	if _, err := s.store.SetAdmin("eve", true); err != nil {
 		t.Fatal(err)
 	}
+	anon := s.client("anon")
 	r := engine.NewRand(3)
 	for step := 0; step < 200; step++ {
-		for _, c := range []*client{ana, bob, eve} {
+		for _, c := range []*client{ana, bob, eve, anon} {
 			checkNoLeak(t, s, c, id, pagesFor(t, s, c, id))
 		}
 		l, _ := s.store.LoadGame(id)

@@ -122,11 +122,19 @@ func TestLiveUpdates(t *testing.T) {
 	if !strings.Contains(page, fmt.Sprintf(`sse-connect="/games/%d/events?since=%d&amp;chat=0"`, id, after.Game.Version)) || !strings.Contains(page, fmt.Sprintf(`hx-trigger="sse:game" data-live-version="%d"`, after.Game.Version)) {
 		t.Fatal("the game page does not subscribe to its events")
 	}
-	// Outsiders who are not signed in get no stream.
+	// Watchers not signed in follow a public game too (a private one is
+	// not found: TestWatching).
 	anon := s.client("anon")
-	if _, err := anon.events(context.Background(), id, ""); err == nil {
-		t.Fatal("an anonymous client got the event stream")
+	ctx4, cancel4 := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel4()
+	lines4, err := anon.events(ctx4, id, fmt.Sprint(after.Game.Version))
+	if err != nil {
+		t.Fatalf("a watcher not signed in: %v", err)
 	}
+	if got := waitFor(t, lines4, ":"); got != ": connected" {
+		t.Fatalf("a watcher not signed in got %q", got)
+	}
+	cancel4()
 	if _, err := watcher.events(context.Background(), 999, ""); err == nil {
 		t.Fatal("a stream for a game that does not exist")
 	}

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"net/http"
 	"sync"
 
@@ -19,24 +20,25 @@ const MaxStreamsPerUser = 8
 // open pages fit several times.
 const defaultMaxStreams = 2000
 
-// streams counts the open event streams, per user and in all.
+// streams counts the open event streams, per viewer (a user, or the
+// address of someone not signed in) and in all.
 type streams struct {
 	mu     sync.Mutex
 	max    int
 	total  int
-	byUser map[uint]int
+	byUser map[string]int
 }
 
 func newStreams(max int) *streams {
 	if max <= 0 {
 		max = defaultMaxStreams
 	}
-	return &streams{max: max, byUser: map[uint]int{}}
+	return &streams{max: max, byUser: map[string]int{}}
 }
 
-// take holds a place for a stream of user, or refuses it (429); release
-// gives the place back.
-func (st *streams) take(user uint) (release func(), err error) {
+// take holds a place for a stream of viewer, or refuses it (429);
+// release gives the place back.
+func (st *streams) take(user string) (release func(), err error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.byUser[user] >= MaxStreamsPerUser {
@@ -59,7 +61,11 @@ func (st *streams) take(user uint) (release func(), err error) {
 
 // stream holds c's place among the streams while live streams it.
 func (s *Server) stream(c echo.Context, version int, topics []string, sides ...live.Side) error {
-	release, err := s.streams.take(currentUser(c).ID)
+	viewer := "address " + AddressOf(c.RealIP())
+	if u := currentUser(c); u != nil {
+		viewer = fmt.Sprint("user ", u.ID)
+	}
+	release, err := s.streams.take(viewer)
 	if err != nil {
 		return err
 	}

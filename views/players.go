@@ -145,3 +145,10 @@ func withPlayers(sentence string, ps []PlayerRef) templ.Component {
 		return err
 	})
 }
+
+// WatchVM is the list of public games being played.
+type WatchVM struct {
+	Page
+	Games []GameLine
+	Pager Pager
+}
