@@ -100,7 +100,7 @@ func (s *Server) showLog(c echo.Context) error {
 		for i, seat := range l.Seats {
 			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), Letter: views.Letters[i]})
 		}
-		vm.Log = logLines(lg, l.Events, vm.Names())
+		vm.Log = linkTurns(logLines(lg, l.Events, vm.Names()), id, 0)
 		if l.Game.Status == models.StatusFinished {
 			vm.Result = views.ResultLine(lg, scoreLines(lg, l.Play.State().Score().Scores, vm.Names(), l.Seats))
 		}

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -88,7 +89,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	// The page shows the log's last entries (the since panel tells a
 	// returning player the rest of what is new); /games/ID/log has it all.
 	from := max(0, len(l.Events)-views.LogShown)
-	vm.Log, vm.LogFrom = logLines(lg, l.Events[from:], names), from
+	vm.Log, vm.LogFrom = linkTurns(logLines(lg, l.Events[from:], names), l.Game.ID, from), from
 	for _, t := range v.Result.Temples {
 		vm.Temples = append(vm.Temples, views.TempleLine(lg, t, names, vm.Finished))
 	}
@@ -296,6 +297,15 @@ func announce(lg *i18n.Lang, l *models.Loaded, from, me int, names []string) []s
 		out = append([]string{lg.N("%d more moves before these.", "%d more moves before these.", len(out)-5, len(out)-5)}, out[len(out)-5:]...)
 	}
 	return out
+}
+
+// linkTurns links log lines, the first of them the entry from, to the
+// replay of game id after each.
+func linkTurns(items []views.LogItem, id uint, from int) []views.LogItem {
+	for i := range items {
+		items[i].Link = fmt.Sprintf("/games/%d/turns/%d", id, from+i+1)
+	}
+	return items
 }
 
 // logLines tells events in plain words, one line each.

@@ -34,7 +34,7 @@ func TestWatching(t *testing.T) {
 		if code != http.StatusOK || strings.Contains(page, `id="hand"`) || !strings.Contains(page, `id="board"`) || strings.Contains(page, `id="chat-text"`) || !strings.Contains(page, `id="chat"`) {
 			t.Fatalf("%s watching the public game: %d", c.name, code)
 		}
-		for _, path := range []string{"", "/log", "/chat", "/events", "/record.json"} {
+		for _, path := range []string{"", "/log", "/chat", "/events", "/record.json", "/turns/0"} {
 			if code, _ := c.get(fmt.Sprintf("/games/%d%s", private.ID, path)); code != http.StatusNotFound {
 				t.Errorf("%s opening %s of the private game: %d; want 404", c.name, path, code)
 			}

@@ -16,6 +16,9 @@ type Loaded struct {
 	Log    []LogEntry
 	Play   *engine.Game
 	Events []Event
+	// record: the game is a record's (FromRecord), whose turns resolve
+	// the reactions they do not list at once, as a record's replay does.
+	record bool
 }
 
 // Event is one log entry as it played out: what was done and what every seat
@@ -118,6 +121,9 @@ func (l *Loaded) apply(e LogEntry) error {
 		t, err := engine.UnmarshalTurn([]byte(e.Data), s.Players())
 		if err != nil {
 			return err
+		}
+		if l.record && t.Move.Reactions == nil {
+			t.Move.Reactions = map[int][]engine.Act{}
 		}
 		out, err := l.Play.Play(t.Seat, t.Move)
 		if err != nil {

@@ -195,3 +195,19 @@ function arrive() {
 }
 document.addEventListener("DOMContentLoaded", arrive);
 document.addEventListener("htmx:afterSettle", arrive);
+
+// A replay's steps follow the arrow keys: the previous step back, the next
+// on (mirrored on a right-to-left page), unless the key scrolls or edits
+// what has the focus.
+document.addEventListener("keydown", function (e) {
+  if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || !document.querySelector("[data-replay]")) return;
+  var t = e.target;
+  if (t && t.closest && t.closest("input, textarea, select, [contenteditable], [role=region]")) return;
+  var back = e.key === "ArrowLeft", on = e.key === "ArrowRight";
+  if (!back && !on) return;
+  if (document.documentElement.dir === "rtl") { var b = back; back = on; on = b; }
+  var el = document.getElementById(back ? "replay-prev" : "replay-next");
+  if (!el || el.disabled) return;
+  e.preventDefault();
+  el.click();
+});

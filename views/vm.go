@@ -219,6 +219,10 @@ type Pending struct {
 type LogItem struct {
 	Turn int
 	Text string
+	// Link is the game as it was after the entry (its replay), Current
+	// when that is the position shown.
+	Link    string
+	Current bool
 }
 
 // ScoreLine is one row of the final score table.
