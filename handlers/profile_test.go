@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cacao/engine"
+	"cacao/models"
 )
 
 // TestProfile: anyone may read a player's profile: their rating (still
@@ -45,15 +46,18 @@ func TestProfile(t *testing.T) {
 			t.Errorf("%s: %d games listed; want %d", tc.query, n, tc.games)
 		}
 	}
-	if _, page := ana.get("/?finished=all&opponent=bob&result=lost"); strings.Count(page, `class="result"`) > 1 || !strings.Contains(page, `name="finished" value="all"`) {
-		t.Fatal("my finished games, filtered")
+	anaU, _ := s.store.UserNamed("ana")
+	bobU, _ := s.store.UserNamed("bob")
+	_, lost, _ := s.store.MyFinished(anaU.ID, models.HistoryFilter{Opponent: bobU.ID, Result: "lost"}, 0, 10)
+	if _, page := ana.get("/?finished=all&opponent=bob&result=lost"); strings.Count(page, `class="result"`) != lost || !strings.Contains(page, `name="finished" value="all"`) {
+		t.Fatalf("my finished games, filtered: want the %d lost", lost)
 	}
 	if code, _ := anon.get("/users/nobody"); code != http.StatusNotFound {
 		t.Fatalf("the profile of nobody: %d", code)
 	}
 	_, final := ana.get(fmt.Sprintf("/games/%d", id))
 	final = final[strings.Index(final, `id="final"`):]
-	if !strings.Contains(final[:strings.Index(final, "</table>")], `<span class="rating">(+`) {
+	if !strings.Contains(final[:strings.Index(final, "</table>")], `<span class="rating">(`) {
 		t.Fatal("the final table does not show the rating change")
 	}
 	if code, page := anon.get("/ratings"); code != http.StatusOK || !strings.Contains(page, "Glicko-2") {

@@ -409,6 +409,22 @@ func TestA11y(t *testing.T) {
 			a.must(a.navigate(s.base + "/admin/" + page))
 			au.check(a, "admin: "+page)
 		}
+		// Profiles, the games being played, replays and records.
+		done := s.gameBetween(alice, bobUser)
+		s.playUntil(done, finished)
+		for _, page := range []struct{ path, name string }{
+			{"/users/alice", "a profile"}, {"/users/alice?opponent=nobody", "a profile, filtered by nobody"}, {"/ratings", "how ratings work"},
+			{"/games", "the games being played"}, {"/?finished=all", "my finished games"},
+			{fmt.Sprintf("/games/%d", done), "a finished game (rematch offered)"},
+			{fmt.Sprintf("/games/%d/turns/3", id), "a replay while the game runs"}, {fmt.Sprintf("/games/%d/turns/0", done), "a replay's start, game over"},
+			{fmt.Sprintf("/games/%d/turns/9", done), "a replay, game over (every hand)"}, {"/replay", "the form for a record"},
+		} {
+			a.must(a.navigate(s.base + page.path))
+			au.check(a, page.name)
+		}
+		a.must(a.do(10*time.Second, chromedp.SetValue("#record-text", `{"format":"nope"}`), chromedp.Click(`form[action="/replay"] button[type=submit]`)))
+		a.must(a.waitFor(`!!document.querySelector('#record-error')`, 10*time.Second, "the refusal of a bad record"))
+		au.check(a, "a record refused")
 	})
 
 	audit("game", func(t *testing.T, au *auditor, s *site, b *browser) {

@@ -68,8 +68,9 @@ const scaleRounds = 20
 
 // runScale measures the pages of a filled database (-scale): for each of
 // scaleRounds players with a game waiting on them, their home page (their
-// games and the open ones), that game's page, their notifications and a
-// move in it; it ends with the SCALE line of the medians.
+// games and the open ones), that game's page, their notifications, their
+// profile and a move in the game; it ends with the SCALE line of the
+// medians.
 func runScale(ctx context.Context, path, bin, dir string, w io.Writer) error {
 	store, err := models.Open(path)
 	if err != nil {
@@ -129,7 +130,7 @@ func runScale(ctx context.Context, path, bin, dir string, w io.Writer) error {
 		if code, _, err := attackDo(ctx, c, "POST", srv.URL+"/login", url.Values{"_csrf": {csrf}, "username": {p.name}, "password": {scalePassword}}, ip); err != nil || code != http.StatusSeeOther {
 			return fmt.Errorf("%s logging in: %d %v", p.name, code, err)
 		}
-		for _, k := range []struct{ kind, path string }{{"home", "/"}, {"game", fmt.Sprintf("/games/%d", p.game)}, {"notices", "/notifications"}} {
+		for _, k := range []struct{ kind, path string }{{"home", "/"}, {"game", fmt.Sprintf("/games/%d", p.game)}, {"notices", "/notifications"}, {"profile", "/users/" + p.name}} {
 			_, d, err := get(k.path)
 			if err != nil {
 				return err
@@ -155,7 +156,7 @@ func runScale(ctx context.Context, path, bin, dir string, w io.Writer) error {
 		return ms(ds[len(ds)/2])
 	}
 	var fields []string
-	for _, k := range []string{"home", "game", "notices", "move"} {
+	for _, k := range []string{"home", "game", "notices", "profile", "move"} {
 		fields = append(fields, fmt.Sprintf("%s_ms=%.2f", k, med(k)))
 	}
 	fmt.Fprintf(w, "SCALE db=%s %s (medians of %d players)\n", filepath.Base(path), strings.Join(fields, " "), len(players))

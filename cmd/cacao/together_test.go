@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"cacao/models"
 )
@@ -101,5 +102,24 @@ func TestBrowserRematch(t *testing.T) {
 	}
 	for _, tb := range []*tab{a, bb} {
 		tb.must(tb.waitFor(`!!document.querySelector('#board') && !!document.querySelector('#villages')`, 10*time.Second, "the rematch under way"))
+	}
+}
+
+// TestBrowserReplayKeys: in a replay the arrow keys step on and back.
+func TestBrowserReplayKeys(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	id := s.gameBetween(s.user("alice"), s.user("bob"))
+	s.playUntil(id, finished)
+	b := newBrowser(t, true, s.logs)
+	a := b.newTab("alice", true)
+	s.openGame(a, "alice", id)
+	a.must(a.navigate(fmt.Sprintf("%s/turns/3", s.gameURL(id))))
+	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "the page's scripts"))
+	for _, k := range []struct {
+		key, want string
+	}{{kb.ArrowRight, "/turns/4"}, {kb.ArrowLeft, "/turns/3"}, {kb.ArrowLeft, "/turns/2"}} {
+		a.must(a.do(10*time.Second, chromedp.KeyEvent(k.key)))
+		a.must(a.waitFor(fmt.Sprintf(`location.pathname.endsWith(%q) && document.readyState === 'complete'`, k.want), 10*time.Second, "the step "+k.want))
 	}
 }
