@@ -21,9 +21,11 @@ func (s *Server) chatVM(c echo.Context, l *models.Loaded, before uint) (views.Ch
 	if u == nil {
 		u = &models.User{} // a watcher not signed in: reads, writes nothing
 	}
+	unread := false
 	for _, seat := range l.Seats {
 		if seat.UserID != nil && *seat.UserID == u.ID {
 			vm.Write, vm.Mute, vm.Muted = true, true, seat.ChatMuted
+			unread = seat.ChatUnread > 0
 		}
 		if seat.ResignedID != nil && *seat.ResignedID == u.ID {
 			vm.Write = true
@@ -43,7 +45,7 @@ func (s *Server) chatVM(c echo.Context, l *models.Loaded, before uint) (views.Ch
 	if more && len(msgs) > 0 {
 		vm.Earlier = msgs[0].ID
 	}
-	if before == 0 && u.ID != 0 {
+	if before == 0 && unread { // a write only when there is something to read
 		if err := s.store.ReadChat(u.ID, l.Game.ID); err != nil {
 			return vm, err
 		}

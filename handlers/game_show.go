@@ -47,6 +47,9 @@ func (s *Server) showGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if !models.Watchable(l.Game, l.Seats, u) {
+		return models.ErrNotFound
+	}
 	// The whole page shows the chat, read before the header counts what
 	// is unread.
 	var chat *views.ChatVM

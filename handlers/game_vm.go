@@ -260,12 +260,12 @@ func (s *Server) sinceChat(vm *views.GameVM, l *models.Loaded, viewer uint) {
 			after = ev.At
 		}
 	}
-	msgs, total, err := s.store.ChatSince(l.Game.ID, viewer, after, sinceChatShown)
+	msgs, more, err := s.store.ChatSince(l.Game.ID, viewer, after, sinceChatShown)
 	if err != nil {
 		s.log.Warn("the chat since the last move", "err", err)
 		return
 	}
-	if total == 0 {
+	if len(msgs) == 0 {
 		return
 	}
 	if vm.Since == nil {
@@ -274,7 +274,7 @@ func (s *Server) sinceChat(vm *views.GameVM, l *models.Loaded, viewer uint) {
 	for _, m := range msgs {
 		vm.Since.Chat = append(vm.Since.Chat, views.ChatLine{ID: m.ID, Name: m.Name, Text: m.Text, At: m.CreatedAt})
 	}
-	vm.Since.MoreChat = total - len(msgs)
+	vm.Since.MoreChat = more
 }
 
 // announce tells the log entries from the from-th on that are not the

@@ -14,7 +14,7 @@ import (
 // profilePage is how many finished games a profile lists at once;
 // chartGames, how many rated games its chart draws.
 const (
-	profilePage = 20
+	profilePage = 10
 	chartGames  = 50
 )
 

@@ -66,7 +66,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/games/:id/withdraw", s.withdrawInvitation, s.requireUser)
 	e.GET("/join/:token", s.joinForm)
 	e.POST("/join/:token", s.joinByToken, s.requireUser)
-	e.GET("/games/:id", s.showGame, s.watchable)
+	e.GET("/games/:id", s.showGame) // checks models.Watchable on the game it loads
 	e.GET("/games/:id/events", s.gameEvents, s.watchable)
 	e.GET("/games/:id/log", s.showLog, s.watchable)
 	e.GET("/games/:id/turns/:n", s.showTurn, s.watchable)

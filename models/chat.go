@@ -128,23 +128,24 @@ func (s *Store) Chat(gameID, before uint) ([]ChatMessage, bool, error) {
 	return msgs, more, nil
 }
 
-// ChatSince returns the messages of game gameID that others than viewer
-// wrote after t (none hidden), at most limit of the newest, oldest first,
-// and how many there are in all.
-func (s *Store) ChatSince(gameID, viewer uint, t time.Time, limit int) ([]ChatMessage, int, error) {
-	q := s.db.Model(&ChatMessage{}).Where("game_id = ? AND created_at > ? AND user_id <> ? AND hidden = ?", gameID, t.UTC(), viewer, false)
-	total, err := count(q)
-	if err != nil {
-		return nil, 0, err
-	}
+// ChatSince returns the newest messages of game gameID that others than
+// viewer wrote after t (none hidden), at most limit, oldest first, and
+// whether there are more before them.
+func (s *Store) ChatSince(gameID, viewer uint, t time.Time, limit int) ([]ChatMessage, bool, error) {
 	var msgs []ChatMessage
-	if err := q.Order("id DESC").Limit(limit).Find(&msgs).Error; err != nil {
-		return nil, 0, err
+	err := s.db.Where("game_id = ? AND created_at > ? AND user_id <> ? AND hidden = ?", gameID, t.UTC(), viewer, false).
+		Order("id DESC").Limit(limit + 1).Find(&msgs).Error
+	if err != nil {
+		return nil, false, err
+	}
+	more := len(msgs) > limit
+	if more {
+		msgs = msgs[:limit]
 	}
 	for i, j := 0, len(msgs)-1; i < j; i, j = i+1, j-1 {
 		msgs[i], msgs[j] = msgs[j], msgs[i]
 	}
-	return msgs, total, nil
+	return msgs, more, nil
 }
 
 // MyMessages returns every chat message userID wrote, oldest first (for

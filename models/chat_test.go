@@ -81,9 +81,12 @@ func TestChat(t *testing.T) {
 	if len(earlier) != 3 || more || earlier[0].Text != "hello <b>bob</b>" {
 		t.Fatalf("the page before: %d messages, more %v", len(earlier), more)
 	}
-	since, total, _ := s.ChatSince(id, ana.ID, t0, 5)
-	if total != models.ChatShown || len(since) != 5 || since[4].Name != "bob" { // bob's, not ana's own
-		t.Fatalf("since the start, for ana: %d of %d", len(since), total)
+	since, more, _ := s.ChatSince(id, ana.ID, t0, 5)
+	if !more || len(since) != 5 || since[4].Name != "bob" { // bob's, not ana's own
+		t.Fatalf("since the start, for ana: %d, more %v", len(since), more)
+	}
+	if _, more, _ := s.ChatSince(id, ana.ID, t0, models.ChatShown); more {
+		t.Fatal("more than bob's 50 messages")
 	}
 }
 

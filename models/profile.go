@@ -2,10 +2,10 @@ package models
 
 import "time"
 
-// Stats is what a profile tells of a player's games: how many they
-// finished, won (a shared first place counts), in each place (Places[0]
-// first), their average total, and the seats they resigned or let time
-// out (in all their games).
+// Stats is what a profile tells of a player's finished games: how many,
+// how many they won (a shared first place counts), in each place
+// (Places[0] first), their average total, and how many they resigned or
+// let time run out in (each timeout counted).
 type Stats struct {
 	Finished, Wins         int
 	Places                 [4]int
@@ -13,22 +13,22 @@ type Stats struct {
 	Resignations, Timeouts int
 }
 
-// Stats counts userID's games.
+// Stats counts userID's finished games, in one reading of their seats.
 func (s *Store) Stats(userID uint) (Stats, error) {
 	var st Stats
 	var rows []struct {
-		Place, N int
-		Sum      float64
+		Place, N, Resigned, Timeouts int
+		Sum                          float64
 	}
-	err := s.db.Model(&Seat{}).Select("seats.place AS place, COUNT(*) AS n, SUM(seats.score) AS sum").
+	err := s.db.Model(&Seat{}).
+		Select("seats.place AS place, COUNT(*) AS n, SUM(seats.score) AS sum, SUM(seats.resigned_id IS NOT NULL) AS resigned, SUM(seats.timed_out) AS timeouts").
 		Joins("JOIN games ON games.id = seats.game_id AND games.status = ? AND games.scored = ?", StatusFinished, true).
 		Where("seats.user_id = ? OR seats.resigned_id = ?", userID, userID).Group("seats.place").Scan(&rows).Error
-	if err != nil {
-		return st, err
-	}
 	var sum float64
 	for _, r := range rows {
 		st.Finished += r.N
+		st.Resignations += r.Resigned
+		st.Timeouts += r.Timeouts
 		sum += r.Sum
 		if r.Place >= 1 && r.Place <= len(st.Places) {
 			st.Places[r.Place-1] = r.N
@@ -38,10 +38,6 @@ func (s *Store) Stats(userID uint) (Stats, error) {
 	if st.Finished > 0 {
 		st.AverageScore = sum / float64(st.Finished)
 	}
-	var more struct{ Resigned, Timeouts int }
-	err = s.db.Model(&Seat{}).Select("COALESCE(SUM(resigned_id = ?), 0) AS resigned, COALESCE(SUM(timed_out), 0) AS timeouts", userID).
-		Where("user_id = ? OR resigned_id = ?", userID, userID).Scan(&more).Error
-	st.Resignations, st.Timeouts = more.Resigned, more.Timeouts
 	return st, err
 }
 

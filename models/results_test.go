@@ -58,6 +58,9 @@ func TestResignedRanksLast(t *testing.T) {
 	if !(a.Rating < 1500 && b.Rating > 1500) || a.RatedGames != 1 {
 		t.Fatalf("ana resigned and is rated %.1f; bob %.1f", a.Rating, b.Rating)
 	}
+	if st, err := s.Stats(ana.ID); err != nil || st.Resignations != 1 || st.Finished != 1 {
+		t.Fatalf("ana's stats after resigning: %+v, %v", st, err)
+	}
 }
 
 // TestScoreOld: a game finished before places were kept gets them.

@@ -1,25 +1,42 @@
 package models
 
-// CanWatch reports whether u (nil: nobody signed in) may see game id: a
-// public game anyone may; a private one only its players, those invited
-// to it, and admins. A game that does not exist is ErrNotFound.
+// CanWatch reports whether u (nil: nobody signed in) may see game id (see
+// Watchable). A game that does not exist is ErrNotFound.
 func (s *Store) CanWatch(id uint, u *User) (bool, error) {
 	var g Game
 	if err := s.db.Select("id", "private").Take(&g, id).Error; err != nil {
 		return false, notFound(err)
 	}
+	var seats []Seat
+	if g.Private && u != nil {
+		if err := s.db.Where("game_id = ?", id).Find(&seats).Error; err != nil {
+			return false, err
+		}
+	}
+	return Watchable(g, seats, u), nil
+}
+
+// Watchable reports whether u (nil: nobody signed in) may see game g, of
+// seats: a public game anyone may; a private one only its players, those
+// invited to it, and admins.
+func Watchable(g Game, seats []Seat, u *User) bool {
 	if !g.Private {
-		return true, nil
+		return true
 	}
 	if u == nil {
-		return false, nil
+		return false
 	}
 	if u.Admin {
-		return true, nil
+		return true
 	}
-	var n int64
-	err := s.db.Model(&Seat{}).Where("game_id = ? AND (user_id = ? OR resigned_id = ? OR invited_id = ?)", id, u.ID, u.ID, u.ID).Count(&n).Error
-	return n > 0, err
+	for _, seat := range seats {
+		for _, id := range []*uint{seat.UserID, seat.ResignedID, seat.InvitedID} {
+			if id != nil && *id == u.ID {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // PublicGames lists, limit at a time from offset, the public games being

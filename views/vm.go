@@ -119,10 +119,10 @@ type SinceVM struct {
 	Lines []SinceLine
 	Mine  string        // what the viewer gained meanwhile, in words
 	Cells []engine.Cell // sorted
-	// Chat is the latest messages the others wrote meanwhile, MoreChat
-	// how many more there are before them.
+	// Chat is the latest messages the others wrote meanwhile; MoreChat,
+	// that there are more before them.
 	Chat     []ChatLine
-	MoreChat int
+	MoreChat bool
 }
 
 // RematchVM is a finished game's rematch as its page links to it: its

@@ -81,20 +81,26 @@
 // written straight through the models (models.Store.FillScale); -scale
 // FILE then starts the server on it and times, for 20 players with a game
 // waiting on them, their home page (their games and the open ones), that
-// game's page, their notifications and a move, and prints the medians.
-// Run both on a fresh small file with as many games per player for the
-// figures to compare with:
+// game's page, their notifications, their profile and a move, and prints
+// the medians. Compare with an empty database (the same players, no
+// finished game) and a small one with as many games per player:
 //
 //	go run ./cmd/loadtest -fill big.db && go run ./cmd/loadtest -scale big.db
+//	go run ./cmd/loadtest -fill empty.db -fill-users 200 -fill-finished 0 -fill-running 200 && go run ./cmd/loadtest -scale empty.db
 //	go run ./cmd/loadtest -fill small.db -fill-users 200 -fill-finished 2000 -fill-running 200 && go run ./cmd/loadtest -scale small.db
 //
 // Measured (each -scale run takes the next 20 players, whose rows the
-// page cache has not seen yet; five runs of each):
+// page cache has not seen yet; runs alternated, medians in ms):
 //
-//	filling big.db: 152 s, 6.7 GB
-//	big.db:   home 2.1–3.0 ms, game 1.2–1.4 ms, notifications 0.6–0.7 ms, move 1.0–1.1 ms
-//	small.db: home 1.4–1.5 ms, game 1.1–1.3 ms, notifications 0.6–0.7 ms, move 0.9–1.1 ms
-//	(small.db without finished games: home 1.0 ms: the ten latest finished games are listed)
+//	filling big.db: 223 s, 6.6 GB
+//	          home       game       notifications  profile    move
+//	big.db    2.36–2.68  1.38–1.66  0.70–0.87      1.33–1.45  1.09–1.41
+//	empty.db  1.24–1.52  1.45–1.55  0.69–0.76      0.71–0.80  1.08–1.21
+//	small.db  1.77–1.86  1.45–1.51  0.71           1.18–1.22  1.03–1.07
+//
+// Home and profile stay within twice the empty database's time (1.6–1.9
+// times); what they add is the player's own finished games (the small
+// file, with as many a player, is most of the way there).
 //
 // # What it prints
 //
