@@ -31,7 +31,7 @@ func (s *Server) chatVM(c echo.Context, l *models.Loaded, before uint) (views.Ch
 			vm.Write = true
 		}
 	}
-	if vm.Muted {
+	if vm.Muted || l.Game.LastChat == 0 {
 		return vm, nil
 	}
 	msgs, more, err := s.store.Chat(l.Game.ID, before)
@@ -98,10 +98,11 @@ func (s *Server) say(c echo.Context) error {
 		return err
 	}
 	text := c.FormValue("text")
-	_, sayErr := s.store.Say(currentUser(c), l.Game.ID, text)
+	msg, sayErr := s.store.Say(currentUser(c), l.Game.ID, text)
 	if sayErr != nil && !errors.Is(sayErr, models.ErrInvalid) {
 		return sayErr
 	}
+	l.Game.LastChat = max(l.Game.LastChat, msg.ID) // l was read before the message
 	if sayErr == nil && !isHTMX(c) {
 		return redirect(c, fmt.Sprintf("/games/%d#chat", l.Game.ID))
 	}

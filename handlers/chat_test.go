@@ -26,6 +26,7 @@ func TestChatOnTheGamePage(t *testing.T) {
 		t.Fatalf("ana's message: %d", code)
 	}
 	escaped := `&lt;script&gt;alert(1)&lt;/script&gt; see https://evil.example/x`
+
 	if !strings.Contains(page, escaped) || strings.Contains(page, "<script>alert") || strings.Contains(page, `href="https://evil`) {
 		t.Fatal("the message is not shown as text")
 	}
@@ -80,7 +81,9 @@ func TestChatLiveRefetch(t *testing.T) {
 	if !strings.Contains(page, fmt.Sprintf(`&amp;chat=0"`)) || !strings.Contains(page, `hx-trigger="sse:chat" data-live-version="0"`) {
 		t.Fatal("the game page does not follow its chat")
 	}
-	ana.post(game+"/chat", url.Values{"text": {"hello bob"}})
+	if _, panel := ana.htmx("POST", game+"/chat", url.Values{"text": {"hello bob"}}); !strings.Contains(panel, "hello bob") {
+		t.Fatalf("the game's first message, sent through htmx, is not in the chat it answers with:\n%s", panel)
+	}
 	msgs, _, _ := s.store.Chat(id, 0)
 	_, frag := bob.htmx("GET", game+"/chat?after=0", nil)
 	if !strings.Contains(frag, "<p>ana says: hello bob</p>") || !strings.Contains(frag, fmt.Sprintf(`data-live-version="%d"`, msgs[0].ID)) ||

@@ -251,7 +251,7 @@ const sinceChatShown = 3
 // sinceChat adds to the since panel the latest messages the others wrote
 // after the viewer's last move (unless they muted the chat).
 func (s *Server) sinceChat(vm *views.GameVM, l *models.Loaded, viewer uint) {
-	if l.Seats[vm.Me].ChatMuted {
+	if l.Seats[vm.Me].ChatMuted || l.Game.LastChat == 0 {
 		return
 	}
 	after := l.Game.CreatedAt

@@ -96,6 +96,9 @@ func (s *Store) Say(user *User, gameID uint, text string) (ChatMessage, error) {
 		if err := tx.Create(&msg).Error; err != nil {
 			return err
 		}
+		if err := tx.Model(&Game{}).Where("id = ?", gameID).UpdateColumn("last_chat", msg.ID).Error; err != nil {
+			return err
+		}
 		return tx.Model(&Seat{}).Where("game_id = ? AND user_id IS NOT NULL AND user_id <> ? AND chat_muted = ?", gameID, user.ID, false).
 			Update("chat_unread", gorm.Expr("chat_unread + 1")).Error
 	})
@@ -159,9 +162,9 @@ func (s *Store) MyMessages(userID uint) ([]ChatMessage, error) {
 // LastChat is the id of the newest message of game gameID (0: none): the
 // version of its chat.
 func (s *Store) LastChat(gameID uint) (uint, error) {
-	var id uint
-	err := s.db.Model(&ChatMessage{}).Where("game_id = ?", gameID).Select("COALESCE(MAX(id), 0)").Scan(&id).Error
-	return id, err
+	var g Game
+	err := s.db.Select("id", "last_chat").Take(&g, gameID).Error
+	return g.LastChat, notFound(err)
 }
 
 // ChatUnread is how many messages wait unread in the chats of userID's

@@ -71,7 +71,7 @@ const (
 // it was made on, so two submits of the same turn commit once.
 type Game struct {
 	ID          uint   `gorm:"primaryKey"`
-	Status      string `gorm:"index;index:idx_games_scored,priority:1;index:idx_games_watch,priority:1;not null"`
+	Status      string `gorm:"index;index:idx_games_scored,priority:1;not null"`
 	NumPlayers  int    `gorm:"not null"`
 	CreatorID   uint   `gorm:"not null"`
 	InviteToken string `gorm:"uniqueIndex;not null"`
@@ -90,7 +90,7 @@ type Game struct {
 	// (MaxInvitesPerDay counts them).
 	Invites    int `gorm:"not null;default:0"`
 	CreatedAt  time.Time
-	UpdatedAt  time.Time `gorm:"index:idx_games_watch,priority:2"`
+	UpdatedAt  time.Time
 	StartedAt  *time.Time
 	FinishedAt *time.Time // or when an admin ended it
 	EndReason  string     `gorm:"not null;default:''"`
@@ -99,6 +99,9 @@ type Game struct {
 	// rematch, once a player proposed it.
 	RematchOf uint `gorm:"index;not null;default:0"`
 	RematchID *uint
+	// LastChat is the newest message of the game's chat (0: none), so that
+	// a page of a game without one asks nothing more of it.
+	LastChat uint `gorm:"not null;default:0"`
 	// Scored: the seats of the finished game have their places and scores
 	// (games finished before those were kept get them later).
 	Scored bool   `gorm:"index:idx_games_scored,priority:2;not null;default:false"`

@@ -40,7 +40,9 @@ func Watchable(g Game, seats []Seat, u *User) bool {
 }
 
 // PublicGames lists, limit at a time from offset, the public games being
-// played, the latest moved first, and how many there are.
+// played, the newest first, and how many there are. (Newest by id, which
+// the status index keeps in order: ordering by the latest move would need
+// an index that every move writes to.)
 func (s *Store) PublicGames(offset, limit int) ([]GameSummary, int, error) {
 	q := s.db.Model(&Game{}).Where("status = ? AND private = ?", StatusActive, false)
 	total, err := count(q)
@@ -48,7 +50,7 @@ func (s *Store) PublicGames(offset, limit int) ([]GameSummary, int, error) {
 		return nil, 0, err
 	}
 	var games []Game
-	if err := q.Preload("Seats").Order("updated_at DESC, id DESC").Offset(offset).Limit(limit).Find(&games).Error; err != nil {
+	if err := q.Preload("Seats").Order("id DESC").Offset(offset).Limit(limit).Find(&games).Error; err != nil {
 		return nil, 0, err
 	}
 	return summaries(games), total, nil
