@@ -166,7 +166,7 @@ func TestLongScaleTools(t *testing.T) {
 	if code := run([]string{"-scale", db}, &out, &errOut); code != 0 {
 		t.Fatalf("scale: exit %d: %s\n%s", code, errOut.String(), out.String())
 	}
-	if !regexp.MustCompile(`(?m)^SCALE db=scale.db home_ms=[\d.]+ game_ms=[\d.]+ notices_ms=[\d.]+ move_ms=[\d.]+ \(medians of 20 players\)$`).MatchString(out.String()) {
+	if !regexp.MustCompile(`(?m)^SCALE db=scale.db home_ms=[\d.]+ game_ms=[\d.]+ notices_ms=[\d.]+ profile_ms=[\d.]+ move_ms=[\d.]+ \(medians of 20 players\)$`).MatchString(out.String()) {
 		t.Fatalf("no SCALE line:\n%s", out.String())
 	}
 }
