@@ -45,7 +45,7 @@ func (s *Server) chatVM(c echo.Context, l *models.Loaded, before uint) (views.Ch
 	if more && len(msgs) > 0 {
 		vm.Earlier = msgs[0].ID
 	}
-	if before == 0 && unread { // a write only when there is something to read
+	if before == 0 && unread && !pageHidden(c) { // a write only when there is something to read, and someone reads it
 		if err := s.store.ReadChat(u.ID, l.Game.ID); err != nil {
 			return vm, err
 		}

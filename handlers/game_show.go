@@ -35,6 +35,9 @@ func (s *Server) showGame(c echo.Context) error {
 	u := currentUser(c)
 	switch {
 	case u == nil:
+	case pageHidden(c):
+		// The live refresh of a page in a hidden tab: nobody looks, so
+		// nothing is read and the game is not seen (its mail stays due).
 	case isStep(c, sel):
 		c.Set(unreadKey, int64(0)) // a step's answer shows no count
 	default:
@@ -73,12 +76,19 @@ func (s *Server) showGame(c echo.Context) error {
 		vm.Announce = announce(lang(c), l, from, vm.Me, vm.Names())
 	}
 	// The player has now seen the game as it is: no "your turn" mail for it.
-	if u != nil {
+	if u != nil && !pageHidden(c) {
 		if err := s.store.SeeGame(l, vm.Me, u.ID, seen); err != nil {
 			return err
 		}
 	}
 	return s.renderGame(c, http.StatusOK, vm)
+}
+
+// pageHidden reports whether the request is the live refresh of a page
+// its browser does not show (a hidden tab: app.js sends
+// X-Page-Visibility from the Page Visibility API).
+func pageHidden(c echo.Context) bool {
+	return c.Request().Header.Get("X-Page-Visibility") == "hidden"
 }
 
 // loadGame loads the game the address names.

@@ -211,3 +211,22 @@ document.addEventListener("keydown", function (e) {
   e.preventDefault();
   el.click();
 });
+
+// Every request of the page says whether the page is shown (the Page
+// Visibility API): the live refresh of a page in a hidden tab marks
+// nothing seen, so the "your turn" mail of a forgotten tab still goes.
+// Once the page is shown again, its live addresses are asked again as
+// seen (the page itself is current already).
+var refreshedHidden = false;
+document.addEventListener("htmx:configRequest", function (e) {
+  var hidden = document.visibilityState === "hidden";
+  e.detail.headers["X-Page-Visibility"] = hidden ? "hidden" : "visible";
+  if (hidden) refreshedHidden = true;
+});
+document.addEventListener("visibilitychange", function () {
+  if (document.visibilityState !== "visible" || !refreshedHidden) return;
+  refreshedHidden = false;
+  document.querySelectorAll("#game-main [data-live-version], #chat-log [data-live-version]").forEach(function (el) {
+    fetch(el.getAttribute("hx-get"), { credentials: "same-origin", headers: { "HX-Request": "true", "X-Page-Visibility": "visible" } });
+  });
+});
