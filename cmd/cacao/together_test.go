@@ -123,3 +123,41 @@ func TestBrowserReplayKeys(t *testing.T) {
 		a.must(a.waitFor(fmt.Sprintf(`location.pathname.endsWith(%q) && document.readyState === 'complete'`, k.want), 10*time.Second, "the step "+k.want))
 	}
 }
+
+// TestBrowserHiddenTabSeesNothing: alice's page, in a tab she does not
+// look at, follows bob's move live without counting as her having seen
+// it; shown again, it does.
+func TestBrowserHiddenTabSeesNothing(t *testing.T) {
+	t.Parallel()
+	s, b, a, bb, game := bobToPlay(t, true, 1280, 800)
+	alice, err := s.store.UserNamed("alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := func() int {
+		l, err := s.store.LoadGame(game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.Seats[l.SeatOf(alice.ID)].SeenSeq
+	}
+	setHidden := func(hidden bool) {
+		state := map[bool]string{true: "hidden", false: "visible"}[hidden]
+		_, err := eval[bool](a, fmt.Sprintf(`(() => { Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => %q}); document.dispatchEvent(new Event('visibilitychange')); return true; })()`, state))
+		a.must(err)
+	}
+	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
+	setHidden(true)
+	before := seen()
+	bb.playAMove(s.gameURL(game))
+	a.must(a.waitFor(`document.querySelector('#announce').textContent.includes('bob')`, 15*time.Second, "bob's move on alice's hidden page"))
+	if got := seen(); got != before {
+		b.fatalf("alice's hidden tab counted as seeing %d log entries (before: %d)", got, before)
+	}
+	setHidden(false)
+	for deadline := time.Now().Add(10 * time.Second); seen() == before; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			b.fatalf("alice's tab, shown again, did not count as seeing the game")
+		}
+	}
+}
