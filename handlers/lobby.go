@@ -133,7 +133,7 @@ func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) vi
 			if seat.Place == 1 {
 				gl.Winners = append(gl.Winners, seat.Name)
 			}
-			if p := seatUser(seat); p != "" && (seat.UserID != nil && *seat.UserID == viewer || seat.ResignedID != nil && *seat.ResignedID == viewer) {
+			if p := seat.Player(); p != nil && *p == viewer {
 				gl.Place, gl.Score = seat.Place, seat.Score
 				gl.RatedFrom, gl.RatedTo = seat.RatedFrom, seat.RatedTo
 			}
@@ -159,7 +159,7 @@ func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) vi
 // seatUser is the username of the player of seat, for a link to their
 // profile ("" for a bot or a deleted account).
 func seatUser(seat models.Seat) string {
-	if seat.UserID == nil && seat.ResignedID == nil {
+	if seat.Player() == nil {
 		return ""
 	}
 	return seat.Name

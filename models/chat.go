@@ -1,6 +1,7 @@
 package models
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -71,7 +72,7 @@ func (s *Store) Say(user *User, gameID uint, text string) (ChatMessage, error) {
 			return err
 		}
 		for _, seat := range seats {
-			if (seat.UserID != nil && *seat.UserID == user.ID) || (seat.ResignedID != nil && *seat.ResignedID == user.ID) {
+			if p := seat.Player(); p != nil && *p == user.ID {
 				msg.Name = seat.Name
 			}
 		}
@@ -117,17 +118,21 @@ func (s *Store) Chat(gameID, before uint) ([]ChatMessage, bool, error) {
 	if before > 0 {
 		q = q.Where("id < ?", before)
 	}
+	return newest(q, ChatShown)
+}
+
+// newest reads at most limit of the newest messages q finds, oldest
+// first, and whether there are more before them.
+func newest(q *gorm.DB, limit int) ([]ChatMessage, bool, error) {
 	var msgs []ChatMessage
-	if err := q.Order("id DESC").Limit(ChatShown + 1).Find(&msgs).Error; err != nil {
+	if err := q.Order("id DESC").Limit(limit + 1).Find(&msgs).Error; err != nil {
 		return nil, false, err
 	}
-	more := len(msgs) > ChatShown
+	more := len(msgs) > limit
 	if more {
-		msgs = msgs[:ChatShown]
+		msgs = msgs[:limit]
 	}
-	for i, j := 0, len(msgs)-1; i < j; i, j = i+1, j-1 {
-		msgs[i], msgs[j] = msgs[j], msgs[i]
-	}
+	slices.Reverse(msgs)
 	return msgs, more, nil
 }
 
@@ -135,20 +140,7 @@ func (s *Store) Chat(gameID, before uint) ([]ChatMessage, bool, error) {
 // viewer wrote after t (none hidden), at most limit, oldest first, and
 // whether there are more before them.
 func (s *Store) ChatSince(gameID, viewer uint, t time.Time, limit int) ([]ChatMessage, bool, error) {
-	var msgs []ChatMessage
-	err := s.db.Where("game_id = ? AND created_at > ? AND user_id <> ? AND hidden = ?", gameID, t.UTC(), viewer, false).
-		Order("id DESC").Limit(limit + 1).Find(&msgs).Error
-	if err != nil {
-		return nil, false, err
-	}
-	more := len(msgs) > limit
-	if more {
-		msgs = msgs[:limit]
-	}
-	for i, j := 0, len(msgs)-1; i < j; i, j = i+1, j-1 {
-		msgs[i], msgs[j] = msgs[j], msgs[i]
-	}
-	return msgs, more, nil
+	return newest(s.db.Where("game_id = ? AND created_at > ? AND user_id <> ? AND hidden = ?", gameID, t.UTC(), viewer, false), limit)
 }
 
 // MyMessages returns every chat message userID wrote, oldest first (for

@@ -157,6 +157,15 @@ type Seat struct {
 	TimedOut  int     `gorm:"not null;default:0"`
 }
 
+// Player is who plays or played the seat: its user, or the user who
+// resigned it (nil: a bot, an open seat, or an account since deleted).
+func (s Seat) Player() *uint {
+	if s.ResignedID != nil {
+		return s.ResignedID
+	}
+	return s.UserID
+}
+
 // Open reports whether nobody has taken the seat.
 func (s Seat) Open() bool { return s.UserID == nil && s.Bot == "" }
 

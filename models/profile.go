@@ -1,6 +1,9 @@
 package models
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Stats is what a profile tells of a player's finished games: how many,
 // how many they won (a shared first place counts), in each place
@@ -55,9 +58,7 @@ func (s *Store) RatingHistory(userID uint, limit int) ([]RatingPoint, error) {
 		Joins("JOIN games ON games.id = seats.game_id").
 		Where("(seats.user_id = ? OR seats.resigned_id = ?) AND seats.rated_to > 0", userID, userID).
 		Order("games.finished_at DESC, games.id DESC").Limit(limit).Scan(&pts).Error
-	for i, j := 0, len(pts)-1; i < j; i, j = i+1, j-1 {
-		pts[i], pts[j] = pts[j], pts[i]
-	}
+	slices.Reverse(pts)
 	return pts, err
 }
 

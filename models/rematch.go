@@ -34,15 +34,9 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 	if old.Status != StatusFinished {
 		return nil, ErrRematchNotOver
 	}
-	played := func(seat Seat) *uint {
-		if seat.ResignedID != nil {
-			return seat.ResignedID
-		}
-		return seat.UserID
-	}
 	mine := false
 	for _, seat := range old.Seats {
-		if p := played(seat); p != nil && *p == user.ID {
+		if p := seat.Player(); p != nil && *p == user.ID {
 			mine = true
 		}
 	}
@@ -60,7 +54,7 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 	var invites []Invitation
 	for slot, o := range seats {
 		seat := Seat{Slot: slot, Index: -1}
-		switch p := played(o); {
+		switch p := o.Player(); {
 		case p != nil && *p == user.ID:
 			uid := user.ID
 			seat.UserID, seat.Name = &uid, user.Username

@@ -7,15 +7,6 @@ import (
 	"cacao/models/rating"
 )
 
-// player is who played seat: its user, or the user who resigned it (nil:
-// a bot, or an account since deleted).
-func player(seat Seat) *uint {
-	if seat.ResignedID != nil {
-		return seat.ResignedID
-	}
-	return seat.UserID
-}
-
 // keepResults writes, in tx, each seat's place and total of finished game
 // l, and rates its players.
 func (s *Store) keepResults(tx *gorm.DB, l *Loaded) error {
@@ -46,7 +37,7 @@ func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 	var seats []*Seat
 	var ids []uint
 	for i := range l.Seats {
-		if p := player(l.Seats[i]); p != nil {
+		if p := l.Seats[i].Player(); p != nil {
 			seats, ids = append(seats, &l.Seats[i]), append(ids, *p)
 		}
 	}
