@@ -33,8 +33,8 @@ func TestChatOnTheGamePage(t *testing.T) {
 	if _, home := bob.get("/"); !strings.Contains(home, `<a href="/chat">Chat (1)</a>`) || !strings.Contains(home, `1 new message</a>`) {
 		t.Fatal("bob's home does not count the message")
 	}
-	if code, _ := bob.get("/chat"); code != http.StatusOK || bob.last.Get("Content-Type") == "" {
-		t.Fatalf("/chat: %d", code)
+	if code, page := bob.get("/chat"); code != http.StatusOK || !strings.Contains(page, fmt.Sprintf("<h1>Game %d</h1>", id)) {
+		t.Fatalf("/chat does not open the game with the unread message: %d", code)
 	}
 	if _, home := bob.get("/"); strings.Contains(home, `href="/chat"`) {
 		t.Fatal("the message is still unread once bob opened the game")
