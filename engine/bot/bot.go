@@ -11,7 +11,7 @@ import (
 
 // Bot chooses moves for a seat.
 type Bot interface {
-	// Name is the bot's name as players see it ("random", "greedy").
+	// Name is the bot's kind as ByName knows it ("easy", "hard").
 	Name() string
 	// Move chooses the current player's whole turn.
 	Move(s *engine.State, r *engine.Rand) (engine.Move, error)
@@ -19,19 +19,39 @@ type Bot interface {
 	Resolve(s *engine.State, seat int, r *engine.Rand) []engine.Act
 }
 
-// ByName returns the bot called name.
+// ByName returns the bot called name: a level ("easy", "medium", "hard";
+// see Levels), "greedy" (the medium bot, by the name games seated before
+// the levels keep) or "random". Each call returns a bot of its own.
 func ByName(name string) (Bot, bool) {
 	switch name {
 	case "random":
 		return &Random{}, true
+	case "easy":
+		return Greedy{Noise: EasyNoise, Kind: "easy"}, true
+	case "medium":
+		return Greedy{Kind: "medium"}, true
 	case "greedy":
 		return Greedy{}, true
+	case "hard":
+		return Search{}, true
 	}
 	return nil, false
 }
 
-// Names lists the bots a game can seat.
-func Names() []string { return []string{"random", "greedy"} }
+// EasyNoise is how much chance, in gold, the easy bot adds to each move's
+// value: enough that it often misses the best move, not so much that it
+// plays at random.
+const EasyNoise = 4
+
+// Levels lists the bots a player may seat, weakest first.
+func Levels() []string { return []string{"easy", "medium", "hard"} }
+
+// Names lists every bot ByName knows.
+func Names() []string { return append(Levels(), "greedy", "random") }
+
+// Slow reports whether the bot called name thinks for longer than a page
+// may wait (the search: DefaultBudget a move).
+func Slow(name string) bool { return name == "hard" }
 
 // ErrNoMove means the engine offered no legal placement (RULES.md ruling 30
 // says this cannot happen; it is reported, never a panic).

@@ -125,3 +125,22 @@ func TestResetPlaysLikeNew(t *testing.T) {
 		t.Fatal("Reset accepted an empty setup")
 	}
 }
+
+// BenchmarkSearchIteration is one iteration of the hard bot's search from
+// the first move of a 2-, 3- and 4-player game: a deal, the walk down the
+// tree, a playout and the credit (the search's playouts per second is its
+// inverse).
+func BenchmarkSearchIteration(b *testing.B) {
+	for n := 2; n <= 4; n++ {
+		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			s := newGame(b, n, 1)
+			r := engine.NewRand(1)
+			b.ReportAllocs()
+			b.ResetTimer()
+			c, err := Search{Iterations: b.N}.Think(s, r)
+			if err != nil || c.Iterations != b.N {
+				b.Fatal(err, c.Iterations)
+			}
+		})
+	}
+}

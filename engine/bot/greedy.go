@@ -7,10 +7,21 @@ import "cacao/engine"
 // majorities, and a little for workers left facing empty jungle cells (they
 // may fire later), minus a share of what the move gives opponents. Its own
 // edges and batches are resolved with the best-value choice.
-type Greedy struct{}
+type Greedy struct {
+	// Noise, when positive, adds a uniform random amount below it (in
+	// gold) to each move's value: a weaker, less predictable bot.
+	Noise float64
+	// Kind is the name it goes by ("" : "greedy").
+	Kind string
+}
 
 // Name implements Bot.
-func (Greedy) Name() string { return "greedy" }
+func (g Greedy) Name() string {
+	if g.Kind == "" {
+		return "greedy"
+	}
+	return g.Kind
+}
 
 // Weights of the evaluation, in gold.
 const (
@@ -59,6 +70,9 @@ func (g Greedy) Move(s *engine.State, r *engine.Rand) (engine.Move, error) {
 			v := value(s, seat, pl, pv, before)
 			// Ties are broken at random so the bot does not always build the same shape.
 			v += float64(r.Intn(1000)) * 1e-6
+			if g.Noise > 0 {
+				v += g.Noise * float64(r.Intn(1<<20)) / (1 << 20)
+			}
 			if v > bestVal {
 				best, bestVal = m, v
 			}

@@ -1,0 +1,247 @@
+// Command botmatch plays bots against each other and tells which is
+// stronger:
+//
+//	go run ./cmd/botmatch -a hard -b greedy -games 400 -players 2
+//
+// Bot a takes one seat, bot b every other. Games come in sets of one deal
+// per seat: the same setup is played with a in each seat in turn, so
+// neither the deal nor the seat favours a bot. Games run in parallel, one
+// per core, each bot thinking on one core. It prints how often a finished
+// first (alone or shared) against each b seat, a's mean margin over the
+// best b total with its 95% confidence interval, and each bot's moves per
+// second, then one RESULT line for scripts.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"cacao/engine"
+	"cacao/engine/bot"
+)
+
+type config struct {
+	a, b    string
+	games   int
+	players int
+	budget  time.Duration
+	iters   int
+	seed    uint64
+	workers int
+}
+
+func main() {
+	var c config
+	flag.StringVar(&c.a, "a", "hard", "the bot measured: "+fmt.Sprint(bot.Names()))
+	flag.StringVar(&c.b, "b", "greedy", "the bot in every other seat")
+	flag.IntVar(&c.games, "games", 400, "games to play (rounded up to whole sets of one deal per seat)")
+	flag.IntVar(&c.players, "players", 2, "players a game (2-4)")
+	flag.DurationVar(&c.budget, "budget", bot.DefaultBudget, "the hard bot's thinking time a move")
+	flag.IntVar(&c.iters, "iterations", 0, "the hard bot's iterations a move instead of a time budget (deterministic)")
+	flag.Uint64Var(&c.seed, "seed", 1, "the first deal's seed")
+	flag.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "games played at once")
+	flag.Parse()
+	if err := run(c, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "botmatch:", err)
+		os.Exit(1)
+	}
+}
+
+// newBot returns the bot called name with the match's search settings.
+func (c config) newBot(name string) (bot.Bot, error) {
+	b, ok := bot.ByName(name)
+	if !ok {
+		return nil, fmt.Errorf("no bot %q (known: %v)", name, bot.Names())
+	}
+	if _, ok := b.(bot.Search); ok {
+		b = bot.Search{Budget: c.budget, Iterations: c.iters}
+	}
+	return b, nil
+}
+
+// game is one game's outcome, with seats counted from a's: rel[k] is the
+// seat k places after a's.
+type game struct {
+	first  []bool // by relative seat: finished first (alone or shared)
+	shared bool   // the first place was shared
+	margin int    // a's total minus the best b total
+	moves  [2]int
+	think  [2]time.Duration
+	err    error
+}
+
+func run(c config, out io.Writer) error {
+	if c.players < 2 || c.players > 4 {
+		return fmt.Errorf("players must be 2-4")
+	}
+	for _, n := range []string{c.a, c.b} {
+		if _, err := c.newBot(n); err != nil {
+			return err
+		}
+	}
+	sets := (c.games + c.players - 1) / c.players
+	total := sets * c.players
+	results := make([]game, total)
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < max(1, c.workers); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for g := range jobs {
+				results[g] = c.play(c.seed+uint64(g/c.players), g%c.players, uint64(g))
+			}
+		}()
+	}
+	for g := range total {
+		jobs <- g
+	}
+	close(jobs)
+	wg.Wait()
+	wall := time.Since(start)
+	return report(c, results, wall, out)
+}
+
+// play plays the deal of seed with a in seat aSeat and b elsewhere.
+func (c config) play(seed uint64, aSeat int, rseed uint64) game {
+	g := game{first: make([]bool, c.players)}
+	su, err := engine.NewSetup(c.players, seed)
+	if err != nil {
+		return game{err: err}
+	}
+	s, err := engine.New(su, 0)
+	if err != nil {
+		return game{err: err}
+	}
+	bots := make([]bot.Bot, c.players)
+	for i := range bots {
+		name := c.b
+		if i == aSeat {
+			name = c.a
+		}
+		if bots[i], err = c.newBot(name); err != nil {
+			return game{err: err}
+		}
+	}
+	timed := make([]bot.Bot, c.players)
+	for i := range bots {
+		k := 1
+		if i == aSeat {
+			k = 0
+		}
+		timed[i] = &clock{Bot: bots[i], moves: &g.moves[k], think: &g.think[k]}
+	}
+	if err := bot.Play(s, timed, engine.NewRand(rseed*7919+1), nil); err != nil {
+		return game{err: err}
+	}
+	res := s.Score()
+	best := math.MinInt
+	for i, sc := range res.Scores {
+		if i != aSeat {
+			best = max(best, sc.Total)
+		}
+	}
+	g.margin = res.Scores[aSeat].Total - best
+	g.shared = len(res.Winners) > 1
+	for _, w := range res.Winners {
+		g.first[(w-aSeat+c.players)%c.players] = true
+	}
+	return g
+}
+
+// clock counts a bot's moves and thinking time.
+type clock struct {
+	bot.Bot
+	moves *int
+	think *time.Duration
+}
+
+func (k *clock) Move(s *engine.State, r *engine.Rand) (engine.Move, error) {
+	t := time.Now()
+	m, err := k.Bot.Move(s, r)
+	*k.think += time.Since(t)
+	*k.moves++
+	return m, err
+}
+
+func report(c config, gs []game, wall time.Duration, out io.Writer) error {
+	n := len(gs)
+	firsts := make([]int, c.players)
+	wins, ties := 0, 0
+	var moves [2]int
+	var think [2]time.Duration
+	margins := make([]float64, 0, n)
+	for _, g := range gs {
+		if g.err != nil {
+			return g.err
+		}
+		for k, f := range g.first {
+			if f {
+				firsts[k]++
+			}
+		}
+		switch {
+		case g.first[0] && g.shared:
+			ties++
+		case g.first[0]:
+			wins++
+		}
+		margins = append(margins, float64(g.margin))
+		for k := range 2 {
+			moves[k] += g.moves[k]
+			think[k] += g.think[k]
+		}
+	}
+	mean, half := meanCI(margins)
+	fmt.Fprintf(out, "%s (a) against %s (b), %d players, %d games in %s on %d workers\n", c.a, c.b, c.players, n, wall.Round(time.Second), c.workers)
+	fmt.Fprintf(out, "a first: %d alone (%.1f%%), %d shared; a lost %d\n", wins, pct(wins, n), ties, n-wins-ties)
+	for k := 1; k < c.players; k++ {
+		fmt.Fprintf(out, "b %d seat(s) after a first: %d (%.1f%%)\n", k, firsts[k], pct(firsts[k], n))
+	}
+	fmt.Fprintf(out, "a's margin over the best b: %+.1f points, 95%% CI [%+.1f, %+.1f]\n", mean, mean-half, mean+half)
+	per := func(k int) (float64, float64) {
+		if moves[k] == 0 {
+			return 0, 0
+		}
+		sec := think[k].Seconds() / float64(moves[k])
+		return sec, 1 / max(sec, 1e-9)
+	}
+	as, amps := per(0)
+	bs, bmps := per(1)
+	fmt.Fprintf(out, "a: %d moves, %.3f s a move (%.1f moves/s); b: %d moves, %.5f s a move (%.0f moves/s)\n", moves[0], as, amps, moves[1], bs, bmps)
+	bestB := slices.Max(firsts[1:])
+	fmt.Fprintf(out, "RESULT a=%s b=%s players=%d games=%d a_wins=%d ties=%d a_first=%d best_b_first=%d win_rate=%.3f margin=%.2f margin_ci=%.2f a_s_per_move=%.4f b_moves_per_s=%.0f\n",
+		c.a, c.b, c.players, n, wins, ties, firsts[0], bestB, float64(wins)/float64(n), mean, half, as, bmps)
+	return nil
+}
+
+func pct(k, n int) float64 { return 100 * float64(k) / float64(n) }
+
+// meanCI is the mean of xs and the half-width of its 95% confidence
+// interval (normal approximation).
+func meanCI(xs []float64) (mean, half float64) {
+	if len(xs) == 0 {
+		return 0, 0
+	}
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	if len(xs) < 2 {
+		return mean, 0
+	}
+	ss := 0.0
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	sd := math.Sqrt(ss / float64(len(xs)-1))
+	return mean, 1.96 * sd / math.Sqrt(float64(len(xs)))
+}

@@ -1,0 +1,387 @@
+package bot
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"cacao/engine"
+)
+
+// Search is the hard bot: information-set Monte Carlo tree search, single
+// observer (Cowling, Powley and Whitehouse, 2012). Each iteration deals a
+// position as the seat may imagine it (engine.Sampler: the others' hands,
+// every pile), walks the one tree of moves along those legal in that deal,
+// choosing by UCB1 over availability counts, adds one move, plays the rest
+// of the game out at random, and credits every move on the path with the
+// result for the player who made it. The move played is the root's most
+// visited. It sees only what its seat sees, by construction: every
+// position it searches is a sample.
+type Search struct {
+	// Budget is the thinking time per move (0: DefaultBudget).
+	Budget time.Duration
+	// Iterations, when positive, replaces the budget with a fixed number
+	// of iterations: with a seeded Rand the move is then the same on
+	// every machine (tests, replays of a bot's game).
+	Iterations int
+}
+
+// DefaultBudget is the hard bot's thinking time per move, on one core.
+const DefaultBudget = time.Second
+
+// exploration is UCB1's constant; rewards lie in [0, 1].
+const exploration = 0.7
+
+// Name implements Bot.
+func (Search) Name() string { return "hard" }
+
+// Resolve implements Bot: the best-value choice, as the greedy bot makes
+// it (a batch's order is worth little search).
+func (Search) Resolve(s *engine.State, seat int, r *engine.Rand) []engine.Act {
+	return Greedy{}.Resolve(s, seat, r)
+}
+
+// Move implements Bot.
+func (sr Search) Move(s *engine.State, r *engine.Rand) (engine.Move, error) {
+	c, err := sr.Think(s, r)
+	return c.Move, err
+}
+
+// Choice is a searched move with what the search learned of it.
+type Choice struct {
+	Move engine.Move
+	// Value is the move's mean result over the games played out after it
+	// (1: won every one, 0: lost every one), Visits how many those were,
+	// of Iterations in all.
+	Value      float64
+	Visits     int
+	Iterations int
+}
+
+// Think searches the current player's move.
+func (sr Search) Think(s *engine.State, r *engine.Rand) (Choice, error) {
+	seat := s.Current()
+	t := newTree(s.Players())
+	sp := s.Sampler(seat)
+	defer sp.Close()
+	var deadline time.Time
+	if sr.Iterations <= 0 {
+		budget := sr.Budget
+		if budget <= 0 {
+			budget = DefaultBudget
+		}
+		deadline = time.Now().Add(budget)
+	}
+	n := 0
+	for ; sr.Iterations <= 0 || n < sr.Iterations; n++ {
+		if sr.Iterations <= 0 && n%32 == 0 && n > 0 && time.Now().After(deadline) {
+			break
+		}
+		st := sp.Sample(r)
+		st.ResolveAll() // others' pending choices, as they would likely make them
+		t.iterate(st, r)
+	}
+	best := -1
+	for _, ci := range t.nodes[0].child {
+		if best < 0 || t.nodes[ci].visits > t.nodes[best].visits {
+			best = int(ci)
+		}
+	}
+	if best < 0 {
+		return Choice{}, ErrNoMove
+	}
+	b := &t.nodes[best]
+	m := t.moves[best]
+	m.Acts = ownActs(s, seat, m)
+	return Choice{Move: m, Value: b.reward / float64(b.visits), Visits: int(b.visits), Iterations: n}, nil
+}
+
+// ownActs is the best-value order of seat's own edges that m fires.
+func ownActs(s *engine.State, seat int, m engine.Move) []engine.Act {
+	edges, err := s.Fired(m.Placement, m.Fills)
+	if err != nil {
+		return nil
+	}
+	var mine []engine.Edge
+	for _, e := range edges {
+		if e.Owner == seat && e.Jungle != engine.NoJungle {
+			mine = append(mine, e)
+		}
+	}
+	return engine.BestActs(*s.Player(seat), mine)
+}
+
+// tree is the search's one tree over all the deals. Node 0 is the root;
+// a node stands for a move, made by mover, after the moves above it.
+type tree struct {
+	nodes []node
+	moves []engine.Move // the root's children's moves, by node index
+	// root lists the root's moves: the same in every deal (they depend on
+	// the seat's own hand, the board and the display only).
+	root []cand
+	// per-iteration buffers
+	legal  []engine.Placement
+	fills  []engine.Fill
+	cand   []cand
+	set    keySet
+	path   []int32
+	reward []float64
+	none   map[int][]engine.Act
+	random Random
+}
+
+type node struct {
+	key    uint64
+	mover  int8
+	visits int32
+	avail  int32
+	reward float64 // the sum of the mover's results
+	child  []int32
+}
+
+// cand is a move legal in the deal being searched.
+type cand struct {
+	key   uint64
+	pl    engine.Placement
+	fills []engine.Fill // within tree.fills
+}
+
+func newTree(players int) *tree {
+	return &tree{nodes: []node{{mover: -1}}, moves: []engine.Move{{}}, reward: make([]float64, players), none: map[int][]engine.Act{}}
+}
+
+// iterate runs one iteration on st, a deal of the root position.
+func (t *tree) iterate(st *engine.State, r *engine.Rand) {
+	t.path = append(t.path[:0], 0)
+	at := int32(0)
+	for !st.Over() {
+		var cands []cand
+		if at == 0 {
+			if t.root == nil {
+				t.root = slices.Clone(t.candidates(st))
+				for i := range t.root {
+					t.root[i].fills = slices.Clone(t.root[i].fills)
+				}
+			}
+			cands = t.root
+		} else {
+			cands = t.candidates(st)
+		}
+		if len(cands) == 0 {
+			return // cannot happen (RULES.md ruling 30); the deal is skipped
+		}
+		t.set.reset()
+		for i := range cands {
+			t.set.put(cands[i].key, int32(i))
+		}
+		// The children legal in this deal are available; the moves without
+		// a child are untried.
+		untried := len(cands)
+		best, bestScore, bestCand := int32(-1), math.Inf(-1), int32(-1)
+		for _, ci := range t.nodes[at].child {
+			c := &t.nodes[ci]
+			k := t.set.get(c.key)
+			if k < 0 {
+				continue
+			}
+			t.set.mark(c.key)
+			untried--
+			c.avail++
+			score := c.reward/float64(c.visits) + exploration*math.Sqrt(math.Log(float64(c.avail))/float64(c.visits))
+			if score > bestScore {
+				best, bestScore, bestCand = ci, score, k
+			}
+		}
+		mover := st.Current()
+		if untried > 0 {
+			k := r.Intn(untried)
+			for i := range cands {
+				if t.set.marked(cands[i].key) {
+					continue
+				}
+				if k == 0 {
+					at = t.add(at, cands[i], mover)
+					t.play(st, cands[i].pl, cands[i].fills)
+					break
+				}
+				k--
+			}
+			t.path = append(t.path, at)
+			break
+		}
+		at = best
+		t.play(st, cands[bestCand].pl, cands[bestCand].fills)
+		t.path = append(t.path, at)
+	}
+	t.playout(st, r)
+	t.score(st)
+	for _, ni := range t.path[1:] {
+		n := &t.nodes[ni]
+		n.visits++
+		n.reward += t.reward[n.mover]
+	}
+}
+
+// add makes the child of parent for move c by mover and returns it.
+func (t *tree) add(parent int32, c cand, mover int) int32 {
+	i := int32(len(t.nodes))
+	t.nodes = append(t.nodes, node{key: c.key, mover: int8(mover), avail: 1})
+	t.nodes[parent].child = append(t.nodes[parent].child, i)
+	var m engine.Move
+	if parent == 0 {
+		m = engine.Move{Placement: c.pl, Fills: slices.Clone(c.fills)}
+	}
+	t.moves = append(t.moves, m)
+	return i
+}
+
+func (t *tree) play(st *engine.State, pl engine.Placement, fills []engine.Fill) {
+	// Batches of others resolve at once with the default order (Reactions
+	// set): a deal has nobody to wait for.
+	if _, err := st.Play(st.Current(), engine.Move{Placement: pl, Fills: fills, Reactions: t.none}); err != nil {
+		panic("bot: the engine refused its own legal move: " + err.Error())
+	}
+}
+
+// playout plays st to the end at random.
+func (t *tree) playout(st *engine.State, r *engine.Rand) {
+	for !st.Over() {
+		m, err := t.random.Move(st, r)
+		if err != nil {
+			return
+		}
+		m.Reactions = t.none
+		if _, err := st.Play(st.Current(), m); err != nil {
+			panic("bot: the engine refused its own legal move: " + err.Error())
+		}
+	}
+}
+
+// score sets t.reward to each seat's result of the finished deal st:
+// mostly its share of the win, and a little for its margin over the best
+// other total, so that a game won (or lost) anyway is still played well.
+func (t *tree) score(st *engine.State) {
+	res := st.Score()
+	share := 1 / float64(len(res.Winners))
+	for i, sc := range res.Scores {
+		best := math.MinInt
+		for j, o := range res.Scores {
+			if j != i && o.Total > best {
+				best = o.Total
+			}
+		}
+		win := 0.0
+		if slices.Contains(res.Winners, i) {
+			win = share
+		}
+		margin := min(max(float64(sc.Total-best)/40, -0.5), 0.5)
+		t.reward[i] = 0.9*win + 0.1*(0.5+margin)
+	}
+}
+
+// candidates lists the moves legal in st.
+func (t *tree) candidates(st *engine.State) []cand {
+	t.legal = st.LegalPlacements(t.legal[:0])
+	t.fills = t.fills[:0]
+	t.cand = t.cand[:0]
+	// Every tile laid on one cell fills the same cells: its options are
+	// listed once per cell.
+	var cell engine.Cell
+	from, width, have := 0, 0, false
+	for _, pl := range t.legal {
+		if pl.Overbuild {
+			t.cand = append(t.cand, cand{key: keyOf(pl, nil), pl: pl})
+			continue
+		}
+		if !have || pl.At != cell {
+			cell, have = pl.At, true
+			from = len(t.fills)
+			t.fills, width = st.AppendFillOptions(pl.At, t.fills)
+		}
+		if width == 0 {
+			t.cand = append(t.cand, cand{key: keyOf(pl, nil), pl: pl})
+			continue
+		}
+		for o := from; o < len(t.fills); o += width {
+			f := t.fills[o : o+width : o+width]
+			t.cand = append(t.cand, cand{key: keyOf(pl, f), pl: pl, fills: f})
+		}
+	}
+	// t.fills may have moved while growing: the slices above point into
+	// its older arrays, which stay valid until the next call.
+	return t.cand
+}
+
+// keyOf packs a move into 64 bits: tile 2, rotation 2, overbuild 1, x and y
+// 8 each, then up to three fills of 7 bits (the side of the tile the filled
+// cell is on, 2; the display tile's kind, 4, or 0 for the pile's; 1 set).
+func keyOf(pl engine.Placement, fills []engine.Fill) uint64 {
+	k := uint64(pl.Tile) | uint64(pl.Rot)<<2 | uint64(pl.At.X+128)<<5 | uint64(pl.At.Y+128)<<13
+	if pl.Overbuild {
+		k |= 1 << 21
+	}
+	for i, f := range fills {
+		side := uint64(0)
+		for d := engine.N; d <= engine.W; d++ {
+			if pl.At.Step(d) == f.At {
+				side = uint64(d)
+			}
+		}
+		tile := uint64(0)
+		if !f.FromPile {
+			tile = uint64(f.Tile)
+		}
+		k |= (1 | side<<1 | tile<<3) << (22 + 7*i)
+	}
+	return k
+}
+
+// keySet finds a move's candidate by its key: open addressing, emptied in
+// O(1) by moving to a new generation.
+type keySet struct {
+	gen   uint32
+	slots [keySlots]struct {
+		key  uint64
+		gen  uint32
+		idx  int32
+		mark bool
+	}
+}
+
+// keySlots is well above the most moves a position offers (about 30
+// cells, 9 tile turns and 6 fill options at the very worst).
+const keySlots = 1 << 13
+
+func (ks *keySet) reset() { ks.gen++ }
+
+func (ks *keySet) slot(key uint64) int {
+	h := int((key * 0x9e3779b97f4a7c15) >> (64 - 13))
+	for {
+		e := &ks.slots[h]
+		if e.gen != ks.gen || e.key == key {
+			return h
+		}
+		h = (h + 1) & (keySlots - 1)
+	}
+}
+
+func (ks *keySet) put(key uint64, idx int32) {
+	e := &ks.slots[ks.slot(key)]
+	e.key, e.gen, e.idx, e.mark = key, ks.gen, idx, false
+}
+
+// get returns the index put with key, or -1.
+func (ks *keySet) get(key uint64) int32 {
+	e := &ks.slots[ks.slot(key)]
+	if e.gen != ks.gen {
+		return -1
+	}
+	return e.idx
+}
+
+func (ks *keySet) mark(key uint64) { ks.slots[ks.slot(key)].mark = true }
+
+func (ks *keySet) marked(key uint64) bool {
+	e := &ks.slots[ks.slot(key)]
+	return e.gen == ks.gen && e.mark
+}
