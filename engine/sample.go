@@ -85,10 +85,12 @@ func (sp *Sampler) Sample(r *Rand) *State {
 	return c
 }
 
-// Close gives the Sampler's board back for reuse; sp must not be used
-// again.
+// Close gives the Sampler's board back for reuse, unless a clone of a
+// sample still shares it; sp must not be used again.
 func (sp *Sampler) Close() {
-	boards.Put(sp.board)
+	if atomic.LoadInt32(&sp.board.shared) == 0 {
+		boards.Put(sp.board)
+	}
 	sp.board, sp.s = nil, nil
 }
 

@@ -96,6 +96,17 @@ func TestSampleIgnoresHiddenParts(t *testing.T) {
 	if reflect.DeepEqual(j1, j2) && reflect.DeepEqual(h1, h2) && reflect.DeepEqual(p1, p2) {
 		t.Fatal("the two positions do not differ")
 	}
+	// other shares the closed Sampler's board: new samples must not
+	// write it.
+	seen := other.View(0)
+	for k := 0; k < 5; k++ {
+		sp := s.Sampler(1)
+		playRandom(t, sp.Sample(NewRand(uint64(k))), 100, NewRand(1))
+		sp.Close()
+	}
+	if !reflect.DeepEqual(other.View(0), seen) {
+		t.Fatal("a clone of a sample changed after its Sampler closed")
+	}
 	a, b := s.Sampler(0), other.Sampler(0)
 	ra, rb := NewRand(7), NewRand(7)
 	for k := 0; k < 20; k++ {
