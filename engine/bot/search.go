@@ -51,9 +51,11 @@ func (sr Search) Move(s *engine.State, r *engine.Rand) (engine.Move, error) {
 type Choice struct {
 	Move engine.Move
 	// Value is the move's mean result over the games played out after it
-	// (1: won every one, 0: lost every one), Visits how many those were,
-	// of Iterations in all.
+	// (the search's reward: 1 won them all, 0 lost them all), Won the
+	// share of them it won (a shared first place counting its share),
+	// Visits how many those were, of Iterations in all.
 	Value      float64
+	Won        float64
 	Visits     int
 	Iterations int
 }
@@ -93,7 +95,7 @@ func (sr Search) Think(s *engine.State, r *engine.Rand) (Choice, error) {
 	b := &t.nodes[best]
 	m := t.moves[best]
 	m.Acts = ownActs(s, seat, m)
-	return Choice{Move: m, Value: b.reward / float64(b.visits), Visits: int(b.visits), Iterations: n}, nil
+	return Choice{Move: m, Value: b.reward / float64(b.visits), Won: b.won / float64(b.visits), Visits: int(b.visits), Iterations: n}, nil
 }
 
 // ownActs is the best-value order of seat's own edges that m fires.
@@ -126,6 +128,7 @@ type tree struct {
 	set    keySet
 	path   []int32
 	reward []float64
+	won    []float64
 	none   map[int][]engine.Act
 	random Random
 }
@@ -136,6 +139,7 @@ type node struct {
 	visits int32
 	avail  int32
 	reward float64 // the sum of the mover's results
+	won    float64 // the sum of the mover's shares of a win
 	child  []int32
 }
 
@@ -147,7 +151,7 @@ type cand struct {
 }
 
 func newTree(players int) *tree {
-	return &tree{nodes: []node{{mover: -1}}, moves: []engine.Move{{}}, reward: make([]float64, players), none: map[int][]engine.Act{}}
+	return &tree{nodes: []node{{mover: -1}}, moves: []engine.Move{{}}, reward: make([]float64, players), won: make([]float64, players), none: map[int][]engine.Act{}}
 }
 
 // iterate runs one iteration on st, a deal of the root position.
@@ -219,6 +223,7 @@ func (t *tree) iterate(st *engine.State, r *engine.Rand) {
 		n := &t.nodes[ni]
 		n.visits++
 		n.reward += t.reward[n.mover]
+		n.won += t.won[n.mover]
 	}
 }
 
@@ -276,6 +281,7 @@ func (t *tree) score(st *engine.State) {
 		}
 		margin := min(max(float64(sc.Total-best)/40, -0.5), 0.5)
 		t.reward[i] = 0.9*win + 0.1*(0.5+margin)
+		t.won[i] = win
 	}
 }
 
