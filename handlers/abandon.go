@@ -8,7 +8,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"cacao/models"
-	"cacao/models/autoplay"
 )
 
 // takeBack gives the player their abandoned seat back
@@ -25,7 +24,7 @@ func (s *Server) takeBack(c echo.Context) error {
 }
 
 // handOver hands the seat of a player who has kept a game without a time
-// limit waiting for a week to the greedy bot (models.Store.HandOver), lets
+// limit waiting for a week to the stand-in bot (models.Store.HandOver), lets
 // the bots play, and shows the game.
 func (s *Server) handOver(c echo.Context) error {
 	id, err := gameID(c)
@@ -40,7 +39,7 @@ func (s *Server) handOver(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := autoplay.Bots(s.store, id, done); err != nil {
+	if _, err := s.bots.Bots(id, done); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/games/%d", id))

@@ -51,7 +51,7 @@ func TestHandOverAndTakeBack(t *testing.T) {
 	}
 	_, body = waiter.get(page)
 	for _, want := range []string{`action="` + page + `/back"`, "Take my seat back", "(away: the bot plays)",
-		fmt.Sprintf("%s handed %s&#39;s seat to the greedy bot", other.name, idle), idle + " (away: the greedy bot played)"} {
+		fmt.Sprintf("%s handed %s&#39;s seat to the stand-in bot", other.name, idle), idle + " (away: the stand-in bot played)"} {
 		if !strings.Contains(body, want) {
 			t.Fatalf("the handed-over player's page lacks %q", want)
 		}

@@ -8,7 +8,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"cacao/models"
-	"cacao/models/autoplay"
 	"cacao/views"
 )
 
@@ -86,7 +85,7 @@ func (s *Server) adminBan(c echo.Context) error {
 		return err
 	}
 	for _, id := range running {
-		if _, err := autoplay.Bots(s.store, id, nil); err != nil {
+		if _, err := s.bots.Bots(id, nil); err != nil {
 			return err
 		}
 	}

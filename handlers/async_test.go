@@ -204,7 +204,7 @@ func TestDeadlineVisibleAndTimeoutPlayed(t *testing.T) {
 	}
 	page := fmt.Sprintf("/games/%d", id)
 	_, body = other.get(page)
-	if !strings.Contains(body, waiter.name+" (out of time: the greedy bot played) placed") {
+	if !strings.Contains(body, waiter.name+" (out of time: the stand-in bot played) placed") {
 		t.Fatal("the log does not say the bot played for the player who ran out of time")
 	}
 	if _, notes := other.get("/notifications"); !strings.Contains(notes, waiter.name+"&#39;s time ran out") {

@@ -55,7 +55,7 @@ func TestDeleteAccount(t *testing.T) {
 			seat = i
 		}
 	}
-	if seat < 0 || l.Seats[seat].Bot != models.ResignBot || l.Seats[seat].UserID != nil {
+	if seat < 0 || l.Seats[seat].Bot != models.DefaultStandIn || l.Seats[seat].UserID != nil {
 		t.Fatalf("ana's seat in the running game: %+v", l.Seats)
 	}
 	if _, body := bob.get(fmt.Sprintf("/games/%d", running)); !strings.Contains(body, "deleted player") {

@@ -12,7 +12,6 @@ import (
 
 	"cacao/engine"
 	"cacao/models"
-	"cacao/models/autoplay"
 	"cacao/views"
 )
 
@@ -158,7 +157,7 @@ func (s *Server) afterCommit(c echo.Context, l *models.Loaded, commit func() (*m
 	}
 	// The game as committed (and as the bots then left it) is current:
 	// the answer shows it without reading it again.
-	fresh, err := autoplay.Bots(s.store, l.Game.ID, done)
+	fresh, err := s.bots.Bots(l.Game.ID, done)
 	if err != nil {
 		return err
 	}

@@ -118,6 +118,7 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	}
 	vm.SkipToHand = vm.Play.MyTurn
 	vm.Play.CanAct = vm.Play.MyTurn && len(v.Queue) == 0
+	vm.Play.CanHint = vm.Play.CanAct && l.Game.Status == models.StatusActive && l.Solo(vm.Me)
 	if !vm.Play.CanAct {
 		return vm
 	}

@@ -300,14 +300,14 @@ func TestRefusalsSpeakLikeThePages(t *testing.T) {
 func TestBotNamedInPersian(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
-	id := ana.createGame("greedy", "none", "none")
+	id := ana.createGame("medium", "none", "none")
 	ana.act(id, engine.NewRand(1)) // the bot answers: the log names it
 	ana.post("/language", url.Values{"lang": {"fa"}})
-	name := i18n.Fa.T("%s %d", i18n.Fa.T("greedy bot"), 1)
+	name := i18n.Fa.T("%s %d", i18n.Fa.T("medium bot"), 1)
 	_, page := ana.get(fmt.Sprintf("/games/%d", id))
 	_, home := ana.get("/")
 	for what, body := range map[string]string{"game page": page, "home page": home} {
-		if !strings.Contains(body, html.EscapeString(name)) || strings.Contains(body, "greedy bot 1") {
+		if !strings.Contains(body, html.EscapeString(name)) || strings.Contains(body, "medium bot 1") {
 			t.Errorf("the Persian %s does not name the bot %q", what, name)
 		}
 	}

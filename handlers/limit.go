@@ -27,6 +27,7 @@ var (
 	addressFailures = rule{burst: 20, every: 45 * time.Second}                      // per address: 20 a quarter of an hour
 	resetRequests   = rule{burst: 20, every: 45 * time.Second}                      // per address
 	signups         = rule{burst: 5, every: 12 * time.Minute}                       // per address: 5 an hour
+	hints           = rule{burst: 5, every: 20 * time.Second}                       // per user: 5 at once, then 3 a minute
 )
 
 // maxLimiterKeys bounds the keys remembered: past it, keys back at rest
@@ -71,6 +72,9 @@ func addressKey(ip string) limitKey { return limitKey{"address:" + AddressOf(ip)
 func creationKey(user uint, perHour int) limitKey {
 	return limitKey{fmt.Sprintf("create:%d", user), rule{burst: max(1, perHour/2), every: time.Hour / time.Duration(perHour)}}
 }
+
+// hintKey is a user's hints (each a second of search).
+func hintKey(user uint) limitKey { return limitKey{fmt.Sprintf("hint:%d", user), hints} }
 
 // signupKey is an address's sign-ups.
 func signupKey(ip string) limitKey { return limitKey{"signup:" + AddressOf(ip), signups} }

@@ -42,7 +42,7 @@ const (
 )
 
 func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
-	vm := views.HomeVM{Page: s.page(c, tr(c, "My games")), BotNames: autoplay.Kinds(), TurnLimits: models.TurnLimits(),
+	vm := views.HomeVM{Page: s.page(c, tr(c, "My games")), BotNames: autoplay.Levels(), StandIn: models.DefaultStandIn, TurnLimits: models.TurnLimits(),
 		LiveVersion: s.live.Version(live.User(u.ID), live.Lobby), ListsURL: "/"}
 	now := s.store.Clock()
 	at := from(c)
@@ -207,6 +207,7 @@ func (s *Server) createGame(c echo.Context) error {
 		}
 	}
 	spec.Private = form.Get("private") != ""
+	spec.StandIn = form.Get("stand_in")
 	g, err := s.store.CreateGame(u, spec)
 	if err != nil {
 		code, msg := status(lang(c), err)
@@ -218,7 +219,7 @@ func (s *Server) createGame(c echo.Context) error {
 	if perHour > 0 {
 		s.limiter.spend(key) // a game made counts
 	}
-	if _, err := autoplay.Bots(s.store, g.ID, nil); err != nil {
+	if _, err := s.bots.Bots(g.ID, nil); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/games/%d", g.ID))
@@ -286,7 +287,7 @@ func (s *Server) joinGame(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := autoplay.Bots(s.store, g.ID, nil); err != nil {
+	if _, err := s.bots.Bots(g.ID, nil); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/games/%d", g.ID))
@@ -318,7 +319,7 @@ func (s *Server) joinByToken(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := autoplay.Bots(s.store, g.ID, nil); err != nil {
+	if _, err := s.bots.Bots(g.ID, nil); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/games/%d", g.ID))

@@ -7,7 +7,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"cacao/models"
-	"cacao/models/autoplay"
 	"cacao/views"
 )
 
@@ -25,7 +24,7 @@ func (s *Server) resignForm(c echo.Context) error {
 	return render(c, http.StatusOK, views.ResignPage(s.page(c, lg.T("Resign game %d?", int(l.Game.ID))), l.Game.ID))
 }
 
-// resign gives the player's seat to the greedy bot for the rest of the
+// resign gives the player's seat to the stand-in bot for the rest of the
 // game (models.Store.Resign), lets the bots play, and shows the game.
 func (s *Server) resign(c echo.Context) error {
 	l, err := s.loadGame(c)
@@ -40,7 +39,7 @@ func (s *Server) resign(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if _, err := autoplay.Bots(s.store, l.Game.ID, done); err != nil {
+	if _, err := s.bots.Bots(l.Game.ID, done); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/games/%d", l.Game.ID))
@@ -69,7 +68,7 @@ func (s *Server) rematch(c echo.Context) error {
 		return err
 	}
 	if g.Status == models.StatusActive {
-		if _, err := autoplay.Bots(s.store, g.ID, nil); err != nil {
+		if _, err := s.bots.Bots(g.ID, nil); err != nil {
 			return err
 		}
 	}

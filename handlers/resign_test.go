@@ -36,7 +36,7 @@ func TestResign(t *testing.T) {
 		t.Fatalf("resigning: %d", code)
 	}
 	_, body = ana.get(page)
-	for _, want := range []string{"You resigned this game", "ana resigned: the greedy bot plays their seat to the end.", "(resigned)"} {
+	for _, want := range []string{"You resigned this game", "ana resigned: the stand-in bot plays their seat to the end.", "(resigned)"} {
 		if !strings.Contains(body, want) {
 			t.Fatalf("after resigning, ana's page lacks %q", want)
 		}
@@ -48,7 +48,7 @@ func TestResign(t *testing.T) {
 		t.Fatalf("resigning twice: %d", code)
 	}
 	_, body = bob.get("/notifications")
-	if !strings.Contains(body, fmt.Sprintf("ana resigned in game %d: the greedy bot plays their seat to the end.", id)) {
+	if !strings.Contains(body, fmt.Sprintf("ana resigned in game %d: the stand-in bot plays their seat to the end.", id)) {
 		t.Fatal("bob is not told that ana resigned")
 	}
 	l, _ := s.store.LoadGame(id)

@@ -72,6 +72,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/games/:id/turns/:n", s.showTurn, s.watchable)
 	e.POST("/games/:id/turn", s.playTurn, s.requireUser)
 	e.POST("/games/:id/preview", s.previewTurn, s.requireUser)
+	e.POST("/games/:id/hint", s.hint, s.requireUser)
 	e.POST("/games/:id/resolve", s.resolve, s.requireUser)
 	e.GET("/games/:id/resign", s.resignForm, s.requireUser)
 	e.POST("/games/:id/resign", s.resign, s.requireUser)

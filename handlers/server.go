@@ -20,6 +20,7 @@ import (
 	"cacao/handlers/live"
 	"cacao/handlers/mail"
 	"cacao/models"
+	"cacao/models/autoplay"
 	"cacao/views"
 )
 
@@ -45,6 +46,9 @@ type Config struct {
 	// GamesPerHour is how many games one player opens an hour, half of
 	// them in a row (0: 20; below 0: no limit, for load tests).
 	GamesPerHour int
+	// Bots plays the bots' moves after a person's, slow ones in the
+	// background; nil makes one. Close it at shutdown, before the store.
+	Bots *autoplay.Runner
 }
 
 // Server holds what the handlers share.
@@ -55,6 +59,7 @@ type Server struct {
 	limiter  *limiter
 	hashing  *gate
 	streams  *streams
+	bots     *autoplay.Runner
 	sessions *scs.SessionManager
 	cfg      Config
 	log      *slog.Logger
@@ -112,7 +117,10 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 			return nil, err
 		}
 	}
-	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), hashing: hashGate(), streams: newStreams(cfg.MaxStreams), sessions: sm, cfg: cfg, log: cfg.Logger}
+	if cfg.Bots == nil {
+		cfg.Bots = autoplay.NewRunner(store, cfg.Logger)
+	}
+	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), hashing: hashGate(), streams: newStreams(cfg.MaxStreams), bots: cfg.Bots, sessions: sm, cfg: cfg, log: cfg.Logger}
 
 	views.RegisterSprite()
 	e := echo.New()

@@ -8,7 +8,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"cacao/models"
-	"cacao/models/autoplay"
 	"cacao/views"
 )
 
@@ -147,7 +146,7 @@ func (s *Server) signOutEverywhere(c echo.Context) error {
 
 // deleteAccount deletes the viewer's account, who gives their password
 // (models.Store.DeleteAccount); the bots then play on in the games where
-// the greedy bot took their seat.
+// the stand-in bot took their seat.
 func (s *Server) deleteAccount(c echo.Context) error {
 	u := currentUser(c)
 	var running []uint
@@ -160,7 +159,7 @@ func (s *Server) deleteAccount(c echo.Context) error {
 		return s.settingsRefused(c, u, err)
 	}
 	for _, id := range running {
-		if _, err := autoplay.Bots(s.store, id, nil); err != nil {
+		if _, err := s.bots.Bots(id, nil); err != nil {
 			s.log.Warn("bots after an account was deleted", "game", id, "err", err)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // A seat whose time runs out AbandonAfter times in a row is abandoned: the
-// greedy bot plays it from then on, until its player takes it back. In a
+// stand-in bot plays it from then on, until its player takes it back. In a
 // game without a turn limit, a player others have waited on for IdleHandOver
 // may have their seat handed to the bot by any other player.
 const (
@@ -18,7 +18,7 @@ const (
 
 // Refusals of abandoned seats.
 var (
-	ErrAbandoned    = invalid("the greedy bot plays your seat: take it back first")
+	ErrAbandoned    = invalid("the stand-in bot plays your seat: take it back first")
 	ErrNotAbandoned = invalid("your seat is yours: there is nothing to take back")
 	ErrNotIdle      = invalid("that player has not kept the table waiting for 7 days: their seat stays theirs")
 )
@@ -102,14 +102,14 @@ func (s *Store) HandOver(id, user uint, seat int) (*Loaded, error) {
 			return err
 		}
 		by := l.Seats[mine].Name
-		if err := s.notify(tx, p, *st.UserID, id, "abandoned", "%s handed your seat in game %d to the greedy bot: you had not moved for 7 days. Open the game to take it back.", by, id); err != nil {
+		if err := s.notify(tx, p, *st.UserID, id, "abandoned", "%s handed your seat in game %d to the stand-in bot: you had not moved for 7 days. Open the game to take it back.", by, id); err != nil {
 			return err
 		}
 		return others(l, seat, func(u uint) error {
 			if u == user {
 				return nil
 			}
-			return s.notify(tx, p, u, id, "abandoned", "%s handed %s's seat in game %d to the greedy bot: they had not moved for 7 days.", by, st.Name, id)
+			return s.notify(tx, p, u, id, "abandoned", "%s handed %s's seat in game %d to the stand-in bot: they had not moved for 7 days.", by, st.Name, id)
 		})
 	})
 }

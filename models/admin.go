@@ -92,7 +92,7 @@ func (s *Store) audit(tx *gorm.DB, admin *User, action, target string, game uint
 // shown when they try to log in: every session and mail link of theirs
 // stops working, their tables not started are cancelled, the seats they
 // took or were invited to at others' tables are open again, and in each
-// running game the greedy bot takes their seat (as when resigning). It
+// running game the stand-in bot takes their seat (as when resigning). It
 // returns the running games whose seat went to the bot, for their bots to
 // play on. An admin cannot be banned.
 func (s *Store) Ban(admin *User, name, why string) ([]uint, error) {

@@ -97,7 +97,7 @@ func (s *Store) DueTimeouts(limit int) ([]Seat, error) {
 }
 
 // StalledBots lists, up to limit, the running games that have waited on a
-// bot (or an abandoned seat, which the greedy bot plays) for longer than
+// bot (or an abandoned seat, which the stand-in bot plays) for longer than
 // after: its move was due when someone else's commit ended, and was lost
 // (a crash, a failed request) before the bot played it.
 func (s *Store) StalledBots(after time.Duration, limit int) ([]uint, error) {

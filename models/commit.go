@@ -155,7 +155,7 @@ func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded,
 			return nil, errNotDue
 		}
 	case actor.Bot:
-		if seat < 0 || seat >= len(l.Seats) || l.Seats[seat].BotName() == "" {
+		if seat < 0 || seat >= len(l.Seats) || l.BotOf(seat) == "" {
 			return nil, ErrForbidden
 		}
 	default:
@@ -266,7 +266,7 @@ func bumpVersion(tx *gorm.DB, g *Game, at time.Time) error {
 }
 
 // tellTimeout tells everyone at the table that seat's time ran out and the
-// greedy bot played for it.
+// stand-in bot played for it.
 func (s *Store) tellTimeout(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 	id, who := l.Game.ID, l.Seats[seat].Name
 	if l.Log[len(l.Log)-1].Kind == KindAbandon {
@@ -278,9 +278,9 @@ func (s *Store) tellTimeout(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 		}
 		var err error
 		if i == seat {
-			err = s.notify(tx, p, *other.UserID, id, "timeout", "Your time ran out in game %d: the greedy bot played for you. Your seat is still yours.", id)
+			err = s.notify(tx, p, *other.UserID, id, "timeout", "Your time ran out in game %d: the stand-in bot played for you. Your seat is still yours.", id)
 		} else {
-			err = s.notify(tx, p, *other.UserID, id, "timeout", "%s's time ran out in game %d: the greedy bot played for them.", who, id)
+			err = s.notify(tx, p, *other.UserID, id, "timeout", "%s's time ran out in game %d: the stand-in bot played for them.", who, id)
 		}
 		if err != nil {
 			return err
@@ -290,15 +290,15 @@ func (s *Store) tellTimeout(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 }
 
 // tellAbandoned tells everyone at the table that seat's time ran out
-// AbandonAfter times in a row: the greedy bot keeps the seat.
+// AbandonAfter times in a row: the stand-in bot keeps the seat.
 func (s *Store) tellAbandoned(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 	id, who := l.Game.ID, l.Seats[seat].Name
-	err := s.notify(tx, p, *l.Seats[seat].UserID, id, "abandoned", "Your time ran out twice in a row in game %d: the greedy bot plays your seat until you take it back.", id)
+	err := s.notify(tx, p, *l.Seats[seat].UserID, id, "abandoned", "Your time ran out twice in a row in game %d: the stand-in bot plays your seat until you take it back.", id)
 	if err != nil {
 		return err
 	}
 	return others(l, seat, func(u uint) error {
-		return s.notify(tx, p, u, id, "abandoned", "%s's time ran out twice in a row in game %d: the greedy bot plays their seat until they take it back.", who, id)
+		return s.notify(tx, p, u, id, "abandoned", "%s's time ran out twice in a row in game %d: the stand-in bot plays their seat until they take it back.", who, id)
 	})
 }
 

@@ -10,7 +10,7 @@ import (
 const DeletedName = "deleted player"
 
 // DeleteAccount deletes user id, who gives their password: in each running
-// game the greedy bot takes their seat (as when resigning); their tables
+// game the stand-in bot takes their seat (as when resigning); their tables
 // not started yet are cancelled, and the seats they took or were invited
 // to in others' tables are open again; their finished games keep their
 // seats under DeletedName; their notifications, mail, invitations,
@@ -65,7 +65,7 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 }
 
 // leaveAll takes u out of every game not finished: in each running game
-// the greedy bot takes their seat (as when resigning); their tables not
+// the stand-in bot takes their seat (as when resigning); their tables not
 // started are cancelled, each of their people told with tell; the seats
 // they took or were invited to at others' tables are open again. It
 // returns the running games whose seat went to the bot.

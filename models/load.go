@@ -29,9 +29,9 @@ type Event struct {
 	Seat      int
 	Turn      int
 	At        time.Time
-	Timeout   bool // played by the greedy bot when the seat's time ran out
+	Timeout   bool // played by the stand-in bot when the seat's time ran out
 	Auto      bool // decided at once by the seat's "always decide for me" policy
-	Stand     bool // played by the greedy bot for an abandoned seat
+	Stand     bool // played by the stand-in bot for an abandoned seat
 	By        int  // for KindAbandon, the seat that handed the seat over; -1 after timeouts
 	Placement engine.Placement
 	Fills     []engine.Fill

@@ -23,7 +23,8 @@ var (
 	ErrAlreadyIn    = invalid("you already have a seat in this game")
 	ErrPrivate      = invalid("this table is private: its seats are taken through its invitation link")
 	ErrNotActive    = invalid("this game is not being played")
-	ErrBadSeatSpecs = invalid("a game has 2 to 4 seats, each open, for an invited player, or a bot (random or greedy)")
+	ErrBadSeatSpecs = invalid("a game has 2 to 4 seats, each open, for an invited player, or a bot (easy, medium or hard)")
+	ErrBadStandIn   = invalid("the bot that stands in for a player is the easy, medium or hard one")
 	ErrBadTurnLimit = invalid("the time per turn is none, 1 day, 3 days or 7 days")
 	ErrNotInvited   = invalid("no seat in this game is kept for you")
 )
@@ -52,6 +53,9 @@ type GameSpec struct {
 	Seats     []string
 	TurnHours int
 	Private   bool // not listed in the lobby (Game.Private)
+	// StandIn is the bot that plays for a person out of time, resigned or
+	// away ("": DefaultStandIn).
+	StandIn string
 }
 
 // TurnLimits are the time limits a game may have, in hours (0: none).
@@ -67,7 +71,12 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 	if !slices.Contains(TurnLimits(), spec.TurnHours) {
 		return nil, ErrBadTurnLimit
 	}
-	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken(), TurnHours: spec.TurnHours, Private: spec.Private}
+	if spec.StandIn == "" {
+		spec.StandIn = DefaultStandIn
+	} else if !slices.Contains(s.opts.bots, spec.StandIn) {
+		return nil, ErrBadStandIn
+	}
+	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken(), TurnHours: spec.TurnHours, Private: spec.Private, StandIn: spec.StandIn}
 	uid := creator.ID
 	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username})
 	n := 0

@@ -83,6 +83,10 @@ type Game struct {
 	// TurnHours is the time each seat has for a turn or a choice; 0 means
 	// no limit. Chosen at creation: 0, 24, 72 or 168.
 	TurnHours int `gorm:"not null;default:0"`
+	// StandIn is the bot that plays for a person who ran out of time,
+	// resigned or is away (a bot kind the store seats; DefaultStandIn
+	// unless the creator chose another).
+	StandIn string `gorm:"not null;default:'medium'"`
 	// Private tables are not listed in the lobby: their open seats are
 	// taken through the invitation link (or by those invited by name).
 	Private bool `gorm:"not null;default:false"`
@@ -123,10 +127,10 @@ type Seat struct {
 	Name string
 	// InvitedID reserves an open seat for one user, who was invited to it.
 	InvitedID *uint `gorm:"index"`
-	// ResignedID is the user who held the seat and resigned: the greedy bot
+	// ResignedID is the user who held the seat and resigned: the stand-in bot
 	// plays it to the end (Bot), under their name.
 	ResignedID *uint `gorm:"index"`
-	// Abandoned seats are played by the greedy bot until their player
+	// Abandoned seats are played by the stand-in bot until their player
 	// (still UserID) takes them back; Timeouts counts the seat's timeouts
 	// since its player last acted (AbandonAfter abandons it).
 	Abandoned bool `gorm:"not null;default:false"`
@@ -169,15 +173,6 @@ func (s Seat) Player() *uint {
 // Open reports whether nobody has taken the seat.
 func (s Seat) Open() bool { return s.UserID == nil && s.Bot == "" }
 
-// BotName is the bot that plays the seat: its own, the greedy bot for an
-// abandoned seat, or "" when a person plays it.
-func (s Seat) BotName() string {
-	if s.Abandoned && s.Bot == "" {
-		return ResignBot
-	}
-	return s.Bot
-}
-
 // FreeFor reports whether user may take the seat: it is open and not
 // reserved for someone else.
 func (s Seat) FreeFor(user uint) bool {
@@ -188,8 +183,8 @@ func (s Seat) FreeFor(user uint) bool {
 const (
 	KindTurn    = "turn"    // a committed turn: Data is its NOTATION.md turn object
 	KindResolve = "resolve" // a resolved batch: Data is its acts; Turn the turn that caused it
-	KindResign  = "resign"  // the seat's player resigned: the greedy bot plays it from here; no Data
-	KindAbandon = "abandon" // the greedy bot plays the seat until its player takes it back; Data {"by": seat that handed it over, or -1 after timeouts}
+	KindResign  = "resign"  // the seat's player resigned: the stand-in bot plays it from here; no Data
+	KindAbandon = "abandon" // the stand-in bot plays the seat until its player takes it back; Data {"by": seat that handed it over, or -1 after timeouts}
 	KindBack    = "back"    // the seat's player took their abandoned seat back; no Data
 )
 
@@ -207,12 +202,12 @@ type LogEntry struct {
 	// Version is the game's version once the entry was committed: a read
 	// that took the game row at version v takes the entries up to v.
 	Version int `gorm:"not null;default:0"`
-	// Timeout marks a change the greedy bot made for a seat whose time ran out.
+	// Timeout marks a change the stand-in bot made for a seat whose time ran out.
 	Timeout bool `gorm:"not null;default:false"`
 	// Auto marks a choice made at once for a player whose standing policy
 	// is "always decide for me" (not a move they made themselves).
 	Auto bool `gorm:"not null;default:false"`
-	// Stand marks a change the greedy bot made for an abandoned seat.
+	// Stand marks a change the stand-in bot made for an abandoned seat.
 	Stand     bool   `gorm:"not null;default:false"`
 	Data      string `gorm:"not null"`
 	CreatedAt time.Time

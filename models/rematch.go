@@ -49,7 +49,7 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 	sort.Slice(seats, func(a, b int) bool {
 		return (seats[a].Index-old.First-1+2*n)%n < (seats[b].Index-old.First-1+2*n)%n
 	})
-	g := &Game{Status: StatusOpen, NumPlayers: n, CreatorID: user.ID, InviteToken: randomToken(), TurnHours: old.TurnHours,
+	g := &Game{Status: StatusOpen, NumPlayers: n, CreatorID: user.ID, InviteToken: randomToken(), TurnHours: old.TurnHours, StandIn: old.StandIn,
 		Private: old.Private, RematchOf: old.ID}
 	var invites []Invitation
 	for slot, o := range seats {

@@ -4,10 +4,41 @@ import (
 	"gorm.io/gorm"
 )
 
-// ResignBot is the bot that plays a resigned seat to the end.
-const ResignBot = "greedy"
+// DefaultStandIn is the bot that plays for a person who ran out of time,
+// resigned or is away, unless the game's creator chose another.
+const DefaultStandIn = "medium"
 
-// Resign gives user's seat in the running game id to the greedy bot for
+// BotOf is the bot that plays seat: its own, the game's stand-in for an
+// abandoned seat, or "" when a person plays it.
+func (l *Loaded) BotOf(seat int) string {
+	st := l.Seats[seat]
+	if st.Abandoned && st.Bot == "" {
+		return l.Game.standIn()
+	}
+	return st.Bot
+}
+
+// Solo reports whether seat plays against bots alone: every other seat
+// was seated as a bot (not a person's seat the bot took over). Hints are
+// for such games only.
+func (l *Loaded) Solo(seat int) bool {
+	for i, st := range l.Seats {
+		if i != seat && (st.Bot == "" || st.Player() != nil) {
+			return false
+		}
+	}
+	return seat >= 0 && seat < len(l.Seats)
+}
+
+// standIn is g's stand-in bot.
+func (g *Game) standIn() string {
+	if g.StandIn == "" {
+		return DefaultStandIn
+	}
+	return g.StandIn
+}
+
+// Resign gives user's seat in the running game id to the stand-in bot for
 // the rest of the game: the log says so, the seat keeps the player's name
 // (and remembers them in ResignedID) but is the bot's from now on, and
 // everyone else at the table is told. The player can no longer act in the
@@ -18,13 +49,13 @@ func (s *Store) Resign(id, user uint) (*Loaded, error) {
 		return add(LogEntry{Kind: KindResign, Seat: seat, Turn: l.Play.State().Turns(), Data: "{}"})
 	}, func(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 		st := &l.Seats[seat]
-		err := tx.Model(&Seat{}).Where("id = ?", st.ID).Updates(map[string]any{"user_id": nil, "bot": ResignBot, "resigned_id": user, "abandoned": false}).Error
+		err := tx.Model(&Seat{}).Where("id = ?", st.ID).Updates(map[string]any{"user_id": nil, "bot": l.Game.standIn(), "resigned_id": user, "abandoned": false}).Error
 		if err != nil {
 			return err
 		}
-		st.UserID, st.User, st.Bot, st.ResignedID, st.Abandoned = nil, nil, ResignBot, &user, false
+		st.UserID, st.User, st.Bot, st.ResignedID, st.Abandoned = nil, nil, l.Game.standIn(), &user, false
 		return others(l, seat, func(u uint) error {
-			return s.notify(tx, p, u, id, "resigned", "%s resigned in game %d: the greedy bot plays their seat to the end.", st.Name, id)
+			return s.notify(tx, p, u, id, "resigned", "%s resigned in game %d: the stand-in bot plays their seat to the end.", st.Name, id)
 		})
 	})
 }

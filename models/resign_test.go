@@ -28,7 +28,7 @@ func TestResign(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := mustLoad(t, s, id).Seats[seat]
-	if st.UserID != nil || st.Bot != models.ResignBot || st.ResignedID == nil || *st.ResignedID != ana.ID || st.Name != "ana" {
+	if st.UserID != nil || st.Bot != models.DefaultStandIn || st.ResignedID == nil || *st.ResignedID != ana.ID || st.Name != "ana" {
 		t.Fatalf("the resigned seat: %+v", st)
 	}
 	if st.Deadline != nil || st.RemindAt != nil {
@@ -42,7 +42,7 @@ func TestResign(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ns) == 0 || ns[0].Format != "%s resigned in game %d: the greedy bot plays their seat to the end." {
+	if len(ns) == 0 || ns[0].Format != "%s resigned in game %d: the stand-in bot plays their seat to the end." {
 		t.Fatalf("bob's newest notice: %+v", ns)
 	}
 	if _, err := s.Resign(id, ana.ID); !errors.Is(err, models.ErrForbidden) {
@@ -82,5 +82,39 @@ func TestResign(t *testing.T) {
 	}
 	if _, err := s.Resign(id, bob.ID); !errors.Is(err, models.ErrNotActive) {
 		t.Fatalf("resigning a finished game: %v", err)
+	}
+}
+
+// TestStandIn: the bot that takes a resigned seat is the game's stand-in,
+// the one its creator chose (medium unless said), which must be a bot the
+// site seats; an abandoned seat is played by it too.
+func TestStandIn(t *testing.T) {
+	s, _ := openClocked(t)
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	if _, err := s.CreateGame(ana, models.GameSpec{Seats: []string{models.SeatOpen}, StandIn: "clever"}); !errors.Is(err, models.ErrBadStandIn) {
+		t.Fatalf("a stand-in the site does not seat: %v", err)
+	}
+	plain, err := s.CreateGame(ana, models.GameSpec{Seats: []string{models.SeatOpen}})
+	if err != nil || plain.StandIn != models.DefaultStandIn {
+		t.Fatalf("a game's stand-in unless said: %q, %v", plain.StandIn, err)
+	}
+	g, err := s.CreateGame(ana, models.GameSpec{Seats: []string{models.SeatOpen}, StandIn: "random"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Join(g.ID, "", bob); err != nil {
+		t.Fatal(err)
+	}
+	l := mustLoad(t, s, g.ID)
+	seat := l.SeatOf(ana.ID)
+	l.Seats[seat].Abandoned = true
+	if got := l.BotOf(seat); got != "random" {
+		t.Fatalf("an abandoned seat is played by %q, want the game's stand-in", got)
+	}
+	if _, err := s.Resign(g.ID, ana.ID); err != nil {
+		t.Fatal(err)
+	}
+	if st := mustLoad(t, s, g.ID).Seats[seat]; st.Bot != "random" {
+		t.Fatalf("the resigned seat went to %q, want the game's stand-in", st.Bot)
 	}
 }

@@ -187,8 +187,9 @@ func TestSeatName(t *testing.T) {
 		name, bot string
 		want      string
 	}{
-		{en, "greedy bot 2", "greedy", "greedy bot 2"},
-		{fa, "greedy bot 2", "greedy", "\u2068ربات حریص\u2069 ۲"}, // isolated, as every name in a right-to-left text
+		{en, "greedy bot 2", "greedy", "medium bot 2"}, // seated before the levels: the same bot
+		{en, "hard bot 3", "hard", "hard bot 3"},
+		{fa, "medium bot 2", "medium", "\u2068ربات متوسط\u2069 ۲"}, // isolated, as every name in a right-to-left text
 		{zh, "random bot 4", "random", "随机机器人 4"},
 		{fa, "greedy bot 2", "", "greedy bot 2"},
 		{fa, "my bot", "greedy", "my bot"},
@@ -421,5 +422,16 @@ func TestTempleLine(t *testing.T) {
 	}
 	if got, want := TempleLine(en, tr, names, true), "Temple at (2,\u00a00): ana: 2 workers → 6 gold; greedy bot 1: 1 worker → 3 gold"; got != want {
 		t.Errorf("at the end: %q, want %q", got, want)
+	}
+}
+
+// A notice stored while the stand-in was always the greedy bot reads as
+// the notice now does, in the reader's language.
+func TestNoticeTextOfTheGreedyBotDays(t *testing.T) {
+	fa, _ := i18n.Get("fa")
+	old := "%s resigned in game %d: the greedy bot plays their seat to the end."
+	got := NoticeText(fa, "ana resigned in game 3: the greedy bot plays their seat to the end.", old, []any{"ana", 3})
+	if want := fa.T("%s resigned in game %d: the stand-in bot plays their seat to the end.", "ana", 3); got != want || !strings.Contains(got, "ربات جانشین") {
+		t.Fatalf("the old notice reads %q, want %q", got, want)
 	}
 }

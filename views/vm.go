@@ -75,8 +75,9 @@ type HomeVM struct {
 	Open        []GameLine
 	Error       string
 	BotNames    []string
-	TurnLimits  []int // hours; 0 is no limit
-	LiveVersion int   // of the lists, for live updates
+	StandIn     string // the stand-in bot chosen unless the creator picks another
+	TurnLimits  []int  // hours; 0 is no limit
+	LiveVersion int    // of the lists, for live updates
 	// MoreFinished is how many finished games of the viewer are not
 	// listed; ListsURL is the address the lists are fetched again from.
 	MoreFinished int
@@ -153,9 +154,9 @@ type Seat struct {
 	ToPlay  bool
 	Clock   string // "2 days 3 h left", "on vacation until …"; "" without a limit
 	Gained  string // what the log's last entry gave the seat, in words ("" for nothing)
-	// Resigned: the seat's player resigned and the greedy bot plays it.
+	// Resigned: the seat's player resigned and the stand-in bot plays it.
 	Resigned bool
-	// Abandoned: the greedy bot plays the seat until its player takes it back.
+	// Abandoned: the stand-in bot plays the seat until its player takes it back.
 	Abandoned bool
 }
 
@@ -177,7 +178,9 @@ type EdgeChoice struct {
 // PlayVM is the viewer's turn panel.
 type PlayVM struct {
 	MyTurn      bool
-	CanAct      bool // my turn and no pending choice of mine blocks it
+	CanAct      bool  // my turn and no pending choice of mine blocks it
+	CanHint     bool  // CanAct in a game against bots alone: the hard bot may suggest a move
+	Hint        *Hint // the hard bot's suggestion, shown as the selection
 	Cells       map[engine.Cell]bool
 	FillOptions []FillOption
 	Fills       []engine.Fill     // the chosen fill option's, drawn on the board
@@ -187,6 +190,14 @@ type PlayVM struct {
 	Ready       bool // a full move is selected: show the confirm form
 	Reason      string
 	Places      []Place // where the selected tile can go, with what each brings
+}
+
+// Hint is what the hard bot found for the move it suggests: the share of
+// the games it played out after it that it won (Won, 0–1), in how many
+// (Games) of how many in all (Of).
+type Hint struct {
+	Won       float64
+	Games, Of int
 }
 
 // FillOption is one way to fill the jungle cells next to the chosen cell:
@@ -234,8 +245,8 @@ type ScoreLine struct {
 	engine.Score
 	Place     int  // 1 for the winners
 	Shared    bool // another seat has the same place
-	Resigned  bool // the seat's player resigned (the greedy bot finished it)
-	Abandoned bool // the greedy bot played the seat at the end, its player away
+	Resigned  bool // the seat's player resigned (the stand-in bot finished it)
+	Abandoned bool // the stand-in bot played the seat at the end, its player away
 }
 
 // GameVM is the game page.
@@ -273,7 +284,7 @@ type GameVM struct {
 	Since      *SinceVM
 	ResignedMe bool // the viewer resigned their seat of this game
 	CanResign  bool // the viewer holds a seat of this running game
-	// AbandonedMe: the greedy bot plays the viewer's seat until they take
+	// AbandonedMe: the stand-in bot plays the viewer's seat until they take
 	// it back. HandOver lists the seats the viewer may hand to the bot (a
 	// game without a time limit kept waiting 7 days by their players).
 	AbandonedMe bool

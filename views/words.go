@@ -32,14 +32,14 @@ func SideName(l *i18n.Lang, d engine.Side) string {
 type LogEntry struct {
 	Resolve   bool // a resolution of a pending batch
 	Resign    bool // the seat's player resigned; else (and not Resolve, Abandon, Back) a turn
-	Abandon   bool // the greedy bot plays the seat until its player takes it back
+	Abandon   bool // the stand-in bot plays the seat until its player takes it back
 	Back      bool // the seat's player took their abandoned seat back
 	By        int  // for Abandon, the seat that handed the seat over; -1 after timeouts
 	Seat      int
 	Turn      int
-	Timeout   bool // played by the greedy bot when the seat's time ran out
+	Timeout   bool // played by the stand-in bot when the seat's time ran out
 	Auto      bool // decided at once by the seat's "always decide for me" policy
-	Stand     bool // played by the greedy bot for an abandoned seat
+	Stand     bool // played by the stand-in bot for an abandoned seat
 	Placement engine.Placement
 	Fills     []engine.Fill
 	Gains     []engine.Gain
@@ -50,18 +50,18 @@ func LogLine(l *i18n.Lang, ev LogEntry, names []string) string {
 	name := names[ev.Seat]
 	switch {
 	case ev.Resign:
-		return l.T("%s resigned: the greedy bot plays their seat to the end.", name)
+		return l.T("%s resigned: the stand-in bot plays their seat to the end.", name)
 	case ev.Abandon && ev.By >= 0 && ev.By < len(names):
-		return l.T("%s handed %s's seat to the greedy bot: they had not moved for 7 days.", names[ev.By], name)
+		return l.T("%s handed %s's seat to the stand-in bot: they had not moved for 7 days.", names[ev.By], name)
 	case ev.Abandon:
-		return l.T("%s ran out of time twice in a row: the greedy bot plays their seat until they take it back.", name)
+		return l.T("%s ran out of time twice in a row: the stand-in bot plays their seat until they take it back.", name)
 	case ev.Back:
 		return l.T("%s took their seat back.", name)
 	}
 	if ev.Timeout {
-		name = l.T("%s (out of time: the greedy bot played)", name)
+		name = l.T("%s (out of time: the stand-in bot played)", name)
 	} else if ev.Stand {
-		name = l.T("%s (away: the greedy bot played)", name)
+		name = l.T("%s (away: the stand-in bot played)", name)
 	} else if ev.Auto {
 		name = l.T("%s (decided at once, as they asked)", name)
 	}
@@ -224,6 +224,9 @@ func NoticeText(l *i18n.Lang, text, format string, args []any) string {
 		// Stored before the end notice said it otherwise; same arguments.
 		return l.T("Game %d is over: you finished in place %d of %d.", args...)
 	}
+	// Stored before a game's stand-in could be another bot than the greedy
+	// (medium) one: the same notice, worded as now.
+	format = strings.ReplaceAll(format, "the greedy bot", "the stand-in bot")
 	return l.T(format, args...)
 }
 
@@ -231,11 +234,22 @@ func NoticeText(l *i18n.Lang, text, format string, args []any) string {
 // changed hold it.
 const retiredPlaced = "Game %d is over: you placed %d of %d."
 
+// HintText says what the hard bot found for the move it suggests.
+func HintText(l *i18n.Lang, h Hint) string {
+	return l.N("Hint: the hard bot would play this move. It won %d%% of the %d game it played out after it (of %d in all).",
+		"Hint: the hard bot would play this move. It won %d%% of the %d games it played out after it (of %d in all).",
+		h.Games, int(h.Won*100+0.5), h.Games, h.Of)
+}
+
 // BotName names a bot kind for players.
 func BotName(l *i18n.Lang, kind string) string {
 	switch kind {
-	case "greedy":
-		return l.T("greedy bot")
+	case "easy":
+		return l.T("easy bot")
+	case "medium", "greedy": // the same bot: "greedy" is its name in games seated before the levels
+		return l.T("medium bot")
+	case "hard":
+		return l.T("hard bot")
 	case "random":
 		return l.T("random bot")
 	}

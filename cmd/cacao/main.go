@@ -182,8 +182,10 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 	if err != nil {
 		return err
 	}
+	bots := autoplay.NewRunner(store, logger)
+	defer bots.Close() // before the store closes: a bot may be thinking
 	e, err := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger, Live: hub, Signer: signer, TrustProxy: cfg.TrustProxy,
-		GamesPerHour: gamesPerHour(cfg.GamesPerHour)})
+		GamesPerHour: gamesPerHour(cfg.GamesPerHour), Bots: bots})
 	if err != nil {
 		return err
 	}

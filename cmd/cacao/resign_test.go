@@ -36,7 +36,7 @@ func TestBrowserResign(t *testing.T) {
 			b.fatalf("js=%v: on a phone the final table is %.0f px wider than its card", js, over)
 		}
 		a.must(a.navigate(s.gameURL(game) + "/log"))
-		if got := strings.Join(strings.Fields(a.text("main")), " "); !strings.Contains(got, "alice resigned: the greedy bot plays their seat to the end.") {
+		if got := strings.Join(strings.Fields(a.text("main")), " "); !strings.Contains(got, "alice resigned: the stand-in bot plays their seat to the end.") {
 			b.fatalf("js=%v: the whole log does not say alice resigned: %q", js, got)
 		}
 	}

@@ -1,5 +1,5 @@
 // Package autoplay plays the seats nobody plays at the keyboard: the bots'
-// seats, and, with the greedy bot, abandoned seats and a seat whose time
+// seats, and, with the stand-in bot, abandoned seats and a seat whose time
 // ran out. It commits through the store like any player, so the store's
 // checks (whose turn, which version, is the deadline past) hold for it
 // too.
@@ -16,8 +16,12 @@ import (
 	"cacao/models"
 )
 
-// Kinds lists the bots a game can seat (models.WithBots).
+// Kinds lists the bots a game can seat (models.WithBots): the levels, and
+// the kinds games seated before them keep.
 func Kinds() []string { return bot.Names() }
+
+// Levels lists the bots a player is offered, weakest first.
+func Levels() []string { return bot.Levels() }
 
 // maxSteps bounds the bots' moves in one call: a game has far fewer.
 const maxSteps = 1000
@@ -25,41 +29,63 @@ const maxSteps = 1000
 // Bots lets the bots of game id play until a person must act or the game
 // ends, each action a commit of its own. from is the game as just
 // committed (nil loads it); the game as the bots left it is returned, so
-// that a move's answer need not read it again.
+// that a move's answer need not read it again. Slow bots think within the
+// call: a request hands them to a Runner instead.
 func Bots(store *models.Store, id uint, from *models.Loaded) (*models.Loaded, error) {
+	l, _, err := play(store, id, from, true)
+	return l, err
+}
+
+// play is Bots; with slow false it stops before a slow bot's move and
+// says so (waiting).
+func play(store *models.Store, id uint, from *models.Loaded, slow bool) (l *models.Loaded, waiting bool, err error) {
 	r := engine.NewRand(seed())
-	l := from
+	l = from
 	for step := 0; step < maxSteps; step++ {
 		if l == nil || step > 0 {
-			var err error
 			if l, err = store.LoadGame(id); err != nil {
-				return nil, err
+				return nil, false, err
 			}
 		}
 		if l.Game.Status != models.StatusActive {
-			return l, nil
+			return l, false, nil
 		}
 		if decided, err := store.CatchUpPolicies(l); err != nil || decided {
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			continue
 		}
 		st := l.Play.State()
+		if !slow && nextIsSlow(l) {
+			return l, true, nil
+		}
 		actor, play, ok, err := botPlay(l, r)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if !ok {
-			return l, nil
+			return l, false, nil
 		}
 		_, err = store.Commit(id, l.Game.Version, actor, play)
 		if err != nil && !errors.Is(err, models.ErrConflict) {
-			return nil, fmt.Errorf("autoplay: bot of game %d at turn %d: %w", id, st.Turns(), err)
+			return nil, false, fmt.Errorf("autoplay: bot of game %d at turn %d: %w", id, st.Turns(), err)
 		}
 		// A conflict: someone else moved first; go on from the new position.
 	}
-	return nil, fmt.Errorf("autoplay: the bots of game %d did not stop", id)
+	return nil, false, fmt.Errorf("autoplay: the bots of game %d did not stop", id)
+}
+
+// nextIsSlow reports whether what the bots of l do next is a slow bot's
+// move (their pending choices are quick: botPlay makes those first).
+func nextIsSlow(l *models.Loaded) bool {
+	st := l.Play.State()
+	for i := range l.Seats {
+		if l.BotOf(i) != "" && len(st.Player(i).Queue()) > 0 {
+			return false
+		}
+	}
+	return !st.Over() && bot.Slow(l.BotOf(st.Current()))
 }
 
 // botPlay is what a bot of l does next: resolve its pending choice (the
@@ -67,23 +93,23 @@ func Bots(store *models.Store, id uint, from *models.Loaded) (*models.Loaded, er
 // anything to do.
 func botPlay(l *models.Loaded, r *engine.Rand) (models.Actor, models.Play, bool, error) {
 	st := l.Play.State()
-	for i, seat := range l.Seats {
-		if seat.BotName() == "" || len(st.Player(i).Queue()) == 0 {
+	for i := range l.Seats {
+		if l.BotOf(i) == "" || len(st.Player(i).Queue()) == 0 {
 			continue
 		}
-		b, ok := bot.ByName(seat.BotName())
+		b, ok := bot.ByName(l.BotOf(i))
 		if !ok {
-			return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", seat.BotName())
+			return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", l.BotOf(i))
 		}
 		return models.Actor{Bot: true, Seat: i}, models.Play{Acts: b.Resolve(st, i, r)}, true, nil
 	}
 	cur := st.Current()
-	if st.Over() || l.Seats[cur].BotName() == "" {
+	if st.Over() || l.BotOf(cur) == "" {
 		return models.Actor{}, models.Play{}, false, nil
 	}
-	b, ok := bot.ByName(l.Seats[cur].BotName())
+	b, ok := bot.ByName(l.BotOf(cur))
 	if !ok {
-		return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", l.Seats[cur].BotName())
+		return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", l.BotOf(cur))
 	}
 	m, err := b.Move(st, r)
 	if err != nil {

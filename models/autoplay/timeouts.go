@@ -10,8 +10,8 @@ import (
 	"cacao/models"
 )
 
-// TimeOut plays for seat of game id, whose time ran out: the greedy bot
-// makes the seat's pending choices and, if it is the seat's turn in a game
+// TimeOut plays for seat of game id, whose time ran out: the game's
+// stand-in bot makes the seat's pending choices and, if it is the seat's turn in a game
 // with a turn limit, its turn, all in one commit marked as a timeout;
 // everyone at the table is told and the player keeps the seat. In a game
 // without a limit only choices run out of time: the turn waits. A seat
@@ -31,7 +31,11 @@ func TimeOut(store *models.Store, id uint, seat int) (*models.Loaded, error) {
 		if seat < 0 || seat >= len(l.Seats) {
 			return nil, models.ErrForbidden
 		}
-		plays, err := timeoutPlays(l.Play.State().Clone(), seat, l.Game.TurnHours > 0, r)
+		standIn, ok := bot.ByName(l.Game.StandIn)
+		if !ok {
+			standIn, _ = bot.ByName(models.DefaultStandIn)
+		}
+		plays, err := timeoutPlays(l.Play.State().Clone(), seat, l.Game.TurnHours > 0, standIn, r)
 		if err != nil {
 			return nil, err
 		}
@@ -43,22 +47,21 @@ func TimeOut(store *models.Store, id uint, seat int) (*models.Loaded, error) {
 	}
 }
 
-// timeoutPlays is what the greedy bot does for seat on st (a copy, which it
-// plays on): every pending choice, then the seat's turn if it has one and
-// turns have a clock (limited).
-func timeoutPlays(st *engine.State, seat int, limited bool, r *engine.Rand) ([]models.Play, error) {
-	greedy, _ := bot.ByName("greedy")
+// timeoutPlays is what the stand-in bot b does for seat on st (a copy,
+// which it plays on): every pending choice, then the seat's turn if it has
+// one and turns have a clock (limited).
+func timeoutPlays(st *engine.State, seat int, limited bool, b bot.Bot, r *engine.Rand) ([]models.Play, error) {
 	var plays []models.Play
 	for step := 0; step < 64; step++ {
 		switch {
 		case len(st.Player(seat).Queue()) > 0:
-			acts := greedy.Resolve(st, seat, r)
+			acts := b.Resolve(st, seat, r)
 			if _, err := st.Resolve(seat, acts); err != nil {
 				return nil, err
 			}
 			plays = append(plays, models.Play{Acts: acts})
 		case limited && !st.Over() && st.Current() == seat:
-			m, err := greedy.Move(st, r)
+			m, err := b.Move(st, r)
 			if err != nil {
 				return nil, err
 			}

@@ -1,0 +1,79 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"cacao/engine"
+	"cacao/engine/bot"
+	"cacao/models"
+	"cacao/views"
+)
+
+// hintBudget is the hard bot's thinking time for a hint: half its own,
+// so that the player waits half a second, and strong enough to teach.
+const hintBudget = 500 * time.Millisecond
+
+// hint selects the hard bot's choice for the player's turn in a game
+// against bots alone, ready to confirm: the page shows what it brings (the
+// usual preview) and how often the bot won the games it played out after
+// it. Never in a game with another person; only on the player's turn.
+func (s *Server) hint(c echo.Context) error {
+	l, err := s.loadGame(c)
+	if err != nil {
+		return err
+	}
+	u := currentUser(c)
+	seat := l.SeatOf(u.ID)
+	if seat < 0 {
+		return refusal(http.StatusForbidden, "that is not yours to do")
+	}
+	if !l.Solo(seat) {
+		return s.refuse(c, l, http.StatusForbidden, tr(c, "hints are only for games against bots alone"))
+	}
+	st := l.Play.State()
+	if l.Game.Status != models.StatusActive || st.Over() || st.Current() != seat || len(st.Player(seat).Queue()) > 0 {
+		return s.refuse(c, l, http.StatusUnprocessableEntity, tr(c, "a hint is for your turn, once your pending choices are made"))
+	}
+	key := hintKey(u.ID)
+	if d := s.limiter.wait(key); d > 0 {
+		c.Response().Header().Set("Retry-After", fmt.Sprint(int(d.Seconds())+1))
+		return s.refuse(c, l, http.StatusTooManyRequests, lang(c).N("You asked for many hints in a row. Ask again in %d second.", "You asked for many hints in a row. Ask again in %d seconds.", int(d.Seconds())+1, int(d.Seconds())+1))
+	}
+	s.limiter.spend(key)
+	var choice bot.Choice
+	s.bots.Think(func() {
+		choice, err = bot.Search{Budget: hintBudget}.Think(st.Clone(), engine.NewRand(uint64(time.Now().UnixNano())))
+	})
+	if err != nil {
+		return err
+	}
+	vm := s.gameVM(c, l, hintSelection(st, seat, choice.Move, l.Game.Version))
+	vm.Play.Hint = &views.Hint{Won: choice.Won, Games: choice.Visits, Of: choice.Iterations}
+	if isHTMX(c) {
+		c.Response().Header().Set("HX-Replace-Url", vm.Link(vm.Sel))
+	}
+	return s.renderGame(c, http.StatusOK, vm)
+}
+
+// hintSelection is move m as the page selects it: the first tile of its
+// kind in the hand, its turn, its cell and its fill option.
+func hintSelection(st *engine.State, seat int, m engine.Move, version int) views.Selection {
+	hand := st.Player(seat).HandTiles()
+	sel := views.Selection{}.WithTile(hand, slices.Index(hand, m.Tile))
+	sel.Rot = m.Rot
+	sel = sel.WithCell(m.At, m.Overbuild)
+	if !m.Overbuild {
+		for i, o := range st.FillOptions(m.At) {
+			if slices.Equal(o, m.Fills) {
+				sel = sel.WithFill(i)
+			}
+		}
+	}
+	sel.V = version
+	return sel
+}
