@@ -27,7 +27,7 @@ func TestHardBotMovesInTheBackground(t *testing.T) {
 	before := s.turnsBy(id, botSeat)
 	m, _ := ana.plan(id, engine.NewRand(1), nil)
 	code, body := ana.htmx("POST", m.path, m.form)
-	if code != http.StatusOK || !regexp.MustCompile(`Waiting for hard bot \d to play\.`).MatchString(body) {
+	if code != http.StatusOK || !regexp.MustCompile(`hard bot \d is thinking…`).MatchString(body) {
 		t.Fatalf("the move's answer did not show the hard bot to play: %d\n%.2000s", code, body)
 	}
 	s.bots.Wait()

@@ -557,7 +557,7 @@ func auditState(au *auditor, seen map[string]bool, tb *tab) string {
 		switch {
 		case strings.Contains(st.PlayText, "Choose a tile from your hand."):
 			kind = "my turn, nothing chosen"
-		case strings.Contains(rest, "Waiting for"):
+		case strings.Contains(rest, "Waiting for"), strings.Contains(rest, "is thinking…"):
 			kind = "opponent's turn"
 		default:
 			kind = ""

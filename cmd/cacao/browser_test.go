@@ -1042,7 +1042,7 @@ func TestBrowserReloadAfterConfirm(t *testing.T) {
 			a.must(a.click(`form[action$="/resolve"] button[type=submit]`, "Confirm choice"))
 			continue
 		}
-		if !strings.Contains(st.PlayText, "Waiting for") {
+		if !strings.Contains(st.PlayText, "Waiting for") && !strings.Contains(st.PlayText, "is thinking…") {
 			break
 		}
 		if i == 50 {

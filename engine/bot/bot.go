@@ -1,6 +1,12 @@
 // Package bot plays Cacao through the engine's legal-move API only: it never
-// decides legality itself and never looks at hidden information (moves are
-// judged with engine previews, which keep the pile unknown).
+// decides legality itself and never looks at hidden information. The
+// greedy bot judges moves with engine previews, which keep the pile
+// unknown; the search (the hard bot) only ever plays on positions an
+// engine.Sampler dealt from what its seat can see.
+//
+// The levels a player seats are easy (Greedy with EasyNoise), medium
+// (Greedy) and hard (Search, DefaultBudget a move on one core). Their
+// strength is measured by cmd/botmatch; the figures are in the README.
 package bot
 
 import (

@@ -141,6 +141,7 @@ func BenchmarkSearchIteration(b *testing.B) {
 			if err != nil || c.Iterations != b.N {
 				b.Fatal(err, c.Iterations)
 			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
 		})
 	}
 }
