@@ -368,7 +368,14 @@ func TestA11y(t *testing.T) {
 		bob.must(bob.click(`#main form button[type=submit]`, "Take a seat"))
 
 		// The home page with games listed, settings and notifications.
-		a.createGame(s.base, "greedy")
+		solo := a.createGame(s.base, "medium")
+		if ok, _ := eval[bool](a, `!!document.querySelector('#hint-button')`); ok {
+			a.must(a.click(`#hint-button`, "Hint"))
+			a.must(a.waitFor(`!!document.querySelector('#hint')`, 10*time.Second, "the hint"))
+			au.check(a, "game against a bot, a hint shown")
+		} else {
+			t.Errorf("alice's game against the medium bot, %s, offers no hint on her turn", solo)
+		}
 		a.must(a.navigate(s.base + "/"))
 		a.must(a.waitFor(`document.querySelectorAll('#home-lists tbody tr').length >= 2`, 10*time.Second, "both games on the home page"))
 		au.check(a, "home (signed in: my games, new game form)")

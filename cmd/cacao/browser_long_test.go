@@ -50,7 +50,7 @@ func TestLongBrowserBotGame(t *testing.T) {
 	b := newBrowser(t, true, logs)
 	a := b.newTab("alice", true)
 	a.signUp(base, "alice")
-	game := a.createGame(base, "greedy")
+	game := a.createGame(base, "medium")
 	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "htmx"))
 	playToEnd(b, play{game: game, limit: 90 * time.Second, stall: 8 * time.Second}, a)
 	a.checkFinal(2)
