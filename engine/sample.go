@@ -33,7 +33,7 @@ type Sampler struct {
 func (s *State) Sampler(seat int) *Sampler {
 	sp := &Sampler{s: s, seat: seat, board: boards.Get().(*board), c: State{scratch: newScratch()}}
 	sp.board.cells, sp.board.shared = s.board.cells, 0
-	sp.jungle = sortedJungle(s.jungle[s.jpos:])
+	sp.jungle = sorted(s.jungle[s.jpos:])
 	sp.dealJungle = make([]Jungle, len(sp.jungle))
 	for i := range s.players {
 		p := &s.players[i]
@@ -42,7 +42,7 @@ func (s *State) Sampler(seat int) *Sampler {
 			tiles = p.HandTiles()
 		}
 		tiles = append(tiles, p.pile[p.ppos:]...)
-		sp.unseen = append(sp.unseen, sortedWorkers(tiles))
+		sp.unseen = append(sp.unseen, sorted(tiles))
 		sp.deal = append(sp.deal, make([]Worker, len(tiles)))
 	}
 	return sp
@@ -94,29 +94,16 @@ func (sp *Sampler) Close() {
 	sp.board, sp.s = nil, nil
 }
 
-func sortedJungle(js []Jungle) []Jungle {
-	var n [numJungle]int
-	for _, j := range js {
-		n[j]++
+// sorted returns tiles in kind order: nothing of their order is left.
+func sorted[T ~uint8](tiles []T) []T {
+	var n [256]int
+	for _, t := range tiles {
+		n[t]++
 	}
-	out := make([]Jungle, 0, len(js))
-	for j := range n {
-		for k := 0; k < n[j]; k++ {
-			out = append(out, Jungle(j))
-		}
-	}
-	return out
-}
-
-func sortedWorkers(ws []Worker) []Worker {
-	var n [numWorker]int
-	for _, w := range ws {
-		n[w]++
-	}
-	out := make([]Worker, 0, len(ws))
-	for w := range n {
-		for k := 0; k < n[w]; k++ {
-			out = append(out, Worker(w))
+	out := make([]T, 0, len(tiles))
+	for k := range n {
+		for range n[k] {
+			out = append(out, T(k))
 		}
 	}
 	return out

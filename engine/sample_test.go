@@ -50,7 +50,7 @@ func TestSampleAgreesWithWhatTheSeatSees(t *testing.T) {
 				}
 				j, hands, piles := hidden(c)
 				tj, thands, tpiles := hidden(s)
-				if !reflect.DeepEqual(sortedJungle(j), sortedJungle(tj)) {
+				if !reflect.DeepEqual(sorted(j), sorted(tj)) {
 					t.Fatalf("the sampled jungle pile holds other tiles: %v, want %v", j, tj)
 				}
 				for i := range hands {
@@ -59,7 +59,7 @@ func TestSampleAgreesWithWhatTheSeatSees(t *testing.T) {
 					}
 					all := append(c.players[i].HandTiles(), piles[i]...)
 					tall := append(s.players[i].HandTiles(), tpiles[i]...)
-					if !reflect.DeepEqual(sortedWorkers(all), sortedWorkers(tall)) {
+					if !reflect.DeepEqual(sorted(all), sorted(tall)) {
 						t.Fatalf("seat %d's unplayed tiles changed: %v, want %v", i, all, tall)
 					}
 					if i == seat && hands[i] != thands[i] {
