@@ -97,7 +97,8 @@ func run(c config, out io.Writer) error {
 		go func() {
 			defer wg.Done()
 			for g := range jobs {
-				results[g] = c.play(c.seed+uint64(g/c.players), g%c.players, uint64(g))
+				seed, aSeat := c.deal(g)
+				results[g] = c.play(seed, aSeat, uint64(g))
 			}
 		}()
 	}
@@ -108,6 +109,12 @@ func run(c config, out io.Writer) error {
 	wg.Wait()
 	wall := time.Since(start)
 	return report(c, results, wall, out)
+}
+
+// deal is game g's: the seed of its setup and a's seat. Games come in
+// sets of one deal, a in each seat in turn.
+func (c config) deal(g int) (seed uint64, aSeat int) {
+	return c.seed + uint64(g/c.players), g % c.players
 }
 
 // play plays the deal of seed with a in seat aSeat and b elsewhere.
