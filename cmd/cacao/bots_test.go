@@ -30,7 +30,8 @@ func TestBrowserHardBotAndHint(t *testing.T) {
 	}
 	a.must(a.click(`#confirm`, "Confirm move"))
 	a.must(a.waitFor(`(document.querySelector('#play') || {innerText: ''}).innerText.includes('is thinking…')`, 10*time.Second, "the bot to be waited for"))
-	a.must(a.waitFor(yourTurn, 15*time.Second, "the hard bot's move to arrive live"))
+	// Her turn again, or first a choice the bot's move left her.
+	a.must(a.waitFor(yourTurn+` || (document.querySelector('#main') || {innerText: ''}).innerText.includes('A choice is waiting for you')`, 15*time.Second, "the hard bot's move to arrive live"))
 	if ok, _ := eval[bool](a, `window.__cacaoMarker === 42`); !ok {
 		b.fatalf("the page reloaded")
 	}
