@@ -45,6 +45,13 @@ func (s *Server) signup(c echo.Context) error {
 		return err
 	}
 	s.limiter.spend(key) // a sign-up made counts
+	// The browser's time zone (app.js fills it in) is a guess: one the
+	// site does not know leaves UTC, changeable in Settings.
+	if tz := c.FormValue("tz"); tz != "" {
+		if err := s.store.SetTimeZone(u.ID, tz); err == nil {
+			u.TimeZone = tz
+		}
+	}
 	if err := s.startSession(c, u); err != nil {
 		return err
 	}

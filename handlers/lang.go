@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"cacao/models"
 	"cacao/views"
 	"cacao/views/i18n"
 )
@@ -13,9 +14,19 @@ import (
 const langCookie = "cacao_lang"
 
 // langFor picks the request's language: the signed-in user's choice, then
-// this browser's (a cookie set by the language form), then Accept-Language.
+// this browser's (a cookie set by the language form), then Accept-Language;
+// in the signed-in user's time zone.
 func (s *Server) langFor(c echo.Context) *i18n.Lang {
-	if u := currentUser(c); u != nil && u.Lang != "" {
+	u := currentUser(c)
+	l := s.pickLang(c, u)
+	if u != nil && u.TimeZone != "" {
+		l = l.In(u.Zone())
+	}
+	return l
+}
+
+func (s *Server) pickLang(c echo.Context, u *models.User) *i18n.Lang {
+	if u != nil && u.Lang != "" {
 		if l, ok := i18n.Get(u.Lang); ok {
 			return l
 		}

@@ -38,6 +38,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/settings", s.settings, s.requireUser)
 	e.POST("/settings/email", s.saveEmail, s.requireUser)
 	e.POST("/settings/auto", s.saveAutoDecide, s.requireUser)
+	e.POST("/settings/zone", s.saveTimeZone, s.requireUser)
 	e.POST("/settings/vacation", s.startVacation, s.requireUser)
 	e.POST("/settings/vacation/end", s.endVacation, s.requireUser)
 	e.GET("/settings/data", s.exportMyData, s.requireUser)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -19,9 +20,10 @@ func (s *Server) settings(c echo.Context) error {
 func (s *Server) renderSettings(c echo.Context, code int, u *models.User, problem string) error {
 	now := s.store.Clock()
 	vm := views.SettingsVM{Page: s.page(c, tr(c, "Settings")), Email: u.Email, Verified: u.EmailVerified, Mode: u.EmailMode,
+		DigestHour: u.DigestHour, TimeZone: u.TimeZone, Now: lang(c).Date(now, false, true),
 		VacationLeft: u.VacationLeft(now), VacationMax: models.VacationAllowance, AutoDecide: u.AutoDecide, Error: problem}
 	if u.OnVacation(now) {
-		vm.VacationUntil = lang(c).Date(u.VacationUntil.UTC(), true, true) + " UTC"
+		vm.VacationUntil = lang(c).Date(*u.VacationUntil, true, true)
 	}
 	logins, err := s.store.Logins(u)
 	if err != nil {
@@ -29,7 +31,7 @@ func (s *Server) renderSettings(c echo.Context, code int, u *models.User, proble
 	}
 	mine := s.sessions.Token(c.Request().Context())
 	for _, l := range logins {
-		vm.Logins = append(vm.Logins, views.LoginLine{Device: l.Device, LastSeen: lang(c).Date(l.LastSeen.UTC(), true, true) + " UTC", Current: l.Token == mine})
+		vm.Logins = append(vm.Logins, views.LoginLine{Device: l.Device, LastSeen: lang(c).Date(l.LastSeen, true, true), Current: l.Token == mine})
 	}
 	if vm.Blocked, err = s.store.Blocked(u.ID); err != nil {
 		return err
@@ -51,6 +53,15 @@ func (s *Server) unblock(c echo.Context) error {
 // address gets a confirmation mail first.
 func (s *Server) saveEmail(c echo.Context) error {
 	u := currentUser(c)
+	if h := c.FormValue("digest_hour"); h != "" {
+		hour, err := strconv.Atoi(h)
+		if err != nil {
+			hour = -1
+		}
+		if err := s.store.SetDigestHour(u.ID, hour); err != nil {
+			return s.settingsRefused(c, u, err)
+		}
+	}
 	nu, err := s.store.SetEmail(u.ID, c.FormValue("email"), c.FormValue("mode"))
 	if err != nil {
 		return s.settingsRefused(c, u, err)
@@ -60,6 +71,17 @@ func (s *Server) saveEmail(c echo.Context) error {
 		msg = tr(c, "Saved. We sent a link to %s: follow it to confirm the address; mail starts after that.", nu.Email)
 	}
 	s.sessions.Put(c.Request().Context(), "flash", msg)
+	return redirect(c, "/settings")
+}
+
+// saveTimeZone sets the viewer's time zone, which every date the site
+// shows them, and their digest hour, are in.
+func (s *Server) saveTimeZone(c echo.Context) error {
+	u := currentUser(c)
+	if err := s.store.SetTimeZone(u.ID, strings.TrimSpace(c.FormValue("tz"))); err != nil {
+		return s.settingsRefused(c, u, err)
+	}
+	s.sessions.Put(c.Request().Context(), "flash", tr(c, "Saved."))
 	return redirect(c, "/settings")
 }
 
@@ -84,7 +106,7 @@ func (s *Server) startVacation(c echo.Context) error {
 	if err != nil {
 		return s.settingsRefused(c, u, err)
 	}
-	s.sessions.Put(c.Request().Context(), "flash", tr(c, "Your clocks are paused until %s UTC.", lang(c).Date(nu.VacationUntil.UTC(), false, true)))
+	s.sessions.Put(c.Request().Context(), "flash", tr(c, "Your clocks are paused until %s.", lang(c).Date(*nu.VacationUntil, false, true)))
 	return redirect(c, "/settings")
 }
 

@@ -565,13 +565,13 @@ func TestDigest(t *testing.T) {
 	if n := mustDigests(t, s); n != 0 {
 		t.Fatalf("a second digest the same hour: %d", n)
 	}
-	clock.Advance(23 * time.Hour)
+	clock.Advance(22 * time.Hour) // 07:00 the next day, UTC: before her digest hour
 	if n := mustDigests(t, s); n != 0 {
-		t.Fatalf("a second digest within a day: %d", n)
+		t.Fatalf("a second digest before the next day's digest hour: %d", n)
 	}
 	clock.Advance(time.Hour)
 	if n := mustDigests(t, s); n != 1 || len(mailsOf(t, s, dana.ID, models.KindDigest)) != 2 {
-		t.Fatalf("a day later: %d digests; want dana's second", n)
+		t.Fatalf("at 08:00 the next day: %d digests; want dana's second", n)
 	}
 
 	// Once dana has played, her digest has nothing to say, and erin's has.
@@ -582,6 +582,51 @@ func TestDigest(t *testing.T) {
 	if n := mustDigests(t, s); n != 1 || len(mailsOf(t, s, erin.ID, models.KindDigest)) != 1 {
 		t.Fatalf("after dana's move: %d digests; want erin's", n)
 	}
+}
+
+// TestDigestHourInTimeZone: a digest comes at the hour its reader chose,
+// in their time zone, once a day of theirs.
+func TestDigestHourInTimeZone(t *testing.T) {
+	s, clock := openClocked(t) // 09:00 UTC, 1 December
+	gus, hana, ivo, jo := models.MustUser(t, s, "gus"), models.MustUser(t, s, "hana"), models.MustUser(t, s, "ivo"), models.MustUser(t, s, "joe")
+	for _, u := range []*models.User{gus, hana} {
+		mustEmail(t, s, u, u.Username+"@example.com", models.MailDigest, true)
+	}
+	for user, zone := range map[*models.User]string{gus: "Asia/Tehran", hana: "America/Los_Angeles"} {
+		if err := s.SetTimeZone(user.ID, zone); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SetDigestHour(gus.ID, 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetDigestHour(hana.ID, 20); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetTimeZone(gus.ID, "Mars/Olympus"); !errors.Is(err, models.ErrBadTimeZone) {
+		t.Fatalf("an unknown time zone: %v", err)
+	}
+	if err := s.SetDigestHour(gus.ID, 24); !errors.Is(err, models.ErrInvalid) {
+		t.Fatalf("hour 24: %v", err)
+	}
+	startDuel(t, s, gus, ivo, 0) // gus to play
+	startDuel(t, s, hana, jo, 0) // hana to play
+	digests := func(u *models.User) int { return len(mailsOf(t, s, u.ID, models.KindDigest)) }
+	step := func(to time.Time, wantGus, wantHana int) {
+		t.Helper()
+		clock.Advance(to.Sub(clock.Now()))
+		mustDigests(t, s)
+		if digests(gus) != wantGus || digests(hana) != wantHana {
+			t.Fatalf("at %s UTC: gus has %d digests, hana %d; want %d and %d", to.Format("Jan 2 15:04"), digests(gus), digests(hana), wantGus, wantHana)
+		}
+	}
+	day2 := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
+	step(t0, 1, 0)                                   // Tehran 12:30 (past 7:00, none yet today); Los Angeles 01:00
+	step(day2.Add(3*time.Hour), 1, 0)                // Tehran 06:30 on the 2nd
+	step(day2.Add(3*time.Hour+30*time.Minute), 2, 0) // Tehran 07:00; Los Angeles 19:30 on the 1st
+	step(day2.Add(4*time.Hour), 2, 1)                // Los Angeles 20:00
+	step(day2.Add(20*time.Hour), 2, 1)               // Tehran 23:30, Los Angeles 12:00 on the 2nd
+	step(day2.Add(28*time.Hour), 3, 2)               // Los Angeles 20:00 on the 2nd; Tehran 07:30 on the 3rd
 }
 
 // TestOutboxRetryBackoff: a message is claimed by one worker at a time,

@@ -17,6 +17,12 @@ type User struct {
 	EmailVerified bool   `gorm:"not null;default:false"`
 	EmailMode     string `gorm:"not null;default:off"`
 	LastDigestAt  *time.Time
+	// DigestHour is the hour of the day, in TimeZone, the daily digest is
+	// sent at (0–23).
+	DigestHour int `gorm:"not null;default:8"`
+	// TimeZone is the user's time zone, an IANA name ("Europe/Paris"; ""
+	// is UTC): the dates the site shows them and the digest hour are in it.
+	TimeZone string `gorm:"not null;default:''"`
 	// VacationUntil pauses the user's turn clocks until then. VacationDays
 	// is how many days of VacationYear's allowance are used.
 	VacationUntil *time.Time

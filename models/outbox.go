@@ -165,18 +165,30 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 const DigestGames = 50
 
 // QueueDigests puts a digest in the outbox for every user who chose one
-// and has a game waiting on them or a message unread, at most one a day (the outbox key is the user and the date). It returns
-// how many it queued.
+// and has a game waiting on them or a message unread, once their digest
+// hour has come in their time zone, at most one a day of theirs (the
+// outbox key is the user and their date). It returns how many it queued.
 func (s *Store) QueueDigests() (int, error) {
 	now := s.now()
 	var users []User
-	err := s.db.Select("id", "last_digest_at").Where("email_mode = ? AND email_verified = ? AND (last_digest_at IS NULL OR last_digest_at <= ?)",
-		MailDigest, true, now.Add(-day)).Find(&users).Error
+	// Two digests are an hour apart at least (one at the very end of a
+	// day, the next at the first hour of the next); which are due is
+	// decided in each user's time zone below.
+	err := s.db.Select("id", "last_digest_at", "time_zone", "digest_hour").Where("email_mode = ? AND email_verified = ? AND (last_digest_at IS NULL OR last_digest_at <= ?)",
+		MailDigest, true, now.Add(-time.Hour)).Find(&users).Error
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, u := range users {
+		loc := u.Zone()
+		local := now.In(loc)
+		if local.Hour() < u.DigestHour {
+			continue
+		}
+		if u.LastDigestAt != nil && u.LastDigestAt.In(loc).Format("2006-01-02") == local.Format("2006-01-02") {
+			continue
+		}
 		var waiting int64
 		err := s.db.Model(&Seat{}).Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
 			Where("seats.user_id = ? AND seats.waiting_since IS NOT NULL", u.ID).Count(&waiting).Error
@@ -192,7 +204,7 @@ func (s *Store) QueueDigests() (int, error) {
 				continue
 			}
 		}
-		key := fmt.Sprintf("digest:%d:%s", u.ID, now.Format("2006-01-02"))
+		key := fmt.Sprintf("digest:%d:%s", u.ID, local.Format("2006-01-02"))
 		err = s.w.Transaction(func(tx *gorm.DB) error {
 			res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&Mail{UserID: u.ID, Kind: KindDigest, Text: "Games waiting for you",
 				Key: &key, Status: MailPending, NextAttempt: now, CreatedAt: now})

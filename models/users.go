@@ -4,6 +4,8 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"time"
+	_ "time/tzdata" // the time zones, for a host that has no zoneinfo
 
 	"golang.org/x/crypto/bcrypt"
 	"gorm.io/gorm"
@@ -138,6 +140,45 @@ func (s *Store) UserByID(id uint) (*User, error) {
 // has checked; "" follows the browser).
 func (s *Store) SetLang(userID uint, code string) error {
 	return s.w.Model(&User{}).Where("id = ?", userID).Update("lang", code).Error
+}
+
+// ErrBadTimeZone refuses a time zone the site does not know.
+var ErrBadTimeZone = invalid("that time zone is unknown: choose one from the list, like Europe/Paris")
+
+// Zone is the time zone called name, an IANA name ("" and unknown names
+// are UTC).
+func Zone(name string) *time.Location {
+	if name == "" {
+		return time.UTC
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return time.UTC
+	}
+	return loc
+}
+
+// Zone is the user's time zone.
+func (u *User) Zone() *time.Location { return Zone(u.TimeZone) }
+
+// SetTimeZone keeps the user's time zone: an IANA name ("" for UTC), else
+// ErrBadTimeZone and nothing changes.
+func (s *Store) SetTimeZone(userID uint, name string) error {
+	if name != "" {
+		if _, err := time.LoadLocation(name); err != nil || strings.HasPrefix(name, "/") || name == "Local" {
+			return ErrBadTimeZone
+		}
+	}
+	return s.w.Model(&User{}).Where("id = ?", userID).Update("time_zone", name).Error
+}
+
+// SetDigestHour keeps the hour of the day (0–23, in the user's time zone)
+// their daily digest is sent at.
+func (s *Store) SetDigestHour(userID uint, hour int) error {
+	if hour < 0 || hour > 23 {
+		return invalid("the digest's hour is 0 to 23")
+	}
+	return s.w.Model(&User{}).Where("id = ?", userID).Update("digest_hour", hour).Error
 }
 
 // SetBoardSize keeps how the user likes the board drawn ("fit", "large",

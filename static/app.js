@@ -230,3 +230,11 @@ document.addEventListener("visibilitychange", function () {
     fetch(el.getAttribute("hx-get"), { credentials: "same-origin", headers: { "HX-Request": "true", "X-Page-Visibility": "visible" } });
   });
 });
+
+// Sign-up guesses the new player's time zone from the browser.
+document.addEventListener("DOMContentLoaded", function () {
+  var tz = document.getElementById("signup-tz");
+  if (tz && window.Intl) {
+    tz.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  }
+});

@@ -99,6 +99,9 @@ type SettingsVM struct {
 	Email         string
 	Verified      bool
 	Mode          string
+	DigestHour    int    // 0–23, in TimeZone
+	TimeZone      string // an IANA name; "" is UTC
+	Now           string // the time now in TimeZone, to check the choice by
 	VacationUntil string // "" when not on vacation
 	VacationLeft  int
 	VacationMax   int

@@ -209,7 +209,7 @@ func OpenSeatShort(l *i18n.Lang, kept bool) string {
 func ClockText(l *i18n.Lang, left time.Duration, vacation time.Time) string {
 	out := TimeLeft(l, left)
 	if !vacation.IsZero() {
-		out = l.T("%s, on vacation until %s", out, l.Date(vacation.UTC(), false, false))
+		out = l.T("%s, on vacation until %s", out, l.Date(vacation, false, false))
 	}
 	return out
 }

@@ -107,12 +107,14 @@ func (o *Outbox) Compose(m *models.Mail, r models.Recipient) Message {
 		"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
 	}}
 	// The mail is in the language the user chose for the site (English if
-	// they never chose one: mail has no Accept-Language).
+	// they never chose one: mail has no Accept-Language), its dates in
+	// their time zone.
 	l, ok := i18n.Get(r.User.Lang)
 	if !ok {
 		l = i18n.En
 	}
-	date := func(t time.Time) string { return l.Date(t.UTC(), false, true) + " UTC" }
+	l = l.In(r.User.Zone())
+	date := func(t time.Time) string { return l.Date(t, false, true) }
 	var b strings.Builder
 	b.WriteString(l.T("Hello %s,", r.User.Username) + "\n\n")
 	switch m.Kind {

@@ -565,3 +565,17 @@ func TestDigestListsUnreadChats(t *testing.T) {
 		t.Fatalf("a digest of a game and messages: %q\n%s", msg.Subject, msg.Body)
 	}
 }
+
+// A digest's times are in its reader's time zone, which they name.
+func TestDigestInReadersTimeZone(t *testing.T) {
+	w := newOutboxWorld(t, "ana")
+	ob := w.outbox(mailtest.Start(t))
+	ana := *w.users["ana"]
+	ana.TimeZone = "Asia/Tehran"
+	since := time.Date(2026, 12, 1, 21, 0, 0, 0, time.UTC) // 00:30 on the 2nd in Tehran
+	m := &models.Mail{ID: 1, UserID: ana.ID, Kind: models.KindDigest}
+	r := models.Recipient{User: ana, To: "ana@example.test", Waiting: []models.GameSummary{{Game: models.Game{ID: 8}, Seats: []models.Seat{{Name: "ana"}}, WaitingSince: &since}}}
+	if msg := ob.Compose(m, r); !strings.Contains(msg.Body, "waiting since Wed 2 Dec, 00:30 +0330") {
+		t.Fatalf("the digest in Tehran:\n%s", msg.Body)
+	}
+}

@@ -29,6 +29,7 @@ type Lang struct {
 	digits [10]rune
 	cat    map[string]string // English text -> this language; nil for English
 	date   func(l *Lang, t time.Time, withYear, withTime bool) string
+	loc    *time.Location // the reader's time zone; nil is UTC
 }
 
 //go:embed catalog/*.json
@@ -221,9 +222,30 @@ func (l *Lang) Signed(n int) string {
 }
 
 // Date writes a day, such as "Wed 2 Dec" (with the year when withYear),
-// and the time of day when withTime.
+// and the time of day when withTime, in the reader's time zone; a time
+// of day says which zone it is in ("18:40 CET").
 func (l *Lang) Date(t time.Time, withYear, withTime bool) string {
-	return l.date(l, t, withYear, withTime)
+	t = t.In(l.Zone())
+	s := l.date(l, t, withYear, withTime)
+	if withTime {
+		s += " " + t.Format("MST")
+	}
+	return s
+}
+
+// In returns the language for a reader in time zone loc.
+func (l *Lang) In(loc *time.Location) *Lang {
+	c := *l
+	c.loc = loc
+	return &c
+}
+
+// Zone is the reader's time zone (UTC unless In said another).
+func (l *Lang) Zone() *time.Location {
+	if l.loc == nil {
+		return time.UTC
+	}
+	return l.loc
 }
 
 func (l *Lang) format(f string, args []any) string {

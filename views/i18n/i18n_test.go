@@ -109,15 +109,40 @@ func TestJalali(t *testing.T) {
 func TestDates(t *testing.T) {
 	at := time.Date(2026, 12, 2, 18, 40, 0, 0, time.UTC)
 	cases := map[*Lang]string{
-		En:     "Wed 2 Dec 2026, 18:40",
-		ZhHant: "2026年12月2日（週三） 18:40",
-		ZhHans: "2026年12月2日（周三） 18:40",
-		Fa:     "چهارشنبه ۱۱ آذر ۱۴۰۵، ۱۸:۴۰",
+		En:     "Wed 2 Dec 2026, 18:40 UTC",
+		ZhHant: "2026年12月2日（週三） 18:40 UTC",
+		ZhHans: "2026年12月2日（周三） 18:40 UTC",
+		Fa:     "چهارشنبه ۱۱ آذر ۱۴۰۵، ۱۸:۴۰ UTC",
 	}
 	for l, want := range cases {
 		if got := l.Date(at, true, true); got != want {
 			t.Errorf("%s: %q, want %q", l.Code, got, want)
 		}
+	}
+	// In the reader's time zone, which a time of day names; a day alone
+	// is the reader's day.
+	tehran, err := time.LoadLocation("Asia/Tehran")
+	if err != nil {
+		t.Fatal(err)
+	}
+	la, _ := time.LoadLocation("America/Los_Angeles")
+	for _, c := range []struct {
+		l        *Lang
+		withTime bool
+		want     string
+	}{
+		{En.In(tehran), true, "Wed 2 Dec 2026, 22:10 +0330"},
+		{Fa.In(tehran), true, "چهارشنبه ۱۱ آذر ۱۴۰۵، ۲۲:۱۰ +0330"},
+		{En.In(la), true, "Wed 2 Dec 2026, 10:40 PST"},
+		{En.In(tehran), false, "Wed 2 Dec 2026"},
+		{En.In(la), false, "Wed 2 Dec 2026"},
+	} {
+		if got := c.l.Date(at, true, c.withTime); got != c.want {
+			t.Errorf("%s in %s: %q, want %q", c.l.Code, c.l.Zone(), got, c.want)
+		}
+	}
+	if got := En.In(la).Date(time.Date(2026, 12, 3, 2, 0, 0, 0, time.UTC), false, false); got != "Wed 2 Dec" {
+		t.Errorf("02:00 UTC on the 3rd is %q in Los Angeles, want the 2nd", got)
 	}
 }
 
