@@ -1,4 +1,5 @@
-// Package static holds the site's CSS, script, icon and vendored scripts (htmx 2.0.11 and
+// Package static holds the site's CSS, script, icons, web app manifest and
+// vendored scripts (htmx 2.0.11 and
 // htmx-ext-sse 2.2.4 from npm, under their licences in vendor/), embedded in
 // the binary: no CDN, no build step.
 //
@@ -31,7 +32,7 @@ import (
 
 // FS is the static files, served under /static/.
 //
-//go:embed app.css app.js favicon.svg vendor
+//go:embed app.css app.js favicon.svg icon.svg icon-180.png icon-192.png icon-512.png manifest.webmanifest vendor
 var FS embed.FS
 
 // Prefix is where the files are served.
@@ -78,6 +79,10 @@ var (
 // files returns the files served, listing the embedded ones at the first call.
 func files() *table {
 	embedded.Do(func() {
+		// Not in every system's list, and browsers want it said.
+		if err := mime.AddExtensionType(".webmanifest", "application/manifest+json"); err != nil {
+			panic(err)
+		}
 		t := &table{files: map[string]file{}, hashed: map[string]string{}}
 		err := fs.WalkDir(FS, ".", func(name string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
