@@ -1,7 +1,7 @@
 // Package static holds the site's CSS, script, icons, web app manifest and
-// vendored scripts (htmx 2.0.11 and
-// htmx-ext-sse 2.2.4 from npm, under their licences in vendor/), embedded in
-// the binary: no CDN, no build step.
+// vendored scripts (htmx 2.0.11 and htmx-ext-sse 2.2.4 from npm, under
+// their licences in vendor/), embedded in the binary: no CDN, no build
+// step.
 //
 // Each file is also served under a name with a hash of its content
 // ("app.3f9c1a2b7d.css"), which may be cached for a year: a changed file gets
