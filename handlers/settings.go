@@ -20,7 +20,7 @@ func (s *Server) settings(c echo.Context) error {
 func (s *Server) renderSettings(c echo.Context, code int, u *models.User, problem string) error {
 	now := s.store.Clock()
 	vm := views.SettingsVM{Page: s.page(c, tr(c, "Settings")), Email: u.Email, Verified: u.EmailVerified, Mode: u.EmailMode,
-		DigestHour: u.DigestHour, TimeZone: u.TimeZone, Now: lang(c).Date(now, false, true),
+		DigestHour: u.DigestHour, QuietFrom: u.QuietFrom, QuietTo: u.QuietTo, TimeZone: u.TimeZone, Now: lang(c).Date(now, false, true),
 		VacationLeft: u.VacationLeft(now), VacationMax: models.VacationAllowance, AutoDecide: u.AutoDecide, Error: problem}
 	if u.OnVacation(now) {
 		vm.VacationUntil = lang(c).Date(*u.VacationUntil, true, true)
@@ -59,6 +59,16 @@ func (s *Server) saveEmail(c echo.Context) error {
 			hour = -1
 		}
 		if err := s.store.SetDigestHour(u.ID, hour); err != nil {
+			return s.settingsRefused(c, u, err)
+		}
+	}
+	if from, to := c.FormValue("quiet_from"), c.FormValue("quiet_to"); from != "" || to != "" {
+		f, err1 := strconv.Atoi(from)
+		t, err2 := strconv.Atoi(to)
+		if err1 != nil || err2 != nil {
+			f = -1
+		}
+		if err := s.store.SetQuietHours(u.ID, f, t); err != nil {
 			return s.settingsRefused(c, u, err)
 		}
 	}

@@ -13,8 +13,12 @@ import (
 	"cacao/static"
 )
 
-// assetRE finds the static files a page links to.
-var assetRE = regexp.MustCompile(`(?:href|src)="(/static/[^"]+)"`)
+// assetRE finds the static files a page links to (but the home-screen
+// icon, which a browser fetches only when the site is added to one).
+var assetRE = regexp.MustCompile(`<(?:link|script|use|img)[^>]*?(?:href|src)="(/static/[^"]+)"`)
+
+// homeScreenRE is the home-screen icon's link.
+var homeScreenRE = regexp.MustCompile(`<link rel="apple-touch-icon" href="/static/[^"]+">`)
 
 // compressed fetches path as a browser that accepts gzip, with c's
 // cookies, and returns the bytes on the wire and the response.
@@ -35,7 +39,7 @@ func (c *client) compressed(t *testing.T, path string) (int, *http.Response) {
 }
 
 // TestPageWeight: a game page with everything it loads (htmx and its
-// SSE extension, the CSS, the tiles' sprite, the icon) is at most 60 KB on
+// SSE extension, the CSS, the tiles' sprite, the icon, the app manifest) is at most 60 KB on
 // the wire, in the middle of a two-player game and late in a four-player
 // one with a tile chosen (the board full, every place offered); pages and
 // files are gzipped, and static files have content-hashed names cached
@@ -86,20 +90,20 @@ func weigh(t *testing.T, c *client, page, what string) {
 	total := n
 	parts := []string{fmt.Sprintf("page %d B (%d B plain)", n, len(body))}
 	var assets []string
-	for _, m := range assetRE.FindAllStringSubmatch(body, -1) {
+	for _, m := range assetRE.FindAllStringSubmatch(homeScreenRE.ReplaceAllString(body, ""), -1) {
 		if a, _, _ := strings.Cut(m[1], "#"); !slices.Contains(assets, a) {
 			assets = append(assets, a) // the drawings name symbols of one file
 		}
 	}
-	if len(assets) != 6 {
-		t.Fatalf("%s links %d static files (%v); want the icon, the CSS, htmx, its SSE extension, app.js and the tiles' sprite", what, len(assets), assets)
+	if len(assets) != 7 {
+		t.Fatalf("%s links %d static files (%v); want the icon, the app manifest, the CSS, htmx, its SSE extension, app.js and the tiles' sprite", what, len(assets), assets)
 	}
 	for _, a := range assets {
 		n, res := c.compressed(t, a)
 		if res.StatusCode != http.StatusOK || res.Header.Get("Content-Encoding") != "gzip" {
 			t.Fatalf("%s: %d, encoding %q", a, res.StatusCode, res.Header.Get("Content-Encoding"))
 		}
-		if !regexp.MustCompile(`\.[0-9a-f]{10}\.(css|js|svg)$`).MatchString(a) || !strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
+		if !regexp.MustCompile(`\.[0-9a-f]{10}\.(css|js|svg|webmanifest)$`).MatchString(a) || !strings.Contains(res.Header.Get("Cache-Control"), "immutable") {
 			t.Fatalf("%s: want a content-hashed name cached for a year, got Cache-Control %q", a, res.Header.Get("Cache-Control"))
 		}
 		total += n

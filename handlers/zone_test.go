@@ -10,7 +10,8 @@ import (
 // A new player's time zone is the one their browser gave at sign-up; the
 // site's dates are in it (Settings says the time now in it), and Settings
 // changes it: an unknown zone is refused and changes nothing, an empty one
-// is UTC. The daily email's hour is saved beside the email choice.
+// is UTC. The daily email's hour and the quiet hours are saved beside the
+// email choice.
 func TestTimeZone(t *testing.T) {
 	s := newSite(t)
 	ana := s.client("ana")
@@ -61,5 +62,18 @@ func TestTimeZone(t *testing.T) {
 	}
 	if code, _ := ana.post("/settings/email", url.Values{"email": {"ana@example.com"}, "mode": {"digest"}, "digest_hour": {"25"}}); code != http.StatusUnprocessableEntity {
 		t.Fatalf("hour 25: %d", code)
+	}
+	// Quiet hours, saved with the email choice.
+	if code, _ := ana.post("/settings/email", url.Values{"email": {"ana@example.com"}, "mode": {"each"}, "quiet_from": {"22"}, "quiet_to": {"7"}}); code != http.StatusOK {
+		t.Fatalf("quiet hours: %d", code)
+	}
+	if u, _ := s.store.UserNamed("ana"); u.QuietFrom != 22 || u.QuietTo != 7 {
+		t.Fatalf("quiet hours saved as %d–%d", u.QuietFrom, u.QuietTo)
+	}
+	if _, page := ana.get("/settings"); !strings.Contains(page, `<option value="22" selected>22:00</option>`) || !strings.Contains(page, `<option value="7" selected>07:00</option>`) {
+		t.Fatal("the settings do not show the quiet hours")
+	}
+	if code, _ := ana.post("/settings/email", url.Values{"email": {"ana@example.com"}, "mode": {"each"}, "quiet_from": {"x"}, "quiet_to": {"7"}}); code != http.StatusUnprocessableEntity {
+		t.Fatalf("quiet from x: %d", code)
 	}
 }

@@ -20,6 +20,11 @@ type User struct {
 	// DigestHour is the hour of the day, in TimeZone, the daily digest is
 	// sent at (0–23).
 	DigestHour int `gorm:"not null;default:8"`
+	// QuietFrom and QuietTo are the user's quiet hours, in TimeZone: from
+	// the start of hour QuietFrom to the start of QuietTo (past midnight
+	// when QuietTo is smaller) mail waits; equal, there are none.
+	QuietFrom int `gorm:"not null;default:0"`
+	QuietTo   int `gorm:"not null;default:0"`
 	// TimeZone is the user's time zone, an IANA name ("Europe/Paris"; ""
 	// is UTC): the dates the site shows them and the digest hour are in it.
 	TimeZone string `gorm:"not null;default:''"`

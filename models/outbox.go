@@ -48,6 +48,17 @@ func (s *Store) MailSent(m *Mail) error {
 	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"status": MailSent, "sent_at": now, "last_error": ""}).Error
 }
 
+// MailHeld puts m off until then (the recipient's quiet hours), its
+// claim not counted as an attempt.
+func (s *Store) MailHeld(m *Mail, until time.Time) error {
+	// In UTC, as every time stored: SQLite compares them as text.
+	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"next_attempt": until.UTC(), "attempts": gorm.Expr("attempts - 1")}).Error
+}
+
+// Held reports whether mail of kind waits out its recipient's quiet
+// hours: all but the account mail they asked for just now.
+func Held(kind string) bool { return kind != KindVerify && kind != KindReset }
+
 // MailSkipped records that m is no longer wanted, and why.
 func (s *Store) MailSkipped(m *Mail, why string) error {
 	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"status": MailSkipped, "last_error": why}).Error

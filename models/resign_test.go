@@ -3,6 +3,7 @@ package models_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"cacao/engine"
 	"cacao/models"
@@ -116,5 +117,34 @@ func TestStandIn(t *testing.T) {
 	}
 	if st := mustLoad(t, s, g.ID).Seats[seat]; st.Bot != "random" {
 		t.Fatalf("the resigned seat went to %q, want the game's stand-in", st.Bot)
+	}
+}
+
+// TestQuietUntil: quiet hours, in the user's zone, past midnight too; the
+// same hour twice means none.
+func TestQuietUntil(t *testing.T) {
+	utc := func(h, m int) time.Time { return time.Date(2026, 12, 1, h, m, 0, 0, time.UTC) }
+	for _, c := range []struct {
+		zone     string
+		from, to int
+		at       time.Time
+		quiet    bool
+		until    time.Time
+	}{
+		{"", 22, 7, utc(23, 0), true, utc(7, 0).AddDate(0, 0, 1)},
+		{"", 22, 7, utc(6, 59), true, utc(7, 0)},
+		{"", 22, 7, utc(7, 0), false, time.Time{}},
+		{"", 22, 7, utc(21, 59), false, time.Time{}},
+		{"", 9, 17, utc(12, 0), true, utc(17, 0)},
+		{"", 9, 17, utc(17, 0), false, time.Time{}},
+		{"", 8, 8, utc(8, 30), false, time.Time{}},
+		{"Asia/Tehran", 12, 14, utc(9, 0), true, utc(10, 30)}, // 12:30 there
+		{"America/Los_Angeles", 22, 7, utc(7, 0), true, utc(15, 0)},
+	} {
+		u := models.User{TimeZone: c.zone, QuietFrom: c.from, QuietTo: c.to}
+		until, quiet := u.QuietUntil(c.at)
+		if quiet != c.quiet || quiet && !until.Equal(c.until) {
+			t.Errorf("%q %d–%d at %s: %v until %s; want %v until %s", c.zone, c.from, c.to, c.at.Format("15:04"), quiet, until.UTC(), c.quiet, c.until)
+		}
 	}
 }

@@ -181,6 +181,35 @@ func (s *Store) SetDigestHour(userID uint, hour int) error {
 	return s.w.Model(&User{}).Where("id = ?", userID).Update("digest_hour", hour).Error
 }
 
+// QuietUntil tells whether now falls in the user's quiet hours and, if
+// so, when they end.
+func (u *User) QuietUntil(now time.Time) (time.Time, bool) {
+	if u.QuietFrom == u.QuietTo {
+		return time.Time{}, false
+	}
+	local := now.In(u.Zone())
+	h := local.Hour()
+	in := u.QuietFrom < u.QuietTo && h >= u.QuietFrom && h < u.QuietTo ||
+		u.QuietFrom > u.QuietTo && (h >= u.QuietFrom || h < u.QuietTo)
+	if !in {
+		return time.Time{}, false
+	}
+	end := time.Date(local.Year(), local.Month(), local.Day(), u.QuietTo, 0, 0, 0, local.Location())
+	if !end.After(local) {
+		end = time.Date(local.Year(), local.Month(), local.Day()+1, u.QuietTo, 0, 0, 0, local.Location())
+	}
+	return end, true
+}
+
+// SetQuietHours keeps the user's quiet hours (see User.QuietFrom); equal
+// hours mean none.
+func (s *Store) SetQuietHours(userID uint, from, to int) error {
+	if from < 0 || from > 23 || to < 0 || to > 23 {
+		return invalid("quiet hours run from an hour 0 to 23 to another")
+	}
+	return s.w.Model(&User{}).Where("id = ?", userID).Updates(map[string]any{"quiet_from": from, "quiet_to": to}).Error
+}
+
 // SetBoardSize keeps how the user likes the board drawn ("fit", "large",
 // or "" for normal).
 func (s *Store) SetBoardSize(userID uint, size string) error {

@@ -100,6 +100,8 @@ type SettingsVM struct {
 	Verified      bool
 	Mode          string
 	DigestHour    int    // 0–23, in TimeZone
+	QuietFrom     int    // quiet hours, in TimeZone (equal: none)
+	QuietTo       int
 	TimeZone      string // an IANA name; "" is UTC
 	Now           string // the time now in TimeZone, to check the choice by
 	VacationUntil string // "" when not on vacation

@@ -72,8 +72,8 @@ func (w *Worker) Once(ctx context.Context) {
 	if err != nil {
 		w.Log.Error("outbox", "err", err)
 	}
-	if timeouts+stalled+reminders+digests+expired+scored+st.Sent+st.Skipped+st.Failed > 0 {
+	if timeouts+stalled+reminders+digests+expired+scored+st.Sent+st.Skipped+st.Failed+st.Held > 0 {
 		w.Log.Info("worker", "timeouts", timeouts, "stalled_bots", stalled, "reminders", reminders, "digests", digests, "tables_expired", expired, "old_games_scored", scored,
-			"mail_sent", st.Sent, "mail_skipped", st.Skipped, "mail_failed", st.Failed)
+			"mail_sent", st.Sent, "mail_skipped", st.Skipped, "mail_failed", st.Failed, "mail_held", st.Held)
 	}
 }

@@ -43,8 +43,9 @@ type Outbox struct {
 	Log     *slog.Logger
 }
 
-// Stats counts what one RunOnce did.
-type Stats struct{ Sent, Skipped, Failed int }
+// Stats counts what one RunOnce did (Held: put off until the end of the
+// recipient's quiet hours).
+type Stats struct{ Sent, Skipped, Failed, Held int }
 
 // RunOnce tries every message that is due once. A failed attempt is retried
 // later with backoff (models.Backoff); the message is never lost.
@@ -70,6 +71,13 @@ func (o *Outbox) RunOnce(ctx context.Context) (Stats, error) {
 		if skip != "" {
 			st.Skipped++
 			if err := o.Store.MailSkipped(m, skip); err != nil {
+				return st, err
+			}
+			continue
+		}
+		if until, quiet := rcpt.User.QuietUntil(o.Store.Clock()); quiet && models.Held(m.Kind) {
+			st.Held++
+			if err := o.Store.MailHeld(m, until); err != nil {
 				return st, err
 			}
 			continue

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -577,5 +578,56 @@ func TestDigestInReadersTimeZone(t *testing.T) {
 	r := models.Recipient{User: ana, To: "ana@example.test", Waiting: []models.GameSummary{{Game: models.Game{ID: 8}, Seats: []models.Seat{{Name: "ana"}}, WaitingSince: &since}}}
 	if msg := ob.Compose(m, r); !strings.Contains(msg.Body, "waiting since Wed 2 Dec, 00:30 +0330") {
 		t.Fatalf("the digest in Tehran:\n%s", msg.Body)
+	}
+}
+
+// Quiet hours hold mail until they end, in the reader's time zone, without
+// counting a try; a password reset they asked for goes at once.
+func TestOutboxHoldsMailInQuietHours(t *testing.T) {
+	ctx := context.Background()
+	w := newOutboxWorld(t, "ana", "bob") // the clock reads 09:00 UTC: 12:30 in Tehran
+	srv := mailtest.Start(t)
+	ob := w.outbox(srv)
+	ana := w.users["ana"]
+	if err := w.store.SetTimeZone(ana.ID, "Asia/Tehran"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.store.SetQuietHours(ana.ID, 12, 14); err != nil { // 08:30 to 10:30 UTC
+		t.Fatal(err)
+	}
+	w.twoPlayerGame("bob", "ana", 0) // both told it started
+	if err := w.store.RequestReset("ana"); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ob.RunOnce(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	toAna := func() (n int, reset bool) {
+		for _, m := range srv.Messages() {
+			if slices.Contains(m.To, "ana@example.test") {
+				n++
+				reset = reset || strings.Contains(m.Data, "Subject: Cacao: set a new password")
+			}
+		}
+		return n, reset
+	}
+	if n, reset := toAna(); n != 1 || !reset || st.Held == 0 {
+		t.Fatalf("in her quiet hours ana got %d messages (the reset: %v), %d held; want the reset alone", n, reset, st.Held)
+	}
+	w.clock.Advance(89 * time.Minute) // 10:29 UTC: 13:59 in Tehran
+	ob.RunOnce(ctx)
+	if n, _ := toAna(); n != 1 {
+		t.Fatalf("before her quiet hours ended ana got %d messages", n)
+	}
+	w.clock.Advance(time.Minute) // 14:00 in Tehran
+	if st, err := ob.RunOnce(ctx); err != nil || st.Sent == 0 {
+		t.Fatalf("once her quiet hours ended: %+v, %v", st, err)
+	}
+	if n, _ := toAna(); n < 2 {
+		t.Fatal("the held mail did not go when her quiet hours ended")
+	}
+	for _, m := range w.due() {
+		t.Fatalf("mail %d still due", m.ID)
 	}
 }
