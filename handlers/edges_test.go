@@ -16,6 +16,7 @@ import (
 
 	"cacao/handlers"
 	"cacao/models"
+	"cacao/models/autoplay"
 )
 
 // TestClientGoneIsNotAnError: a client that went away before its page was
@@ -28,7 +29,9 @@ func TestClientGoneIsNotAnError(t *testing.T) {
 	}
 	defer store.Close()
 	var logs bytes.Buffer
-	h, err := handlers.New(store, handlers.Config{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	bots := autoplay.NewRunner(store, nil)
+	defer bots.Close()
+	h, err := handlers.New(store, handlers.Config{Logger: slog.New(slog.NewTextHandler(&logs, nil)), Bots: bots})
 	if err != nil {
 		t.Fatal(err)
 	}

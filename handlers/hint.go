@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -32,6 +33,9 @@ func (s *Server) hint(c echo.Context) error {
 	if seat < 0 {
 		return refusal(http.StatusForbidden, "that is not yours to do")
 	}
+	if l.BotOf(seat) != "" {
+		return s.refuse(c, l, http.StatusUnprocessableEntity, tr(c, "the stand-in bot plays your seat: take it back first"))
+	}
 	if !l.Solo(seat) {
 		return s.refuse(c, l, http.StatusForbidden, tr(c, "hints are only for games against bots alone"))
 	}
@@ -42,13 +46,21 @@ func (s *Server) hint(c echo.Context) error {
 	key := hintKey(u.ID)
 	if d := s.limiter.wait(key); d > 0 {
 		c.Response().Header().Set("Retry-After", fmt.Sprint(int(d.Seconds())+1))
-		return s.refuse(c, l, http.StatusTooManyRequests, lang(c).N("You asked for many hints in a row. Ask again in %d second.", "You asked for many hints in a row. Ask again in %d seconds.", int(d.Seconds())+1, int(d.Seconds())+1))
+		// 422, as the chat's limits: htmx shows the reason in place.
+		return s.refuse(c, l, http.StatusUnprocessableEntity, lang(c).N("You asked for many hints in a row. Ask again in %d second.", "You asked for many hints in a row. Ask again in %d seconds.", int(d.Seconds())+1, int(d.Seconds())+1))
 	}
 	s.limiter.spend(key)
 	var choice bot.Choice
-	s.bots.Think(func() {
+	// The search waits its turn among the bots' moves, not for ever.
+	ctx, cancel := context.WithTimeout(c.Request().Context(), 10*time.Second)
+	defer cancel()
+	busy := s.bots.Think(ctx, func() {
 		choice, err = bot.Search{Budget: hintBudget}.Think(st.Clone(), engine.NewRand(uint64(time.Now().UnixNano())))
 	})
+	if busy != nil {
+		c.Response().Header().Set("Retry-After", "10")
+		return s.refuse(c, l, http.StatusUnprocessableEntity, tr(c, "The bots are busy thinking. Ask for a hint again in a moment."))
+	}
 	if err != nil {
 		return err
 	}

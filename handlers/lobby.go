@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -208,6 +209,9 @@ func (s *Server) createGame(c echo.Context) error {
 	}
 	spec.Private = form.Get("private") != ""
 	spec.StandIn = form.Get("stand_in")
+	if spec.StandIn != "" && !slices.Contains(autoplay.Levels(), spec.StandIn) {
+		return s.refuseHome(c, u, tr(c, "the bot that stands in for a player is the easy, medium or hard one"))
+	}
 	g, err := s.store.CreateGame(u, spec)
 	if err != nil {
 		code, msg := status(lang(c), err)

@@ -7,6 +7,7 @@ package handlers
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -47,7 +48,7 @@ type Config struct {
 	// them in a row (0: 20; below 0: no limit, for load tests).
 	GamesPerHour int
 	// Bots plays the bots' moves after a person's, slow ones in the
-	// background; nil makes one. Close it at shutdown, before the store.
+	// background (required). Close it at shutdown, before the store.
 	Bots *autoplay.Runner
 }
 
@@ -118,7 +119,7 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 		}
 	}
 	if cfg.Bots == nil {
-		cfg.Bots = autoplay.NewRunner(store, cfg.Logger)
+		return nil, errors.New("handlers: Config.Bots is required")
 	}
 	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), hashing: hashGate(), streams: newStreams(cfg.MaxStreams), bots: cfg.Bots, sessions: sm, cfg: cfg, log: cfg.Logger}
 

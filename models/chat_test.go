@@ -154,6 +154,9 @@ func TestDigestTellsOfChat(t *testing.T) {
 	dana, erin := models.MustUser(t, s, "dana"), models.MustUser(t, s, "erin")
 	for _, u := range []*models.User{dana, erin} {
 		mustEmail(t, s, u, u.Username+"@example.com", models.MailDigest, true)
+		if err := s.SetDigestHour(u.ID, 9); err != nil { // the clock reads 09:00
+			t.Fatal(err)
+		}
 	}
 	id := startDuel(t, s, dana, erin, 0) // dana to play: erin waits on nothing
 	if ms := mailsOf(t, s, erin.ID, models.KindDigest); mustDigests(t, s) != 1 || len(ms) != 0 {
@@ -162,9 +165,9 @@ func TestDigestTellsOfChat(t *testing.T) {
 	if _, err := s.Say(dana, id, "good luck"); err != nil {
 		t.Fatal(err)
 	}
-	clock.Advance(time.Hour)
-	if n := mustDigests(t, s); n != 1 {
-		t.Fatalf("%d digests; want erin's", n)
+	clock.Advance(24 * time.Hour)
+	if n := mustDigests(t, s); n != 2 || len(mailsOf(t, s, erin.ID, models.KindDigest)) != 1 {
+		t.Fatalf("%d digests the next day; want dana's and erin's", n)
 	}
 	ds := mailsOf(t, s, erin.ID, models.KindDigest)
 	r, skip, err := s.MailRecipient(&ds[0])

@@ -543,6 +543,9 @@ func TestDigest(t *testing.T) {
 	dana, erin, finn := models.MustUser(t, s, "dana"), models.MustUser(t, s, "erin"), models.MustUser(t, s, "finn")
 	for _, u := range []*models.User{dana, erin, finn} {
 		mustEmail(t, s, u, u.Username+"@example.com", models.MailDigest, true)
+		if err := s.SetDigestHour(u.ID, 9); err != nil { // the clock reads 09:00 UTC
+			t.Fatal(err)
+		}
 	}
 	id := startDuel(t, s, dana, erin, 24) // dana to play; finn has no game
 
@@ -565,13 +568,13 @@ func TestDigest(t *testing.T) {
 	if n := mustDigests(t, s); n != 0 {
 		t.Fatalf("a second digest the same hour: %d", n)
 	}
-	clock.Advance(22 * time.Hour) // 07:00 the next day, UTC: before her digest hour
+	clock.Advance(23 * time.Hour) // 08:00 the next day: before her digest hour
 	if n := mustDigests(t, s); n != 0 {
 		t.Fatalf("a second digest before the next day's digest hour: %d", n)
 	}
 	clock.Advance(time.Hour)
 	if n := mustDigests(t, s); n != 1 || len(mailsOf(t, s, dana.ID, models.KindDigest)) != 2 {
-		t.Fatalf("at 08:00 the next day: %d digests; want dana's second", n)
+		t.Fatalf("at 09:00 the next day: %d digests; want dana's second", n)
 	}
 
 	// Once dana has played, her digest has nothing to say, and erin's has.
@@ -621,12 +624,13 @@ func TestDigestHourInTimeZone(t *testing.T) {
 		}
 	}
 	day2 := time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)
-	step(t0, 1, 0)                                   // Tehran 12:30 (past 7:00, none yet today); Los Angeles 01:00
-	step(day2.Add(3*time.Hour), 1, 0)                // Tehran 06:30 on the 2nd
-	step(day2.Add(3*time.Hour+30*time.Minute), 2, 0) // Tehran 07:00; Los Angeles 19:30 on the 1st
-	step(day2.Add(4*time.Hour), 2, 1)                // Los Angeles 20:00
-	step(day2.Add(20*time.Hour), 2, 1)               // Tehran 23:30, Los Angeles 12:00 on the 2nd
-	step(day2.Add(28*time.Hour), 3, 2)               // Los Angeles 20:00 on the 2nd; Tehran 07:30 on the 3rd
+	step(t0, 0, 0)                                   // Tehran 12:30, Los Angeles 01:00: neither's hour
+	step(day2.Add(3*time.Hour), 0, 0)                // Tehran 06:30 on the 2nd
+	step(day2.Add(3*time.Hour+30*time.Minute), 1, 0) // Tehran 07:00; Los Angeles 19:30 on the 1st
+	step(day2.Add(4*time.Hour), 1, 1)                // Tehran 07:30, sent today; Los Angeles 20:00
+	step(day2.Add(20*time.Hour), 1, 1)               // Tehran 23:30, Los Angeles 12:00 on the 2nd
+	step(day2.Add(28*time.Hour), 2, 2)               // Tehran 07:30 on the 3rd, Los Angeles 20:00 on the 2nd
+	step(day2.Add(29*time.Hour), 2, 2)               // Tehran 08:30: past the hour, sent today
 }
 
 // TestOutboxRetryBackoff: a message is claimed by one worker at a time,
@@ -1096,5 +1100,29 @@ func wantTime(t *testing.T, what string, got *time.Time, want time.Time) {
 	t.Helper()
 	if got == nil || !got.Equal(want) {
 		t.Fatalf("%s: %v; want %v", what, got, want)
+	}
+}
+
+// TestReminderHeldPastItsDeadline: a reminder still unsent (held by quiet
+// hours) when the time it warns of has run out is not sent.
+func TestReminderHeldPastItsDeadline(t *testing.T) {
+	s, clock := openClocked(t)
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	mustEmail(t, s, ana, "ana@example.com", models.MailEach, true)
+	startDuel(t, s, ana, bob, 24) // ana to play
+	clock.Advance(12 * time.Hour)
+	if n := mustRemind(t, s); n != 1 {
+		t.Fatalf("%d reminders", n)
+	}
+	ms := mailsOf(t, s, ana.ID, "reminder")
+	if len(ms) != 1 {
+		t.Fatalf("%d reminder mails", len(ms))
+	}
+	if _, skip, err := s.MailRecipient(&ms[0]); err != nil || skip != "" {
+		t.Fatalf("the reminder in time: skip %q (%v)", skip, err)
+	}
+	clock.Advance(12*time.Hour + time.Minute) // the deadline passed; no worker has played it yet
+	if _, skip, err := s.MailRecipient(&ms[0]); err != nil || skip == "" {
+		t.Fatalf("the reminder past its deadline: skip %q (%v); want skipped", skip, err)
 	}
 }

@@ -136,7 +136,7 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 		return r, "the user does not want this mail now", nil
 	}
 	switch m.Kind {
-	case "turn", "reaction":
+	case "turn", "reaction", "reminder":
 		var seat Seat
 		err := s.db.Where("game_id = ? AND user_id = ?", m.GameID, m.UserID).Take(&seat).Error
 		if err != nil {
@@ -147,7 +147,12 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 		if seat.WaitingSince == nil || seat.WaitingSince.After(m.CreatedAt) {
 			return r, "the game no longer waits on the player", nil
 		}
-		if seat.SeenAt != nil && !seat.SeenAt.Before(m.CreatedAt) {
+		if m.Kind == "reminder" {
+			// Held by quiet hours past the time it warns of.
+			if seat.Deadline == nil || !seat.Deadline.After(s.now()) {
+				return r, "the time it reminds of has run out", nil
+			}
+		} else if seat.SeenAt != nil && !seat.SeenAt.Before(m.CreatedAt) {
 			return r, "the player opened the game since", nil
 		}
 	case KindDigest:
@@ -176,9 +181,10 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 const DigestGames = 50
 
 // QueueDigests puts a digest in the outbox for every user who chose one
-// and has a game waiting on them or a message unread, once their digest
-// hour has come in their time zone, at most one a day of theirs (the
-// outbox key is the user and their date). It returns how many it queued.
+// and has a game waiting on them or a message unread, in the hour they
+// chose of their time zone, at most one a day of theirs (the outbox key is
+// the user and their date): a day with nothing to tell then has none. It
+// returns how many it queued.
 func (s *Store) QueueDigests() (int, error) {
 	now := s.now()
 	var users []User
@@ -194,7 +200,7 @@ func (s *Store) QueueDigests() (int, error) {
 	for _, u := range users {
 		loc := u.Zone()
 		local := now.In(loc)
-		if local.Hour() < u.DigestHour {
+		if local.Hour() != u.DigestHour {
 			continue
 		}
 		if u.LastDigestAt != nil && u.LastDigestAt.In(loc).Format("2006-01-02") == local.Format("2006-01-02") {
@@ -222,9 +228,10 @@ func (s *Store) QueueDigests() (int, error) {
 			if res.Error != nil {
 				return res.Error
 			}
-			if res.RowsAffected == 1 {
-				n++
+			if res.RowsAffected != 1 {
+				return nil // that day's digest is queued already (the zone changed meanwhile)
 			}
+			n++
 			return tx.Model(&User{}).Where("id = ?", u.ID).Update("last_digest_at", now).Error
 		})
 		if err != nil {

@@ -19,11 +19,11 @@ func (l *Loaded) BotOf(seat int) string {
 }
 
 // Solo reports whether seat plays against bots alone: every other seat
-// was seated as a bot (not a person's seat the bot took over). Hints are
-// for such games only.
+// was seated as a bot (not a person's seat the bot took over, nor one of
+// an account since deleted). Hints are for such games only.
 func (l *Loaded) Solo(seat int) bool {
 	for i, st := range l.Seats {
-		if i != seat && (st.Bot == "" || st.Player() != nil) {
+		if i != seat && (st.Bot == "" || st.Player() != nil || st.Name == DeletedName) {
 			return false
 		}
 	}

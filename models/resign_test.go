@@ -148,3 +148,35 @@ func TestQuietUntil(t *testing.T) {
 		}
 	}
 }
+
+// TestSolo: a game is against bots alone for a player when every other
+// seat was seated as a bot; not when another person resigned, nor once
+// that person's account is deleted.
+func TestSolo(t *testing.T) {
+	s, _ := openClocked(t)
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	g, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"greedy", "random"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := mustLoad(t, s, g.ID)
+	if !l.Solo(l.SeatOf(ana.ID)) {
+		t.Fatal("ana against two bots is not solo")
+	}
+	id := startDuel(t, s, ana, bob, 0)
+	if l := mustLoad(t, s, id); l.Solo(l.SeatOf(ana.ID)) {
+		t.Fatal("ana against bob is solo")
+	}
+	if _, err := s.Resign(id, bob.ID); err != nil {
+		t.Fatal(err)
+	}
+	if l := mustLoad(t, s, id); l.Solo(l.SeatOf(ana.ID)) {
+		t.Fatal("ana's game is solo once bob resigned")
+	}
+	if _, err := s.DeleteAccount(bob.ID, "password-bob"); err != nil {
+		t.Fatal(err)
+	}
+	if l := mustLoad(t, s, id); l.Solo(l.SeatOf(ana.ID)) {
+		t.Fatal("ana's game is solo once bob's account is gone")
+	}
+}

@@ -205,7 +205,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 		logger.Info("no SMTP server configured (CACAO_SMTP_HOST): mail is written to this log")
 		mailer = mail.NewLog(logger)
 	}
-	worker := &Worker{Store: store, Outbox: &mail.Outbox{Store: store, Mailer: mailer, Signer: signer, BaseURL: base, Log: logger},
+	worker := &Worker{Store: store, Bots: bots, Outbox: &mail.Outbox{Store: store, Mailer: mailer, Signer: signer, BaseURL: base, Log: logger},
 		Every: cfg.WorkEvery, Log: logger}
 	wctx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan struct{})

@@ -19,6 +19,7 @@ import (
 // each step is safe to run twice (or in two processes at once).
 type Worker struct {
 	Store  *models.Store
+	Bots   *autoplay.Runner // the stand-ins and stalled bots think in its slots
 	Outbox *mail.Outbox
 	Every  time.Duration
 	Log    *slog.Logger
@@ -44,11 +45,11 @@ func (w *Worker) Run(ctx context.Context) {
 
 // Once does one round of the background work and logs what it did.
 func (w *Worker) Once(ctx context.Context) {
-	timeouts, err := autoplay.Timeouts(w.Store)
+	timeouts, err := w.Bots.Timeouts()
 	if err != nil {
 		w.Log.Error("timeouts", "err", err)
 	}
-	stalled, err := autoplay.Stalled(w.Store)
+	stalled, err := w.Bots.Stalled()
 	if err != nil {
 		w.Log.Error("stalled bots", "err", err)
 	}

@@ -32,13 +32,13 @@ const maxSteps = 1000
 // that a move's answer need not read it again. Slow bots think within the
 // call: a request hands them to a Runner instead.
 func Bots(store *models.Store, id uint, from *models.Loaded) (*models.Loaded, error) {
-	l, _, err := play(store, id, from, true)
+	l, _, err := play(store, id, from, -1)
 	return l, err
 }
 
-// play is Bots; with slow false it stops before a slow bot's move and
-// says so (waiting).
-func play(store *models.Store, id uint, from *models.Loaded, slow bool) (l *models.Loaded, waiting bool, err error) {
+// play is Bots making at most slow moves of slow bots (below 0: any
+// number); it stops before the next and says so (waiting).
+func play(store *models.Store, id uint, from *models.Loaded, slow int) (l *models.Loaded, waiting bool, err error) {
 	r := engine.NewRand(seed())
 	l = from
 	for step := 0; step < maxSteps; step++ {
@@ -57,8 +57,11 @@ func play(store *models.Store, id uint, from *models.Loaded, slow bool) (l *mode
 			continue
 		}
 		st := l.Play.State()
-		if !slow && nextIsSlow(l) {
-			return l, true, nil
+		if nextIsSlow(l) {
+			if slow == 0 {
+				return l, true, nil
+			}
+			slow--
 		}
 		actor, play, ok, err := botPlay(l, r)
 		if err != nil {

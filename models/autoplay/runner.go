@@ -1,6 +1,8 @@
 package autoplay
 
 import (
+	"context"
+	"errors"
 	"log/slog"
 	"runtime"
 	"sync"
@@ -12,10 +14,13 @@ import (
 // wait for a slow one. Quick bots (and every bot's pending choices) move
 // within Bots, so the answer shows what they did; a slow bot's move (the
 // search thinks for a second) is played in the background and reaches the
-// table live, as anyone's move does. At most a few games think at once,
-// so that the search never takes the cores the pages need; a game waits
-// its turn (models.Store.StalledBots is the net should a process stop
-// while one waits).
+// table live, as anyone's move does.
+//
+// The search takes turns in a few slots (half the cores), one move at a
+// time: a game with many slow moves to make goes to the back of the line
+// after each, so that one table of hard bots cannot hold the slots, and
+// the cores stay free for the pages. models.Store.StalledBots is the net
+// should a process stop while a game waits.
 type Runner struct {
 	store *models.Store
 	log   *slog.Logger
@@ -28,8 +33,7 @@ type Runner struct {
 	closed bool
 }
 
-// NewRunner returns a Runner of store's games that thinks in at most half
-// the cores at once (one at least).
+// NewRunner returns a Runner of store's games.
 func NewRunner(store *models.Store, log *slog.Logger) *Runner {
 	if log == nil {
 		log = slog.Default()
@@ -41,7 +45,7 @@ func NewRunner(store *models.Store, log *slog.Logger) *Runner {
 // Bots is the package's Bots but for slow bots, whose moves it starts in
 // the background: the game returned is the one a person may be shown now.
 func (rn *Runner) Bots(id uint, from *models.Loaded) (*models.Loaded, error) {
-	l, waiting, err := play(rn.store, id, from, false)
+	l, waiting, err := play(rn.store, id, from, 0)
 	if err != nil || !waiting {
 		return l, err
 	}
@@ -59,18 +63,26 @@ func (rn *Runner) Bots(id uint, from *models.Loaded) (*models.Loaded, error) {
 	return l, nil
 }
 
-// run plays game id's bots, slow ones too, until a person must act; again
-// if someone asked meanwhile.
+// run plays game id's bots, one slow move a turn in the slots, until a
+// person must act (and again if someone asked meanwhile), or the Runner
+// closes.
 func (rn *Runner) run(id uint) {
 	defer rn.wg.Done()
 	for {
-		rn.slots <- struct{}{}
-		if _, err := Bots(rn.store, id, nil); err != nil {
-			rn.log.Error("a bot's move in the background", "game", id, "err", err)
+		waiting := false
+		if !rn.isClosed() {
+			rn.slots <- struct{}{}
+			var err error
+			if !rn.isClosed() {
+				_, waiting, err = play(rn.store, id, nil, 1)
+			}
+			<-rn.slots
+			if err != nil {
+				rn.log.Error("a bot's move in the background", "game", id, "err", err)
+			}
 		}
-		<-rn.slots
 		rn.mu.Lock()
-		if !rn.again[id] || rn.closed {
+		if rn.closed || !waiting && !rn.again[id] {
 			delete(rn.busy, id)
 			delete(rn.again, id)
 			rn.mu.Unlock()
@@ -81,18 +93,49 @@ func (rn *Runner) run(id uint) {
 	}
 }
 
-// Think runs f, a search for a person (a hint), in one of the slots the
-// background moves take turns in, so that it does not take more cores.
-func (rn *Runner) Think(f func()) {
-	rn.slots <- struct{}{}
+func (rn *Runner) isClosed() bool {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	return rn.closed
+}
+
+// ErrBusy means every slot stayed taken until the caller's context ended.
+var ErrBusy = errors.New("autoplay: the bots are busy")
+
+// Think runs f, a search for a person (a hint), in a slot, so that it
+// takes no more cores; ErrBusy when none frees before ctx ends.
+func (rn *Runner) Think(ctx context.Context, f func()) error {
+	select {
+	case rn.slots <- struct{}{}:
+	case <-ctx.Done():
+		return ErrBusy
+	}
 	defer func() { <-rn.slots }()
 	f()
+	return nil
+}
+
+// Timeouts is the package's Timeouts, the stand-ins thinking in the slots
+// and the bots after them moving through the Runner.
+func (rn *Runner) Timeouts() (int, error) {
+	think := func(f func()) { _ = rn.Think(context.Background(), f) }
+	return timeouts(rn.store, think, rn.bots)
+}
+
+// Stalled is the package's Stalled through the Runner: a game it plays
+// already is left to it.
+func (rn *Runner) Stalled() (int, error) { return stalled(rn.store, rn.bots) }
+
+func (rn *Runner) bots(id uint) error {
+	_, err := rn.Bots(id, nil)
+	return err
 }
 
 // Wait returns once no bot thinks in the background.
 func (rn *Runner) Wait() { rn.wg.Wait() }
 
-// Close starts nothing new and waits for the moves being thought.
+// Close starts nothing new, lets the moves being thought end, and waits
+// for them.
 func (rn *Runner) Close() {
 	rn.mu.Lock()
 	rn.closed = true

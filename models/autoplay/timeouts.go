@@ -83,12 +83,16 @@ func timeoutPlays(st *engine.State, seat int, limited bool, b bot.Bot, r *engine
 // for over a minute (models.Store.StalledBots), at most a hundred games a
 // call. It returns how many games it looked at.
 func Stalled(store *models.Store) (int, error) {
+	return stalled(store, func(id uint) error { _, err := Bots(store, id, nil); return err })
+}
+
+func stalled(store *models.Store, bots func(id uint) error) (int, error) {
 	ids, err := store.StalledBots(time.Minute, 100)
 	if err != nil {
 		return 0, err
 	}
 	for _, id := range ids {
-		if _, err := Bots(store, id, nil); err != nil {
+		if err := bots(id); err != nil {
 			return 0, err
 		}
 	}
@@ -99,13 +103,20 @@ func Stalled(store *models.Store) (int, error) {
 // most a hundred a call, then lets the bots of those games move. It
 // returns how many seats it played for.
 func Timeouts(store *models.Store) (int, error) {
+	return timeouts(store, func(f func()) { f() }, func(id uint) error { _, err := Bots(store, id, nil); return err })
+}
+
+// timeouts is Timeouts, each stand-in's play run by think and the bots
+// let move by bots.
+func timeouts(store *models.Store, think func(func()), bots func(id uint) error) (int, error) {
 	due, err := store.DueTimeouts(100)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, seat := range due {
-		_, err := TimeOut(store, seat.GameID, seat.Index)
+		var err error
+		think(func() { _, err = TimeOut(store, seat.GameID, seat.Index) })
 		if errors.Is(err, models.ErrForbidden) {
 			// Nothing to play, or played meanwhile.
 			if err := store.ClearStale(seat); err != nil {
@@ -120,7 +131,7 @@ func Timeouts(store *models.Store) (int, error) {
 			return n, fmt.Errorf("autoplay: timeout of game %d seat %d: %w", seat.GameID, seat.Index, err)
 		}
 		n++
-		if _, err := Bots(store, seat.GameID, nil); err != nil {
+		if err := bots(seat.GameID); err != nil {
 			return n, err
 		}
 	}

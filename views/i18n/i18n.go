@@ -186,8 +186,10 @@ func (l *Lang) Has(msg string) bool {
 }
 
 // Num writes an integer with the language's digits.
-func (l *Lang) Num(n int) string {
-	s := strconv.Itoa(n)
+func (l *Lang) Num(n int) string { return l.localDigits(strconv.Itoa(n)) }
+
+// localDigits writes s's digits in the language's.
+func (l *Lang) localDigits(s string) string {
 	if l.digits == latinDigits {
 		return s
 	}
@@ -228,7 +230,11 @@ func (l *Lang) Date(t time.Time, withYear, withTime bool) string {
 	t = t.In(l.Zone())
 	s := l.date(l, t, withYear, withTime)
 	if withTime {
-		s += " " + t.Format("MST")
+		zone := l.localDigits(t.Format("MST")) // "CET", or an offset such as "+0330"
+		if l.Dir == "rtl" {
+			zone = "\u2066" + zone + "\u2069" // its sign stays before its digits
+		}
+		s += " " + zone
 	}
 	return s
 }

@@ -112,7 +112,7 @@ func TestDates(t *testing.T) {
 		En:     "Wed 2 Dec 2026, 18:40 UTC",
 		ZhHant: "2026年12月2日（週三） 18:40 UTC",
 		ZhHans: "2026年12月2日（周三） 18:40 UTC",
-		Fa:     "چهارشنبه ۱۱ آذر ۱۴۰۵، ۱۸:۴۰ UTC",
+		Fa:     "چهارشنبه ۱۱ آذر ۱۴۰۵، ۱۸:۴۰ \u2066UTC\u2069",
 	}
 	for l, want := range cases {
 		if got := l.Date(at, true, true); got != want {
@@ -132,7 +132,7 @@ func TestDates(t *testing.T) {
 		want     string
 	}{
 		{En.In(tehran), true, "Wed 2 Dec 2026, 22:10 +0330"},
-		{Fa.In(tehran), true, "چهارشنبه ۱۱ آذر ۱۴۰۵، ۲۲:۱۰ +0330"},
+		{Fa.In(tehran), true, "چهارشنبه ۱۱ آذر ۱۴۰۵، ۲۲:۱۰ \u2066+۰۳۳۰\u2069"},
 		{En.In(la), true, "Wed 2 Dec 2026, 10:40 PST"},
 		{En.In(tehran), false, "Wed 2 Dec 2026"},
 		{En.In(la), false, "Wed 2 Dec 2026"},
