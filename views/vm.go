@@ -99,8 +99,8 @@ type SettingsVM struct {
 	Email         string
 	Verified      bool
 	Mode          string
-	DigestHour    int    // 0–23, in TimeZone
-	QuietFrom     int    // quiet hours, in TimeZone (equal: none)
+	DigestHour    int // 0–23, in TimeZone
+	QuietFrom     int // quiet hours, in TimeZone (equal: none)
 	QuietTo       int
 	TimeZone      string // an IANA name; "" is UTC
 	Now           string // the time now in TimeZone, to check the choice by

@@ -72,11 +72,14 @@ func (sr Search) Think(s *engine.State, r *engine.Rand) (Choice, error) {
 		if budget <= 0 {
 			budget = DefaultBudget
 		}
-		deadline = time.Now().Add(budget)
+		// A fiftieth is kept for what follows the last iteration (the
+		// acts of the move chosen, the tree let go), so that the whole
+		// move stays within the budget.
+		deadline = time.Now().Add(budget - budget/50)
 	}
 	n := 0
 	for ; sr.Iterations <= 0 || n < sr.Iterations; n++ {
-		if sr.Iterations <= 0 && n%32 == 0 && n > 0 && time.Now().After(deadline) {
+		if sr.Iterations <= 0 && n%16 == 0 && n > 0 && time.Now().After(deadline) {
 			break
 		}
 		st := sp.Sample(r)
