@@ -32,7 +32,9 @@
 // with their workers, for the act choices). Preview tells what a move would
 // give every seat before it is committed, keeping a pile tile unknown. View
 // is the one place that decides what a viewer may see: their own hand, the
-// others' counts, never a pile's order or the seed. Score gives totals with
+// others' counts, never a pile's order or the seed. Sampler deals, for a
+// bot that searches, positions as a seat may imagine them: what it sees
+// kept, everything hidden dealt again. Score gives totals with
 // their parts and each temple's award. Game wraps a State with its Record so
 // that every choice, including late resolutions, is exported explicitly.
 //
