@@ -210,7 +210,9 @@ func (s *Server) createGame(c echo.Context) error {
 	spec.Private = form.Get("private") != ""
 	spec.StandIn = form.Get("stand_in")
 	if spec.StandIn != "" && !slices.Contains(autoplay.Levels(), spec.StandIn) {
-		return s.refuseHome(c, u, tr(c, "the bot that stands in for a player is the easy, medium or hard one"))
+		// The store seats older kinds too; a player chooses among the levels.
+		_, msg := status(lang(c), models.ErrBadStandIn)
+		return s.refuseHome(c, u, msg)
 	}
 	g, err := s.store.CreateGame(u, spec)
 	if err != nil {

@@ -188,9 +188,9 @@ const DigestGames = 50
 func (s *Store) QueueDigests() (int, error) {
 	now := s.now()
 	var users []User
-	// Two digests are an hour apart at least (one at the very end of a
-	// day, the next at the first hour of the next); which are due is
-	// decided in each user's time zone below.
+	// A digest goes in one hour of the user's day: one sent over an hour
+	// ago cannot be this hour's. Which are due is decided in each user's
+	// time zone below.
 	err := s.db.Select("id", "last_digest_at", "time_zone", "digest_hour").Where("email_mode = ? AND email_verified = ? AND (last_digest_at IS NULL OR last_digest_at <= ?)",
 		MailDigest, true, now.Add(-time.Hour)).Find(&users).Error
 	if err != nil {

@@ -79,47 +79,48 @@ func play(store *models.Store, id uint, from *models.Loaded, slow int) (l *model
 	return nil, false, fmt.Errorf("autoplay: the bots of game %d did not stop", id)
 }
 
-// nextIsSlow reports whether what the bots of l do next is a slow bot's
-// move (their pending choices are quick: botPlay makes those first).
-func nextIsSlow(l *models.Loaded) bool {
+// nextBot is the seat whose bot acts next in l: the first bot seat with a
+// pending choice (resolve), else the current seat if a bot plays it. ok
+// is false when no bot has anything to do.
+func nextBot(l *models.Loaded) (seat int, resolve, ok bool) {
 	st := l.Play.State()
 	for i := range l.Seats {
 		if l.BotOf(i) != "" && len(st.Player(i).Queue()) > 0 {
-			return false
+			return i, true, true
 		}
-	}
-	return !st.Over() && bot.Slow(l.BotOf(st.Current()))
-}
-
-// botPlay is what a bot of l does next: resolve its pending choice (the
-// first bot seat with one), or play its turn. ok is false when no bot has
-// anything to do.
-func botPlay(l *models.Loaded, r *engine.Rand) (models.Actor, models.Play, bool, error) {
-	st := l.Play.State()
-	for i := range l.Seats {
-		if l.BotOf(i) == "" || len(st.Player(i).Queue()) == 0 {
-			continue
-		}
-		b, ok := bot.ByName(l.BotOf(i))
-		if !ok {
-			return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", l.BotOf(i))
-		}
-		return models.Actor{Bot: true, Seat: i}, models.Play{Acts: b.Resolve(st, i, r)}, true, nil
 	}
 	cur := st.Current()
-	if st.Over() || l.BotOf(cur) == "" {
+	return cur, false, !st.Over() && l.BotOf(cur) != ""
+}
+
+// nextIsSlow reports whether what the bots of l do next is a slow bot's
+// move (a choice is quick, whichever bot makes it).
+func nextIsSlow(l *models.Loaded) bool {
+	seat, resolve, ok := nextBot(l)
+	return ok && !resolve && bot.Slow(l.BotOf(seat))
+}
+
+// botPlay is what a bot of l does next (see nextBot). ok is false when no
+// bot has anything to do.
+func botPlay(l *models.Loaded, r *engine.Rand) (models.Actor, models.Play, bool, error) {
+	st := l.Play.State()
+	seat, resolve, ok := nextBot(l)
+	if !ok {
 		return models.Actor{}, models.Play{}, false, nil
 	}
-	b, ok := bot.ByName(l.BotOf(cur))
+	b, ok := bot.ByName(l.BotOf(seat))
 	if !ok {
-		return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", l.BotOf(cur))
+		return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", l.BotOf(seat))
+	}
+	if resolve {
+		return models.Actor{Bot: true, Seat: seat}, models.Play{Acts: b.Resolve(st, seat, r)}, true, nil
 	}
 	m, err := b.Move(st, r)
 	if err != nil {
 		return models.Actor{}, models.Play{}, false, err
 	}
 	m.Fills = append([]engine.Fill(nil), m.Fills...) // the bot's buffer
-	return models.Actor{Bot: true, Seat: cur}, models.Play{Move: &m}, true, nil
+	return models.Actor{Bot: true, Seat: seat}, models.Play{Move: &m}, true, nil
 }
 
 func seed() uint64 {
