@@ -16,20 +16,27 @@ import (
 // show the piles, so it has none) and the chat messages it wrote.
 type myData struct {
 	Account struct {
-		Username      string     `json:"username"`
-		Created       time.Time  `json:"created"`
-		Lang          string     `json:"language,omitempty"`
-		Email         string     `json:"email,omitempty"`
-		EmailVerified bool       `json:"email_verified"`
-		EmailMode     string     `json:"email_mode"`
-		VacationUntil *time.Time `json:"vacation_until,omitempty"`
-		VacationDays  int        `json:"vacation_days_used"`
-		AutoDecide    bool       `json:"always_decide_for_me"`
-		BoardSize     string     `json:"board_size,omitempty"`
+		Username      string              `json:"username"`
+		Created       time.Time           `json:"created"`
+		Lang          string              `json:"language,omitempty"`
+		Email         string              `json:"email,omitempty"`
+		EmailVerified bool                `json:"email_verified"`
+		News          map[string][]string `json:"news_by_channel"`
+		Webhook       string              `json:"webhook,omitempty"`
+		Devices       []myDevice          `json:"push_devices"`
+		VacationUntil *time.Time          `json:"vacation_until,omitempty"`
+		VacationDays  int                 `json:"vacation_days_used"`
+		AutoDecide    bool                `json:"always_decide_for_me"`
+		BoardSize     string              `json:"board_size,omitempty"`
 	} `json:"account"`
 	Notifications []myNotice `json:"notifications"`
 	Games         []myGame   `json:"games"`
 	Messages      []myChat   `json:"chat_messages"`
+}
+
+type myDevice struct {
+	Device  string    `json:"device"`
+	Created time.Time `json:"registered"`
 }
 
 type myChat struct {
@@ -59,7 +66,16 @@ func (s *Server) exportMyData(c echo.Context) error {
 	u := currentUser(c)
 	var d myData
 	a := &d.Account
-	a.Username, a.Created, a.Lang, a.Email, a.EmailVerified, a.EmailMode = u.Username, u.CreatedAt, u.Lang, u.Email, u.EmailVerified, u.EmailMode
+	a.Username, a.Created, a.Lang, a.Email, a.EmailVerified = u.Username, u.CreatedAt, u.Lang, u.Email, u.EmailVerified
+	a.News, a.Webhook = u.Choices().Names(), u.HookURL
+	subs, err := s.store.PushSubs(u.ID)
+	if err != nil {
+		return err
+	}
+	a.Devices = make([]myDevice, 0, len(subs))
+	for _, sub := range subs {
+		a.Devices = append(a.Devices, myDevice{Device: sub.Device, Created: sub.CreatedAt})
+	}
 	a.VacationUntil, a.VacationDays, a.AutoDecide, a.BoardSize = u.VacationUntil, u.VacationDays, u.AutoDecide, u.BoardSize
 	ns, _, err := s.store.Notifications(u.ID, 0, -1)
 	if err != nil {

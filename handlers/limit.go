@@ -28,6 +28,7 @@ var (
 	resetRequests   = rule{burst: 20, every: 45 * time.Second}                      // per address
 	signups         = rule{burst: 5, every: 12 * time.Minute}                       // per address: 5 an hour
 	hints           = rule{burst: 5, every: 20 * time.Second}                       // per user: 5 at once, then 3 a minute
+	tests           = rule{burst: 2, every: time.Minute}                            // test notices, per user
 )
 
 // maxLimiterKeys bounds the keys remembered: past it, keys back at rest
@@ -75,6 +76,9 @@ func creationKey(user uint, perHour int) limitKey {
 
 // hintKey is a user's hints (each a second of search).
 func hintKey(user uint) limitKey { return limitKey{fmt.Sprintf("hint:%d", user), hints} }
+
+// testKey is a user's test notices: two in a row, then one a minute.
+func testKey(user uint) limitKey { return limitKey{fmt.Sprintf("test:%d", user), tests} }
 
 // signupKey is an address's sign-ups.
 func signupKey(ip string) limitKey { return limitKey{"signup:" + AddressOf(ip), signups} }

@@ -109,12 +109,12 @@ func TestMailVerifyLink(t *testing.T) {
 	if code, body := ana.get("/settings"); code != http.StatusOK || !strings.Contains(body, "<h1>Settings</h1>") {
 		t.Fatalf("settings page: %d", code)
 	}
-	code, body := ana.post("/settings/email", url.Values{"email": {"ana@example.test"}, "mode": {"each"}})
+	code, body := ana.post("/settings/news", newsForm("ana@example.test", eachMail...))
 	if code != http.StatusOK || !strings.Contains(body, "We sent a link to ana@example.test") || !strings.Contains(body, "Not confirmed yet") {
 		t.Fatalf("saving an address: %d, no word about confirming it\n%s", code, body)
 	}
-	if f := s.fresh(u); f.Email != "ana@example.test" || f.EmailMode != models.MailEach || f.EmailVerified {
-		t.Fatalf("stored: %q %q verified %v", f.Email, f.EmailMode, f.EmailVerified)
+	if f := s.fresh(u); f.Email != "ana@example.test" || f.MailNews != eachNews || f.EmailVerified {
+		t.Fatalf("stored: %q %v verified %v", f.Email, f.MailNews, f.EmailVerified)
 	}
 	row := s.pendingMail(u.ID, models.KindVerify)
 	if row.To != "ana@example.test" {
@@ -163,7 +163,7 @@ func TestMailVerifyLink(t *testing.T) {
 	}
 
 	// A new address needs its own confirmation: the old link does not do.
-	ana.post("/settings/email", url.Values{"email": {"ana@elsewhere.test"}, "mode": {"each"}})
+	ana.post("/settings/news", newsForm("ana@elsewhere.test", eachMail...))
 	if code, _ := anon.get(link); code != http.StatusUnprocessableEntity {
 		t.Fatalf("old link after changing the address: %d; want 422", code)
 	}
@@ -287,7 +287,7 @@ func TestMailUnsubscribe(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
 	u := s.mailUser("ana")
-	ana.post("/settings/email", url.Values{"email": {"ana@example.test"}, "mode": {"each"}})
+	ana.post("/settings/news", newsForm("ana@example.test", eachMail...))
 	msg := s.composed(s.pendingMail(u.ID, models.KindVerify))
 	if err := s.store.VerifyEmail(u.ID, "ana@example.test"); err != nil {
 		t.Fatal(err)
@@ -300,7 +300,7 @@ func TestMailUnsubscribe(t *testing.T) {
 	if !strings.Contains(msg.Body, full) {
 		t.Fatal("the mail body has no unsubscribe link")
 	}
-	mode := func() string { return s.fresh(u).EmailMode }
+	mode := func() models.News { return s.fresh(u).MailNews }
 	oneClick := func(l string) (int, string) {
 		t.Helper()
 		res, err := http.Post(s.srv.URL+l, "application/x-www-form-urlencoded", strings.NewReader("List-Unsubscribe=One-Click"))
@@ -322,43 +322,43 @@ func TestMailUnsubscribe(t *testing.T) {
 			t.Errorf("POST %s: %d; want 403", name, code)
 		}
 	}
-	if m := mode(); m != models.MailEach {
-		t.Fatalf("a bad unsubscribe link set the mode to %q", m)
+	if m := mode(); m != eachNews {
+		t.Fatalf("a bad unsubscribe link set the mail to %v", m)
 	}
 
 	code, body := anon.get(link)
 	if code != http.StatusOK || !strings.Contains(body, "no more mail") {
 		t.Fatalf("unsubscribe page: %d\n%s", code, body)
 	}
-	if m := mode(); m != models.MailOff {
-		t.Fatalf("after unsubscribing the mode is %q", m)
+	if m := mode(); m != 0 {
+		t.Fatalf("after unsubscribing the mail is %v", m)
 	}
 
 	// Mail back on (same address: still confirmed), then the mail client's
 	// one-click POST.
-	if code, _ := ana.post("/settings/email", url.Values{"email": {"ana@example.test"}, "mode": {"each"}}); code != http.StatusOK {
+	if code, _ := ana.post("/settings/news", newsForm("ana@example.test", eachMail...)); code != http.StatusOK {
 		t.Fatalf("turning mail on again: %d", code)
 	}
-	if f := s.fresh(u); f.EmailMode != models.MailEach || !f.EmailVerified {
-		t.Fatalf("mail on again: mode %q verified %v", f.EmailMode, f.EmailVerified)
+	if f := s.fresh(u); f.MailNews != eachNews || !f.EmailVerified {
+		t.Fatalf("mail on again: %v verified %v", f.MailNews, f.EmailVerified)
 	}
 	if code, body := oneClick(link); code != http.StatusOK || !strings.Contains(body, "unsubscribed") {
 		t.Fatalf("one-click POST: %d %q", code, body)
 	}
-	if m := mode(); m != models.MailOff {
-		t.Fatalf("after the one-click POST the mode is %q", m)
+	if m := mode(); m != 0 {
+		t.Fatalf("after the one-click POST the mail is %v", m)
 	}
 
 	// Once the account's token version moves on (sign out everywhere, a
 	// new password), the links of mails sent before no longer work.
-	if code, _ := ana.post("/settings/email", url.Values{"email": {"ana@example.test"}, "mode": {"each"}}); code != http.StatusOK {
+	if code, _ := ana.post("/settings/news", newsForm("ana@example.test", eachMail...)); code != http.StatusOK {
 		t.Fatalf("turning mail on again: %d", code)
 	}
 	if err := s.store.SignOutEverywhere(u.ID); err != nil {
 		t.Fatal(err)
 	}
-	if code, _ := anon.get(link); code != http.StatusForbidden || mode() != models.MailEach {
-		t.Fatalf("an unsubscribe link from before signing out everywhere: %d, mode %q", code, mode())
+	if code, _ := anon.get(link); code != http.StatusForbidden || mode() != eachNews {
+		t.Fatalf("an unsubscribe link from before signing out everywhere: %d, mail %v", code, mode())
 	}
 }
 
@@ -369,7 +369,7 @@ func TestSettingsRefuseBadInput(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
 	u := s.mailUser("ana")
-	if code, _ := ana.post("/settings/email", url.Values{"email": {"ana@example.test"}, "mode": {"each"}}); code != http.StatusOK {
+	if code, _ := ana.post("/settings/news", newsForm("ana@example.test", eachMail...)); code != http.StatusOK {
 		t.Fatalf("saving a good address: %d", code)
 	}
 	queued, err := s.store.MailCount(models.MailPending)
@@ -377,22 +377,20 @@ func TestSettingsRefuseBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		email, mode, want string
+		email, news, want string
 	}{
-		{"not an address", "each", "is not an email address"},
-		{"Ana <ana2@example.test>", "each", "is not an email address"},
-		{"ana2@example.test\r\nBcc: eve@example.test", "each", "is not an email address"},
-		{"ana2@example.test", "weekly", "choose no email, an email for each event, or a daily digest"},
-		{"ana2@example.test", "", "choose no email, an email for each event, or a daily digest"},
-		{"", "digest", "give an email address to get email"},
+		{"not an address", "turn", "is not an email address"},
+		{"Ana <ana2@example.test>", "turn", "is not an email address"},
+		{"ana2@example.test\r\nBcc: eve@example.test", "turn", "is not an email address"},
+		{"ana2@example.test", "weekly", "choose news from the list for each channel"},
 	} {
 		ana.get("/settings")
-		code, body := ana.post("/settings/email", url.Values{"email": {tc.email}, "mode": {tc.mode}})
+		code, body := ana.post("/settings/news", newsForm(tc.email, tc.news))
 		if code != http.StatusUnprocessableEntity || !strings.Contains(body, `class="error"`) || !strings.Contains(body, tc.want) {
-			t.Errorf("email %q mode %q: %d; want 422 saying %q", tc.email, tc.mode, code, tc.want)
+			t.Errorf("email %q news %q: %d; want 422 saying %q", tc.email, tc.news, code, tc.want)
 		}
-		if f := s.fresh(u); f.Email != "ana@example.test" || f.EmailMode != models.MailEach {
-			t.Fatalf("email %q mode %q was stored: %q %q", tc.email, tc.mode, f.Email, f.EmailMode)
+		if f := s.fresh(u); f.Email != "ana@example.test" || f.MailNews != eachNews {
+			t.Fatalf("email %q news %q was stored: %q %v", tc.email, tc.news, f.Email, f.MailNews)
 		}
 	}
 	if n, _ := s.store.MailCount(models.MailPending); n != queued {
@@ -437,4 +435,15 @@ func TestSettingsRefuseBadInput(t *testing.T) {
 	if code, body := ana.post("/settings/vacation/end", nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "you are not on vacation") {
 		t.Fatalf("ending a vacation that is not: %d", code)
 	}
+}
+
+// eachMail names the news of an email each (all but chat), eachNews is it.
+var eachMail = []string{"turn", "choice", "reminder", "timeout", "invitation", "result"}
+
+const eachNews = models.AllNews &^ models.NewsChat
+
+// newsForm is Settings' news form: address email, in-app notices of all,
+// and mail of the news named.
+func newsForm(email string, mail ...string) url.Values {
+	return url.Values{"email": {email}, "table": {"1"}, "news_app": eachMail, "news_mail": mail}
 }

@@ -11,11 +11,21 @@ import (
 // routes lists every route of the site.
 func (s *Server) routes(e *echo.Echo) {
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
-	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
+	files := static.Handler()
+	e.GET(static.Prefix+"*", echo.WrapHandler(files))
 	// Browsers and tools that ask for /favicon.ico without reading the
 	// page's icon link get the site's icon.
 	e.GET("/favicon.ico", func(c echo.Context) error {
 		return c.Redirect(http.StatusMovedPermanently, static.Path("favicon.svg"))
+	})
+
+	// The service worker of push notices is served from the root, so that
+	// its scope is the whole site.
+	e.GET("/sw.js", func(c echo.Context) error {
+		r := c.Request().Clone(c.Request().Context())
+		r.URL.Path = static.Prefix + "sw.js"
+		files.ServeHTTP(c.Response(), r)
+		return nil
 	})
 
 	e.GET("/", s.home)
@@ -36,7 +46,11 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/next", s.next, s.requireUser)
 	e.GET("/events", s.homeEvents, s.requireUser)
 	e.GET("/settings", s.settings, s.requireUser)
-	e.POST("/settings/email", s.saveEmail, s.requireUser)
+	e.POST("/settings/news", s.saveNews, s.requireUser)
+	e.POST("/settings/devices", s.addDevice, s.requireUser)
+	e.POST("/settings/devices/remove", s.removeDevice, s.requireUser)
+	e.POST("/settings/hook", s.saveHook, s.requireUser)
+	e.POST("/settings/news/test", s.testNews, s.requireUser)
 	e.POST("/settings/auto", s.saveAutoDecide, s.requireUser)
 	e.POST("/settings/zone", s.saveTimeZone, s.requireUser)
 	e.POST("/settings/vacation", s.startVacation, s.requireUser)

@@ -20,6 +20,7 @@ import (
 
 	"cacao/handlers/live"
 	"cacao/handlers/mail"
+	"cacao/handlers/push"
 	"cacao/models"
 	"cacao/models/autoplay"
 	"cacao/views"
@@ -50,10 +51,16 @@ type Config struct {
 	// Bots plays the bots' moves after a person's, slow ones in the
 	// background (required). Close it at shutdown, before the store.
 	Bots *autoplay.Runner
+	// PrivateHooks lets players give webhooks and push endpoints on this
+	// machine or a private network (tests; the outbox's client must allow
+	// them too).
+	PrivateHooks bool
 }
 
 // Server holds what the handlers share.
 type Server struct {
+	// pushKey is the site's VAPID public key, which browsers subscribe with.
+	pushKey  string
 	store    *models.Store
 	live     *live.Hub
 	signer   *mail.Signer
@@ -121,7 +128,12 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	if cfg.Bots == nil {
 		return nil, errors.New("handlers: Config.Bots is required")
 	}
-	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), hashing: hashGate(), streams: newStreams(cfg.MaxStreams), bots: cfg.Bots, sessions: sm, cfg: cfg, log: cfg.Logger}
+	keys, err := push.LoadKeys(store)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), hashing: hashGate(), streams: newStreams(cfg.MaxStreams), bots: cfg.Bots, sessions: sm, cfg: cfg, log: cfg.Logger,
+		pushKey: keys.Public}
 
 	views.RegisterSprite()
 	e := echo.New()

@@ -19,11 +19,14 @@ func (s *Server) settings(c echo.Context) error {
 
 func (s *Server) renderSettings(c echo.Context, code int, u *models.User, problem string) error {
 	now := s.store.Clock()
-	vm := views.SettingsVM{Page: s.page(c, tr(c, "Settings")), Email: u.Email, Verified: u.EmailVerified, Mode: u.EmailMode,
+	vm := views.SettingsVM{Page: s.page(c, tr(c, "Settings")), Email: u.Email, Verified: u.EmailVerified, Channels: models.ChannelNames,
 		DigestHour: u.DigestHour, QuietFrom: u.QuietFrom, QuietTo: u.QuietTo, TimeZone: u.TimeZone, Now: lang(c).Date(now, false, true),
 		VacationLeft: u.VacationLeft(now), VacationMax: models.VacationAllowance, AutoDecide: u.AutoDecide, Error: problem}
 	if u.OnVacation(now) {
 		vm.VacationUntil = lang(c).Date(*u.VacationUntil, true, true)
+	}
+	if err := s.newsVM(c, u, &vm); err != nil {
+		return err
 	}
 	logins, err := s.store.Logins(u)
 	if err != nil {
@@ -46,41 +49,6 @@ func (s *Server) unblock(c echo.Context) error {
 		return s.settingsRefused(c, u, err)
 	}
 	s.sessions.Put(c.Request().Context(), "flash", tr(c, "%s can invite you again.", c.FormValue("name")))
-	return redirect(c, "/settings")
-}
-
-// saveEmail sets the viewer's address and what mail they want; a new
-// address gets a confirmation mail first.
-func (s *Server) saveEmail(c echo.Context) error {
-	u := currentUser(c)
-	if h := c.FormValue("digest_hour"); h != "" {
-		hour, err := strconv.Atoi(h)
-		if err != nil {
-			hour = -1
-		}
-		if err := s.store.SetDigestHour(u.ID, hour); err != nil {
-			return s.settingsRefused(c, u, err)
-		}
-	}
-	if from, to := c.FormValue("quiet_from"), c.FormValue("quiet_to"); from != "" || to != "" {
-		f, err1 := strconv.Atoi(from)
-		t, err2 := strconv.Atoi(to)
-		if err1 != nil || err2 != nil {
-			f = -1
-		}
-		if err := s.store.SetQuietHours(u.ID, f, t); err != nil {
-			return s.settingsRefused(c, u, err)
-		}
-	}
-	nu, err := s.store.SetEmail(u.ID, c.FormValue("email"), c.FormValue("mode"))
-	if err != nil {
-		return s.settingsRefused(c, u, err)
-	}
-	msg := tr(c, "Saved.")
-	if nu.Email != "" && !nu.EmailVerified {
-		msg = tr(c, "Saved. We sent a link to %s: follow it to confirm the address; mail starts after that.", nu.Email)
-	}
-	s.sessions.Put(c.Request().Context(), "flash", msg)
 	return redirect(c, "/settings")
 }
 

@@ -51,7 +51,7 @@ func TestTimeZone(t *testing.T) {
 		t.Fatalf("a sign-up with a bad zone: %+v", u)
 	}
 
-	if code, _ := ana.post("/settings/email", url.Values{"email": {"ana@example.com"}, "mode": {"digest"}, "digest_hour": {"19"}}); code != http.StatusOK {
+	if code, _ := ana.post("/settings/news", url.Values{"email": {"ana@example.com"}, "digest_hour": {"19"}}); code != http.StatusOK {
 		t.Fatalf("saving the email choice: %d", code)
 	}
 	if u, _ := s.store.UserNamed("ana"); u.DigestHour != 19 {
@@ -60,11 +60,11 @@ func TestTimeZone(t *testing.T) {
 	if _, page := ana.get("/settings"); !strings.Contains(page, `<option value="19" selected>19:00</option>`) {
 		t.Fatal("the settings do not show the digest hour chosen")
 	}
-	if code, _ := ana.post("/settings/email", url.Values{"email": {"ana@example.com"}, "mode": {"digest"}, "digest_hour": {"25"}}); code != http.StatusUnprocessableEntity {
+	if code, _ := ana.post("/settings/news", url.Values{"email": {"ana@example.com"}, "digest_hour": {"25"}}); code != http.StatusUnprocessableEntity {
 		t.Fatalf("hour 25: %d", code)
 	}
 	// Quiet hours, saved with the email choice.
-	if code, _ := ana.post("/settings/email", url.Values{"email": {"ana@example.com"}, "mode": {"each"}, "quiet_from": {"22"}, "quiet_to": {"7"}}); code != http.StatusOK {
+	if code, _ := ana.post("/settings/news", url.Values{"email": {"ana@example.com"}, "quiet_from": {"22"}, "quiet_to": {"7"}}); code != http.StatusOK {
 		t.Fatalf("quiet hours: %d", code)
 	}
 	if u, _ := s.store.UserNamed("ana"); u.QuietFrom != 22 || u.QuietTo != 7 {
@@ -73,7 +73,7 @@ func TestTimeZone(t *testing.T) {
 	if _, page := ana.get("/settings"); !strings.Contains(page, `<option value="22" selected>22:00</option>`) || !strings.Contains(page, `<option value="7" selected>07:00</option>`) {
 		t.Fatal("the settings do not show the quiet hours")
 	}
-	if code, _ := ana.post("/settings/email", url.Values{"email": {"ana@example.com"}, "mode": {"each"}, "quiet_from": {"x"}, "quiet_to": {"7"}}); code != http.StatusUnprocessableEntity {
+	if code, _ := ana.post("/settings/news", url.Values{"email": {"ana@example.com"}, "quiet_from": {"x"}, "quiet_to": {"7"}}); code != http.StatusUnprocessableEntity {
 		t.Fatalf("quiet from x: %d", code)
 	}
 }

@@ -100,6 +100,9 @@ func (s *Store) Say(user *User, gameID uint, text string) (ChatMessage, error) {
 		if err := tx.Model(&Game{}).Where("id = ?", gameID).UpdateColumn("last_chat", msg.ID).Error; err != nil {
 			return err
 		}
+		if err := s.chatNews(tx, seats, user.ID, msg); err != nil {
+			return err
+		}
 		return tx.Model(&Seat{}).Where("game_id = ? AND user_id IS NOT NULL AND user_id <> ? AND chat_muted = ?", gameID, user.ID, false).
 			Update("chat_unread", gorm.Expr("chat_unread + 1")).Error
 	})
@@ -108,6 +111,43 @@ func (s *Store) Say(user *User, gameID uint, text string) (ChatMessage, error) {
 	}
 	s.chatChanged(gameID, seats, msg.ID)
 	return msg, nil
+}
+
+// chatNews tells the players at seats (as read before msg) whose chat was
+// all read that msg came, by the channels they chose: one piece of news
+// until they read it.
+func (s *Store) chatNews(tx *gorm.DB, seats []Seat, from uint, msg ChatMessage) error {
+	var to []uint
+	for _, seat := range seats {
+		if seat.UserID != nil && *seat.UserID != from && !seat.ChatMuted && seat.ChatUnread == 0 {
+			to = append(to, *seat.UserID)
+		}
+	}
+	if len(to) == 0 {
+		return nil
+	}
+	p, err := peopleIn(tx, nil, to...)
+	if err != nil {
+		return err
+	}
+	text := msg.Text
+	if r := []rune(text); len(r) > 140 {
+		text = string(r[:139]) + "…"
+	}
+	m, err := newsOf(KindChat, msg.GameID, "%s wrote in game %d: “%s”", msg.Name, msg.GameID, text)
+	if err != nil {
+		return err
+	}
+	for _, id := range to {
+		u, err := p.get(id)
+		if err != nil {
+			return err
+		}
+		if err := s.queue(tx, p, u, m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Chat returns at most ChatShown messages of game gameID before the

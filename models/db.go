@@ -159,7 +159,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 }
 
 // tables are the models stored, one table each.
-var tables = []any{&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}, &Invitation{}, &Login{}, &Audit{}, &Block{}, &ChatMessage{}, &ChatReport{}}
+var tables = []any{&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}, &Invitation{}, &Login{}, &Audit{}, &Block{}, &ChatMessage{}, &ChatReport{}, &PushSub{}}
 
 // openDB opens a pool of conns connections. GORM's own times (CreatedAt,
 // UpdatedAt) are the store's clock's, in UTC: SQLite compares the stored
@@ -195,6 +195,9 @@ func closeDB(db *gorm.DB) {
 // dropped, so that nothing writes behind the code's back.
 func migrate(w *gorm.DB) error {
 	if err := w.AutoMigrate(tables...); err != nil {
+		return err
+	}
+	if err := migrateMailMode(w); err != nil {
 		return err
 	}
 	for _, name := range []string{"games_rev", "seats_rev_insert", "seats_rev_update", "seats_rev_move", "seats_rev_delete",

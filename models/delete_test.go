@@ -19,6 +19,7 @@ func TestDeleteAccount(t *testing.T) {
 		t.Fatalf("a wrong password: %v", err)
 	}
 	signedIn := session(t, s, ana)
+	addDevice(t, s, ana, "https://push.example.org/ana")
 	said, err := s.Say(ana, id, "my words")
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +39,9 @@ func TestDeleteAccount(t *testing.T) {
 	}
 	if ns, _, _ := s.Notifications(ana.ID, 0, -1); len(ns) != 0 {
 		t.Fatalf("%d notices of the deleted account are left", len(ns))
+	}
+	if subs, _ := s.PushSubs(ana.ID); len(subs) != 0 {
+		t.Fatal("the deleted account's device is left")
 	}
 	if msgs, _, _ := s.Chat(id, 0); len(msgs) != 0 {
 		t.Fatal("the deleted account's message is left")

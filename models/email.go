@@ -46,12 +46,14 @@ func checkConfirmations(tx *gorm.DB, user uint, address string, now time.Time) e
 	return nil
 }
 
-// SetEmail sets user's address and what mail they want. A new address is
-// unverified until its owner follows the link in the verification mail
-// queued here; MailOff needs no address.
-func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
+// SetEmail sets user's address and, unless preset is "", the mail they
+// want: none (MailOff), an email for each event (MailEach) or a daily
+// digest (MailDigest). A new address is unverified until its owner
+// follows the link in the verification mail queued here.
+func (s *Store) SetEmail(userID uint, address, preset string) (*User, error) {
 	address = strings.TrimSpace(address)
-	if mode != MailOff && mode != MailEach && mode != MailDigest {
+	mailNews, digestNews, ok := mailPreset(preset)
+	if !ok && preset != "" {
 		return nil, invalid("choose no email, an email for each event, or a daily digest")
 	}
 	if address != "" {
@@ -60,7 +62,7 @@ func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
 			return nil, invalid("“%s” is not an email address", address)
 		}
 	}
-	if address == "" && mode != MailOff {
+	if address == "" && preset != MailOff && preset != "" {
 		return nil, invalid("give an email address to get email")
 	}
 	var u User
@@ -69,11 +71,16 @@ func (s *Store) SetEmail(userID uint, address, mode string) (*User, error) {
 			return err
 		}
 		changed := u.Email != address
-		u.Email, u.EmailMode = address, mode
+		u.Email = address
 		if changed {
 			u.EmailVerified = false
 		}
-		if err := tx.Model(&User{}).Where("id = ?", u.ID).Updates(map[string]any{"email": u.Email, "email_mode": mode, "email_verified": u.EmailVerified}).Error; err != nil {
+		upd := map[string]any{"email": u.Email, "email_verified": u.EmailVerified}
+		if preset != "" {
+			u.MailNews, u.DigestNews = mailNews, digestNews
+			upd["mail_news"], upd["digest_news"] = int(mailNews), int(digestNews)
+		}
+		if err := tx.Model(&User{}).Where("id = ?", u.ID).Updates(upd).Error; err != nil {
 			return err
 		}
 		if changed && address != "" {
@@ -104,8 +111,8 @@ func (s *Store) VerifyEmail(userID uint, address string) error {
 	return nil
 }
 
-// Unsubscribe turns all of user's email off (one click from any mail).
+// Unsubscribe turns all of user's email off, each and digest (one click
+// from any mail).
 func (s *Store) Unsubscribe(userID uint) error {
-	err := s.w.Model(&User{}).Where("id = ?", userID).Update("email_mode", MailOff).Error
-	return err
+	return s.w.Model(&User{}).Where("id = ?", userID).Updates(map[string]any{"mail_news": 0, "digest_news": 0}).Error
 }

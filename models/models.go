@@ -11,12 +11,24 @@ type User struct {
 	// Lang is the language the user chose for the site ("" follows the
 	// browser's).
 	Lang string `gorm:"not null;default:''"`
-	// Email is where mail goes once EmailVerified; EmailMode says what mail
-	// the user wants (MailOff, MailEach or MailDigest).
+	// Email is where mail goes once EmailVerified.
 	Email         string
-	EmailVerified bool   `gorm:"not null;default:false"`
-	EmailMode     string `gorm:"not null;default:off"`
-	LastDigestAt  *time.Time
+	EmailVerified bool `gorm:"not null;default:false"`
+	// The events (a set of Event bits) the user wants news of by each
+	// channel: the site's notices, mail, push to their devices, their
+	// webhook, the daily digest. By default all but chat in the site and
+	// by mail (the chat's unread marks tell of it there), all by push and
+	// webhook, none in a digest.
+	AppNews    News `gorm:"not null;default:95"`
+	MailNews   News `gorm:"not null;default:95"`
+	PushNews   News `gorm:"not null;default:127"`
+	HookNews   News `gorm:"not null;default:127"`
+	DigestNews News `gorm:"not null;default:0"`
+	// HookURL is the user's webhook ("" for none), HookSecret the key its
+	// posts are signed with.
+	HookURL      string `gorm:"not null;default:''"`
+	HookSecret   []byte
+	LastDigestAt *time.Time
 	// DigestHour is the hour of the day, in TimeZone, the daily digest is
 	// sent at (0–23).
 	DigestHour int `gorm:"not null;default:8"`
@@ -56,13 +68,6 @@ type User struct {
 	RatingVol  float64 `gorm:"not null;default:0.06"`
 	RatedGames int     `gorm:"not null;default:0"`
 }
-
-// Email modes.
-const (
-	MailOff    = "off"    // no email
-	MailEach   = "each"   // an email for each event: your turn, a choice, reminders, invitations, results
-	MailDigest = "digest" // one email a day listing the games waiting on you
-)
 
 // OnVacation reports whether the user's clocks are paused at now.
 func (u *User) OnVacation(now time.Time) bool {
@@ -242,10 +247,14 @@ type Notification struct {
 // retries, so a crash or a mail server outage loses nothing. To is empty
 // for mail that goes to the user's verified address as it is when sent.
 type Mail struct {
-	ID          uint   `gorm:"primaryKey"`
-	UserID      uint   `gorm:"index;not null"`
-	GameID      uint   `gorm:"not null;default:0"`
-	Kind        string `gorm:"not null;index:idx_mail_kind_created,priority:1"`
+	ID     uint   `gorm:"primaryKey"`
+	UserID uint   `gorm:"index;not null"`
+	GameID uint   `gorm:"not null;default:0"`
+	Kind   string `gorm:"not null;index:idx_mail_kind_created,priority:1"`
+	// Channel is how it goes: ChanMail, ChanPush (To is the PushSub's id),
+	// ChanHook, or ChanDigest (a line waiting, status MailForDigest, for
+	// the user's next digest).
+	Channel     string `gorm:"not null;default:mail"`
 	Text        string `gorm:"not null"` // in English
 	Format      string // the message Text was made from, as Notification's
 	Args        string
@@ -265,6 +274,8 @@ const (
 	MailSent    = "sent"
 	MailSkipped = "skipped" // no longer wanted when its time came (seen, unsubscribed, ...)
 	MailFailed  = "failed"  // gave up after MailGiveUp of retries
+	// MailForDigest is a line for the user's next digest, sent with it.
+	MailForDigest = "for-digest"
 )
 
 // Setting is a site-wide value kept in the database (the link-signing key).

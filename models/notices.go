@@ -3,38 +3,82 @@ package models
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"gorm.io/gorm"
 )
 
-// notify tells a user something about a game: an in-app notification and,
-// for a user who wants each event by email (their settings in p), a message
-// in the outbox, both in tx. "Your turn" and "a choice waits" mail is held back by the mail
-// delay so that a player at the table gets none.
-// The text is a message (format) and its arguments, kept apart too so that
-// pages and mail tell it in the reader's language (see NoteArgs).
+// notify tells a user something about a game by each channel they want
+// news of kind by (their choices in p), all in tx: an in-app notification,
+// and the outbox's mail, pushes (one a device), webhook post and digest
+// line. The text is a message (format) and its arguments, kept apart too
+// so that pages and mail tell it in the reader's language (see NoteArgs).
 func (s *Store) notify(tx *gorm.DB, p *people, userID, gameID uint, kind, format string, args ...any) error {
-	text := fmt.Sprintf(format, args...)
-	argJSON, err := json.Marshal(args)
+	m, err := newsOf(kind, gameID, format, args...)
 	if err != nil {
-		return err
-	}
-	now := s.now()
-	if err := tx.Create(&Notification{UserID: userID, GameID: gameID, Kind: kind, Text: text, Format: format, Args: string(argJSON), CreatedAt: now}).Error; err != nil {
 		return err
 	}
 	u, err := p.get(userID)
 	if err != nil {
 		return err
 	}
-	if u.EmailMode != MailEach || !u.EmailVerified {
+	if u.Wants(ChanApp, kind) {
+		n := Notification{UserID: userID, GameID: gameID, Kind: kind, Text: m.Text, Format: format, Args: m.Args, CreatedAt: s.now()}
+		if err := tx.Create(&n).Error; err != nil {
+			return err
+		}
+	}
+	return s.queue(tx, p, u, m)
+}
+
+// newsOf is news of kind about game gameID: a message (format) and its
+// arguments, told in English (Text) and kept apart for the reader's
+// language.
+func newsOf(kind string, gameID uint, format string, args ...any) (Mail, error) {
+	argJSON, err := json.Marshal(args)
+	return Mail{GameID: gameID, Kind: kind, Text: fmt.Sprintf(format, args...), Format: format, Args: string(argJSON)}, err
+}
+
+// delayed are the kinds of news held back by the mail delay, so that a
+// player at the table gets none (it is skipped once they saw it).
+func delayed(kind string) bool { return kind == "turn" || kind == "reaction" || kind == KindChat }
+
+// queue puts news m (its game, kind and text) in tx's outbox for each
+// channel u wants it by: mail to a confirmed address, a push to each of
+// their devices, a post to their webhook, a line for their digest (news
+// other than the games waiting and the chats unread, which a digest
+// lists as they are when it is sent).
+func (s *Store) queue(tx *gorm.DB, p *people, u User, m Mail) error {
+	now := s.now()
+	m.UserID, m.Status, m.NextAttempt, m.CreatedAt = u.ID, MailPending, now, now
+	if delayed(m.Kind) {
+		m.NextAttempt = now.Add(s.opts.mailDelay)
+	}
+	var rows []Mail
+	add := func(ch, to string) {
+		r := m
+		r.Channel, r.To = ch, to
+		rows = append(rows, r)
+	}
+	if u.Wants(ChanMail, m.Kind) && u.EmailVerified && u.Email != "" {
+		add(ChanMail, "")
+	}
+	if u.Wants(ChanPush, m.Kind) {
+		for _, id := range p.subs[u.ID] {
+			add(ChanPush, strconv.FormatUint(uint64(id), 10))
+		}
+	}
+	if u.Wants(ChanHook, m.Kind) && u.HookURL != "" {
+		add(ChanHook, "")
+	}
+	if u.Wants(ChanDigest, m.Kind) && NewsOf(m.Kind)&WaitingNews == 0 && NewsOf(m.Kind) != NewsChat {
+		add(ChanDigest, "")
+		rows[len(rows)-1].Status = MailForDigest
+	}
+	if len(rows) == 0 {
 		return nil
 	}
-	at := now
-	if kind == "turn" || kind == "reaction" {
-		at = at.Add(s.opts.mailDelay)
-	}
-	return tx.Create(&Mail{UserID: userID, GameID: gameID, Kind: kind, Text: text, Format: format, Args: string(argJSON), Status: MailPending, NextAttempt: at, CreatedAt: now}).Error
+	return tx.Create(&rows).Error
 }
 
 // NoteArgs returns a notification's message arguments: strings and

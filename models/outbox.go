@@ -42,10 +42,23 @@ func (s *Store) ClaimMail(m *Mail, lease time.Duration) (bool, error) {
 	return true, nil
 }
 
-// MailSent records that m was delivered.
-func (s *Store) MailSent(m *Mail) error {
+// MailSent records that m was delivered, and with a digest the lines it
+// told (news).
+func (s *Store) MailSent(m *Mail, news ...Mail) error {
 	now := s.now()
-	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"status": MailSent, "sent_at": now, "last_error": ""}).Error
+	sent := map[string]any{"status": MailSent, "sent_at": now, "last_error": ""}
+	return s.w.Transaction(func(tx *gorm.DB) error {
+		if len(news) > 0 {
+			ids := make([]uint, len(news))
+			for i, n := range news {
+				ids[i] = n.ID
+			}
+			if err := tx.Model(&Mail{}).Where("id IN ? AND status = ?", ids, MailForDigest).Updates(sent).Error; err != nil {
+				return err
+			}
+		}
+		return tx.Model(&Mail{}).Where("id = ?", m.ID).Updates(sent).Error
+	})
 }
 
 // MailHeld puts m off until then (the recipient's quiet hours), its
@@ -94,16 +107,20 @@ func (s *Store) MailCount(status string) (int64, error) {
 // Recipient is who an outbox message goes to, as things are when it is sent.
 type Recipient struct {
 	User User
-	To   string
+	To   string   // the address of mail
+	Push *PushSub // the device of a push
 	// Waiting lists the games waiting on the user, Chats those whose chat
-	// has messages they have not seen (for a digest).
+	// has messages they have not seen, News the lines queued for the
+	// digest (for a digest, each as the user chose).
 	Waiting, Chats []GameSummary
+	News           []Mail
 }
 
-// MailRecipient decides whether m is still wanted and to which address.
-// A non-empty skip says why not: the address is no longer verified or the
-// user unsubscribed; a "your turn" the player already opened the game for,
-// or that is no longer theirs; a digest with nothing waiting.
+// MailRecipient decides whether m is still wanted and where it goes. A
+// non-empty skip says why not: the user no longer wants that news by that
+// channel (or has no confirmed address, device or webhook for it); a "your
+// turn" the player already opened the game for, or that is no longer
+// theirs; a chat's news once they read it; a digest with nothing to tell.
 func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 	if err := s.db.Take(&r.User, m.UserID).Error; err != nil {
 		if errors.Is(err, gorm.ErrRecordNotFound) {
@@ -127,20 +144,39 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 		r.To = m.To
 		return r, "", nil
 	}
-	r.To = u.Email
-	want := MailEach
-	if m.Kind == KindDigest {
-		want = MailDigest
+	switch {
+	case m.Kind == KindDigest && u.DigestNews == 0, m.Kind != KindDigest && !u.Wants(m.Channel, m.Kind):
+		return r, "the user does not want this news by " + m.Channel + " now", nil
 	}
-	if u.Email == "" || !u.EmailVerified || u.EmailMode != want {
-		return r, "the user does not want this mail now", nil
+	switch m.Channel {
+	case ChanMail:
+		if u.Email == "" || !u.EmailVerified {
+			return r, "the user has no confirmed address", nil
+		}
+		r.To = u.Email
+	case ChanPush:
+		if r.Push, err = s.pushSub(m); err != nil || r.Push == nil {
+			return r, "the device is no longer registered", err
+		}
+	case ChanHook:
+		if u.HookURL == "" {
+			return r, "the user has no webhook now", nil
+		}
 	}
 	switch m.Kind {
-	case "turn", "reaction", "reminder":
+	case "turn", "reaction", "reminder", KindChat:
 		var seat Seat
 		err := s.db.Where("game_id = ? AND user_id = ?", m.GameID, m.UserID).Take(&seat).Error
-		if err != nil {
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return r, "the player left the game", nil
+		} else if err != nil {
 			return r, "", err
+		}
+		if m.Kind == KindChat {
+			if seat.ChatUnread == 0 || seat.ChatMuted {
+				return r, "the player read or muted the chat since", nil
+			}
+			break
 		}
 		// A wait that began after the mail was written is another wait: the
 		// one the mail is about has ended.
@@ -156,25 +192,40 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 			return r, "the player opened the game since", nil
 		}
 	case KindDigest:
-		// The games waiting on the user come first: a digest lists at most
-		// DigestGames of them.
-		games, _, err := s.MyGames(m.UserID, 0, DigestGames)
-		if err != nil {
-			return r, "", err
-		}
-		for _, g := range games {
-			if g.WaitingOnMe {
-				r.Waiting = append(r.Waiting, g)
+		if u.DigestNews&WaitingNews != 0 {
+			// The games waiting on the user come first: a digest lists at
+			// most DigestGames of them.
+			games, _, err := s.MyGames(m.UserID, 0, DigestGames)
+			if err != nil {
+				return r, "", err
+			}
+			for _, g := range games {
+				if g.WaitingOnMe {
+					r.Waiting = append(r.Waiting, g)
+				}
 			}
 		}
-		if r.Chats, err = s.ChatGames(m.UserID, DigestGames); err != nil {
+		if u.DigestNews&NewsChat != 0 {
+			if r.Chats, err = s.ChatGames(m.UserID, DigestGames); err != nil {
+				return r, "", err
+			}
+		}
+		if r.News, err = s.digestNews(m); err != nil {
 			return r, "", err
 		}
-		if len(r.Waiting) == 0 && len(r.Chats) == 0 {
-			return r, "no game waits on the user and no message is unread", nil
+		if len(r.Waiting) == 0 && len(r.Chats) == 0 && len(r.News) == 0 {
+			return r, "nothing waits on the user, no message is unread and there is no news", nil
 		}
 	}
 	return r, "", nil
+}
+
+// digestNews is the lines queued for digest m, oldest first (at most
+// DigestGames: the rest wait for the next).
+func (s *Store) digestNews(m *Mail) ([]Mail, error) {
+	var news []Mail
+	err := s.db.Where("user_id = ? AND status = ? AND id < ?", m.UserID, MailForDigest, m.ID).Order("id").Limit(DigestGames).Find(&news).Error
+	return news, err
 }
 
 // DigestGames bounds the games a digest lists.
@@ -191,8 +242,8 @@ func (s *Store) QueueDigests() (int, error) {
 	// A digest goes in one hour of the user's day: one sent over an hour
 	// ago cannot be this hour's. Which are due is decided in each user's
 	// time zone below.
-	err := s.db.Select("id", "last_digest_at", "time_zone", "digest_hour").Where("email_mode = ? AND email_verified = ? AND (last_digest_at IS NULL OR last_digest_at <= ?)",
-		MailDigest, true, now.Add(-time.Hour)).Find(&users).Error
+	err := s.db.Select("id", "last_digest_at", "time_zone", "digest_hour", "digest_news").Where("digest_news <> 0 AND email_verified = ? AND (last_digest_at IS NULL OR last_digest_at <= ?)",
+		true, now.Add(-time.Hour)).Find(&users).Error
 	if err != nil {
 		return 0, err
 	}
@@ -206,20 +257,12 @@ func (s *Store) QueueDigests() (int, error) {
 		if u.LastDigestAt != nil && u.LastDigestAt.In(loc).Format("2006-01-02") == local.Format("2006-01-02") {
 			continue
 		}
-		var waiting int64
-		err := s.db.Model(&Seat{}).Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
-			Where("seats.user_id = ? AND seats.waiting_since IS NOT NULL", u.ID).Count(&waiting).Error
+		news, err := s.digestHas(&u)
 		if err != nil {
 			return n, err
 		}
-		if waiting == 0 { // a digest may still tell of unread messages
-			chat, err := s.ChatUnread(u.ID)
-			if err != nil {
-				return n, err
-			}
-			if chat == 0 {
-				continue
-			}
+		if !news {
+			continue
 		}
 		key := fmt.Sprintf("digest:%d:%s", u.ID, local.Format("2006-01-02"))
 		err = s.w.Transaction(func(tx *gorm.DB) error {
@@ -239,4 +282,32 @@ func (s *Store) QueueDigests() (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// digestHas reports whether u's digest has something to tell: a game
+// waiting on them, a message unread, a line of news, each if they chose it.
+func (s *Store) digestHas(u *User) (bool, error) {
+	var n int64
+	if u.DigestNews&WaitingNews != 0 {
+		err := s.db.Model(&Seat{}).Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
+			Where("seats.user_id = ? AND seats.waiting_since IS NOT NULL", u.ID).Count(&n).Error
+		if err != nil || n > 0 {
+			return n > 0, err
+		}
+	}
+	if u.DigestNews&NewsChat != 0 {
+		chat, err := s.ChatUnread(u.ID)
+		if err != nil || chat > 0 {
+			return chat > 0, err
+		}
+	}
+	err := s.db.Model(&Mail{}).Where("user_id = ? AND status = ?", u.ID, MailForDigest).Limit(1).Count(&n).Error
+	return n > 0, err
+}
+
+// HooksSent counts the posts to userID's webhook sent since then.
+func (s *Store) HooksSent(userID uint, since time.Time) (int64, error) {
+	var n int64
+	err := s.db.Model(&Mail{}).Where("user_id = ? AND channel = ? AND status = ? AND sent_at > ?", userID, ChanHook, MailSent, since).Count(&n).Error
+	return n, err
 }

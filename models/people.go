@@ -7,10 +7,12 @@ import (
 )
 
 // people is what one transaction's notices and clocks need of users: their
-// mail settings and vacation, read in the transaction, each user once.
+// choices of news, devices and vacation, read in the transaction, each user
+// once.
 type people struct {
-	tx *gorm.DB
-	m  map[uint]User
+	tx   *gorm.DB
+	m    map[uint]User
+	subs map[uint][]uint // the users' devices (PushSub ids)
 }
 
 // peopleIn reads in tx the settings of the users seated or invited at
@@ -25,7 +27,7 @@ func peopleIn(tx *gorm.DB, seats []Seat, more ...uint) (*people, error) {
 			ids = append(ids, *seat.InvitedID)
 		}
 	}
-	p := &people{tx: tx, m: map[uint]User{}}
+	p := &people{tx: tx, m: map[uint]User{}, subs: map[uint][]uint{}}
 	return p, p.read(ids)
 }
 
@@ -49,11 +51,27 @@ func (p *people) read(ids []uint) error {
 		return nil
 	}
 	var us []User
-	if err := p.tx.Select("id", "email_mode", "email_verified", "vacation_until").Where("id IN ?", ids).Find(&us).Error; err != nil {
+	err := p.tx.Select("id", "email", "email_verified", "vacation_until", "app_news", "mail_news", "push_news", "hook_news", "digest_news", "hook_url").
+		Where("id IN ?", ids).Find(&us).Error
+	if err != nil {
 		return err
 	}
+	var pushing []uint
 	for _, u := range us {
 		p.m[u.ID] = u
+		if u.PushNews != 0 {
+			pushing = append(pushing, u.ID)
+		}
+	}
+	if len(pushing) == 0 {
+		return nil
+	}
+	var subs []PushSub
+	if err := p.tx.Select("id", "user_id").Where("user_id IN ?", pushing).Order("id").Find(&subs).Error; err != nil {
+		return err
+	}
+	for _, sub := range subs {
+		p.subs[sub.UserID] = append(p.subs[sub.UserID], sub.ID)
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ func (s *Store) FillScale(template uint, sc Scale, progress func(string)) error 
 	}
 	now := s.now()
 	err = batches(db, sc.Users, 10000, []string{
-		`INSERT INTO users (id, username, password_hash, created_at, lang, email_mode) VALUES (?, ?, ?, ?, '', 'off')`,
+		`INSERT INTO users (id, username, password_hash, created_at, lang, mail_news) VALUES (?, ?, ?, ?, '', 0)`,
 	}, func(i int, st []stmt) error {
 		_, err := st[0].Exec(firstUser+uint(i), fmt.Sprintf("scale%d", i), hash, now)
 		return err

@@ -238,3 +238,33 @@ document.addEventListener("DOMContentLoaded", function () {
     tz.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
   }
 });
+
+// "Notify this device" (Settings): shown where the browser can push. It
+// registers the service worker (/sw.js), subscribes with the site's key
+// and posts the subscription as a plain form.
+function pushForm() {
+  var form = document.getElementById("push-form");
+  if (!form || !("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) return;
+  form.hidden = false;
+  document.getElementById("push-none").hidden = true;
+  form.addEventListener("submit", function (e) {
+    e.preventDefault();
+    var status = document.getElementById("push-status");
+    var key = atob(form.dataset.key.replace(/-/g, "+").replace(/_/g, "/"));
+    var bytes = new Uint8Array(key.length);
+    for (var i = 0; i < key.length; i++) bytes[i] = key.charCodeAt(i);
+    Notification.requestPermission().then(function (p) {
+      if (p !== "granted") throw new Error(status.dataset.denied || p);
+      return navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; });
+    }).then(function (reg) {
+      return reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes });
+    }).then(function (sub) {
+      var j = sub.toJSON();
+      form.elements.endpoint.value = j.endpoint;
+      form.elements.p256dh.value = j.keys.p256dh;
+      form.elements.auth.value = j.keys.auth;
+      form.submit();
+    }).catch(function (err) { status.textContent = String(err.message || err); });
+  });
+}
+document.addEventListener("DOMContentLoaded", pushForm);

@@ -32,7 +32,7 @@ import (
 
 // FS is the static files, served under /static/.
 //
-//go:embed app.css app.js favicon.svg icon.svg icon-180.png icon-192.png icon-512.png manifest.webmanifest vendor
+//go:embed app.css app.js sw.js favicon.svg icon.svg icon-180.png icon-192.png icon-512.png manifest.webmanifest vendor
 var FS embed.FS
 
 // Prefix is where the files are served.

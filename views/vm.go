@@ -98,9 +98,15 @@ type SettingsVM struct {
 	Page
 	Email         string
 	Verified      bool
-	Mode          string
-	DigestHour    int // 0–23, in TimeZone
-	QuietFrom     int // quiet hours, in TimeZone (equal: none)
+	Channels      []string  // the channels of news, in the table's order
+	News          []NewsRow // the news the viewer wants, by channel
+	Devices       []DeviceLine
+	PushKey       string // the site's VAPID public key, for app.js
+	HookURL       string
+	HookForm      string // how the webhook is posted: "ntfy", "discord" or "json"
+	HookSecret    string // hex: what its posts are signed with
+	DigestHour    int    // 0–23, in TimeZone
+	QuietFrom     int    // quiet hours, in TimeZone (equal: none)
 	QuietTo       int
 	TimeZone      string // an IANA name; "" is UTC
 	Now           string // the time now in TimeZone, to check the choice by
@@ -111,6 +117,24 @@ type SettingsVM struct {
 	Blocked       []string // the players who may not invite the viewer
 	Logins        []LoginLine
 	Error         string
+}
+
+// NewsRow is one kind of news in Settings: which channels bring it.
+type NewsRow struct {
+	Name, Label string
+	Cells       []NewsCell // in SettingsVM.Channels' order
+}
+
+// NewsCell is one box of the table: Fixed ones are not a choice.
+type NewsCell struct {
+	Channel   string
+	On, Fixed bool
+}
+
+// DeviceLine is one of the viewer's devices that push notifies.
+type DeviceLine struct {
+	ID            uint
+	Device, Added string
 }
 
 // LoginLine is one of the viewer's signed-in sessions.

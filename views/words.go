@@ -437,3 +437,25 @@ func ResultLine(l *i18n.Lang, lines []ScoreLine) string {
 	}
 	return l.T("Game over: %s.", strings.Join(parts, l.T("; ")))
 }
+
+// NewsName names a kind of news (by models.News.Name), as Settings lists
+// it.
+func NewsName(l *i18n.Lang, name string) string {
+	switch name {
+	case "turn":
+		return l.T("Your turn")
+	case "choice":
+		return l.T("A choice waiting for you")
+	case "reminder":
+		return l.T("A reminder before your time runs out")
+	case "timeout":
+		return l.T("A time-out, or a seat handed to or taken back from the stand-in bot")
+	case "invitation":
+		return l.T("Invitations, and tables starting or cancelled")
+	case "chat":
+		return l.T("A new message in a game's chat")
+	case "result":
+		return l.T("A game's result")
+	}
+	return ""
+}

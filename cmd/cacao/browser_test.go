@@ -65,11 +65,26 @@ func startSite(t *testing.T) (base string, logs *syncBuffer) {
 // startSiteOn is startSite on the database file db.
 func startSiteOn(t *testing.T, db string) (base string, logs *syncBuffer) {
 	t.Helper()
+	return startSiteWith(t, Config{DB: db})
+}
+
+// startSiteWith is startSite with the configuration cfg: its address is
+// a free one of the loopback's; with no database, a new file; with no
+// WorkEvery, the worker runs every hour.
+func startSiteWith(t *testing.T, cfg Config) (base string, logs *syncBuffer) {
+	t.Helper()
+	if cfg.DB == "" {
+		cfg.DB = filepath.Join(t.TempDir(), "site.db")
+	}
+	if cfg.WorkEvery == 0 {
+		cfg.WorkEvery = time.Hour
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	logs = &syncBuffer{}
-	go func() { done <- serve(ctx, Config{Addr: "127.0.0.1:0", DB: db, WorkEvery: time.Hour}, logs, ready) }()
+	cfg.Addr = "127.0.0.1:0"
+	go func() { done <- serve(ctx, cfg, logs, ready) }()
 	select {
 	case addr := <-ready:
 		base = "http://" + addr

@@ -2,40 +2,21 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 )
-
-// startSiteWith starts the site with cfg (its address and database set
-// here) and returns its address; it stops with the test.
-func startSiteWith(t *testing.T, cfg Config) string {
-	t.Helper()
-	cfg.Addr, cfg.DB, cfg.WorkEvery = "127.0.0.1:0", filepath.Join(t.TempDir(), "site.db"), time.Hour
-	ctx, cancel := context.WithCancel(context.Background())
-	ready, done := make(chan string, 1), make(chan error, 1)
-	go func() { done <- serve(ctx, cfg, &syncBuffer{}, ready) }()
-	t.Cleanup(func() { cancel(); <-done })
-	select {
-	case addr := <-ready:
-		return addr
-	case err := <-done:
-		t.Fatalf("the server did not start: %v", err)
-	}
-	return ""
-}
 
 // TestSlowSendersAndManyConnections: requests whose bodies trickle in
 // (a byte a second) take nobody's place: the site answers others at once;
 // one address holds at most MaxConnsPerAddress connections (more are
 // closed), and a connection closed frees its place.
 func TestSlowSendersAndManyConnections(t *testing.T) {
-	addr := startSiteWith(t, Config{MaxConnsPerAddress: 20})
+	base, _ := startSiteWith(t, Config{MaxConnsPerAddress: 20})
+	addr := strings.TrimPrefix(base, "http://")
 	var conns []net.Conn
 	t.Cleanup(func() {
 		for _, c := range conns {

@@ -26,16 +26,20 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"net/url"
 	"os"
 	"os/signal"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"cacao/handlers"
+	"cacao/handlers/hook"
 	"cacao/handlers/live"
 	"cacao/handlers/mail"
+	"cacao/handlers/push"
 	"cacao/models"
 	"cacao/models/autoplay"
 )
@@ -112,6 +116,22 @@ type Config struct {
 	// GamesPerHour bounds the games one player opens an hour (see
 	// handlers.Config); the flag's 0 is no limit.
 	GamesPerHour int
+	// PrivateHooks lets webhooks and push go to this machine and private
+	// networks (tests only: no flag sets it).
+	PrivateHooks bool
+}
+
+// pushContact is who push services may write to about the site's pushes:
+// the site's address when it is https, else its webmaster by mail.
+func pushContact(base string) string {
+	if strings.HasPrefix(base, "https://") {
+		return base
+	}
+	host := "localhost"
+	if u, err := url.Parse(base); err == nil && u.Hostname() != "" {
+		host = u.Hostname()
+	}
+	return "webmaster@" + host
 }
 
 func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
@@ -185,7 +205,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 	bots := autoplay.NewRunner(store, logger)
 	defer bots.Close() // before the store closes: a bot may be thinking
 	e, err := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger, Live: hub, Signer: signer, TrustProxy: cfg.TrustProxy,
-		GamesPerHour: gamesPerHour(cfg.GamesPerHour), Bots: bots})
+		GamesPerHour: gamesPerHour(cfg.GamesPerHour), Bots: bots, PrivateHooks: cfg.PrivateHooks})
 	if err != nil {
 		return err
 	}
@@ -205,7 +225,13 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 		logger.Info("no SMTP server configured (CACAO_SMTP_HOST): mail is written to this log")
 		mailer = mail.NewLog(logger)
 	}
-	worker := &Worker{Store: store, Bots: bots, Outbox: &mail.Outbox{Store: store, Mailer: mailer, Signer: signer, BaseURL: base, Log: logger},
+	keys, err := push.LoadKeys(store)
+	if err != nil {
+		return err
+	}
+	outbound := hook.Client(cfg.PrivateHooks)
+	sender := &push.Sender{Keys: keys, Subscriber: pushContact(base), Client: outbound}
+	worker := &Worker{Store: store, Bots: bots, Outbox: &mail.Outbox{Store: store, Mailer: mailer, Signer: signer, BaseURL: base, Log: logger, Push: sender, Hooks: outbound},
 		Every: cfg.WorkEvery, Log: logger}
 	wctx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan struct{})

@@ -2,12 +2,15 @@ package mail
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
+	"cacao/handlers/push"
 	"cacao/models"
 	"cacao/views"
 	"cacao/views/i18n"
@@ -41,6 +44,11 @@ type Outbox struct {
 	Signer  *Signer
 	BaseURL string // the site's public address, for links
 	Log     *slog.Logger
+	// Push sends to players' devices, Hooks posts to their webhooks (the
+	// client of package hook, which refuses private addresses); without
+	// them that news is skipped.
+	Push  *push.Sender
+	Hooks *http.Client
 }
 
 // Stats counts what one RunOnce did (Held: put off until the end of the
@@ -82,19 +90,35 @@ func (o *Outbox) RunOnce(ctx context.Context) (Stats, error) {
 			}
 			continue
 		}
-		msg := o.Compose(m, rcpt)
-		if err := o.Mailer.Send(ctx, msg); err != nil {
+		switch m.Channel {
+		case models.ChanPush:
+			err = o.push(ctx, m, rcpt)
+		case models.ChanHook:
+			err = o.hook(ctx, m, rcpt)
+		default:
+			err = o.Mailer.Send(ctx, o.Compose(m, rcpt))
+		}
+		var stop *stopped
+		switch {
+		case errors.As(err, &stop):
+			if stop.until.IsZero() {
+				st.Skipped++
+				err = o.Store.MailSkipped(m, stop.why)
+			} else {
+				st.Held++
+				err = o.Store.MailHeld(m, stop.until)
+			}
+		case err != nil:
 			st.Failed++
 			if o.Log != nil {
-				o.Log.Warn("mail not sent", "id", m.ID, "kind", m.Kind, "attempt", m.Attempts, "err", err)
+				o.Log.Warn("news not sent", "id", m.ID, "kind", m.Kind, "channel", m.Channel, "attempt", m.Attempts, "err", err)
 			}
-			if err := o.Store.MailRetry(m, err); err != nil {
-				return st, err
-			}
-			continue
+			err = o.Store.MailRetry(m, err)
+		default:
+			st.Sent++
+			err = o.Store.MailSent(m, rcpt.News...)
 		}
-		st.Sent++
-		if err := o.Store.MailSent(m); err != nil {
+		if err != nil {
 			return st, err
 		}
 	}

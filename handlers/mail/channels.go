@@ -1,0 +1,98 @@
+package mail
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"cacao/handlers/hook"
+	"cacao/handlers/push"
+	"cacao/models"
+	"cacao/views"
+	"cacao/views/i18n"
+)
+
+// stopped is the end of a delivery that is neither sent nor to retry:
+// skipped for good (why), or held until a time.
+type stopped struct {
+	why   string
+	until time.Time
+}
+
+func (s *stopped) Error() string { return s.why }
+
+// HooksPerHour bounds the posts to one player's webhook in an hour: past
+// it, their news waits.
+const HooksPerHour = 30
+
+// PushLife is how long a push service keeps a push for a device that is
+// off.
+const PushLife = 24 * time.Hour
+
+// notice is news m told in the recipient's language: the text and the
+// address of its game.
+func (o *Outbox) notice(m *models.Mail, r models.Recipient) (l *i18n.Lang, text, link string) {
+	l, ok := i18n.Get(r.User.Lang)
+	if !ok {
+		l = i18n.En
+	}
+	l = l.In(r.User.Zone())
+	link = strings.TrimRight(o.BaseURL, "/") + "/"
+	if m.GameID != 0 {
+		link += fmt.Sprintf("games/%d", m.GameID)
+	}
+	return l, views.NoticeText(l, m.Text, m.Format, m.NoteArgs()), link
+}
+
+// push sends news m to the device r.Push; a device the push service no
+// longer knows is forgotten.
+func (o *Outbox) push(ctx context.Context, m *models.Mail, r models.Recipient) error {
+	if o.Push == nil {
+		return &stopped{why: "push is not set up"}
+	}
+	_, text, link := o.notice(m, r)
+	tag := "cacao"
+	if m.GameID != 0 {
+		tag = fmt.Sprintf("game-%d", m.GameID)
+	}
+	payload, err := json.Marshal(push.Message{Title: "Cacao", Body: text, URL: link, Tag: tag})
+	if err != nil {
+		return err
+	}
+	urgent := models.NewsOf(m.Kind)&models.WaitingNews != 0
+	err = o.Push.Send(ctx, r.Push, payload, PushLife, urgent)
+	if errors.Is(err, push.ErrGone) {
+		if err := o.Store.PushGone(r.Push.ID); err != nil {
+			return err
+		}
+		return &stopped{why: "the push service says the device is gone"}
+	}
+	return err
+}
+
+// hook posts news m to the recipient's webhook, at most HooksPerHour an
+// hour; an address the webhook refuses for good stops it.
+func (o *Outbox) hook(ctx context.Context, m *models.Mail, r models.Recipient) error {
+	if o.Hooks == nil {
+		return &stopped{why: "webhooks are not set up"}
+	}
+	now := o.Store.Clock()
+	n, err := o.Store.HooksSent(m.UserID, now.Add(-time.Hour))
+	if err != nil {
+		return err
+	}
+	if n >= HooksPerHour {
+		return &stopped{why: "too many posts to the webhook this hour", until: now.Add(10 * time.Minute)}
+	}
+	l, text, link := o.notice(m, r)
+	kind := models.NewsOf(m.Kind).Name()
+	ev := hook.Event{Kind: kind, Game: m.GameID, Title: l.T("Cacao: %s", views.NewsName(l, kind)), Text: text, URL: link, At: m.CreatedAt}
+	err = hook.Post(ctx, o.Hooks, r.User.HookURL, r.User.HookSecret, ev)
+	if err != nil && hook.Permanent(err) {
+		return &stopped{why: err.Error()}
+	}
+	return err
+}

@@ -1,0 +1,144 @@
+package handlers_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"cacao/handlers"
+	"cacao/models"
+)
+
+// The table of Settings keeps, for each kind of news, the channels ticked
+// (an unticked box is a "no"), and shows them again; news that is not in
+// the list is refused and changes nothing.
+func TestSettingsNewsTable(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	_, page := ana.get("/settings")
+	for _, want := range []string{`<caption>How each kind of news reaches you</caption>`, `name="news_push" value="chat" checked`,
+		`aria-labelledby="news-c-mail news-r-turn"`, `action="/settings/devices"`} {
+		if !strings.Contains(page, want) {
+			t.Fatalf("the settings lack %s", want)
+		}
+	}
+	if strings.Contains(page, `name="news_app" value="chat"`) {
+		t.Fatal("the chat's notices on the site are offered as a choice")
+	}
+	form := url.Values{"table": {"1"}, "news_app": {"turn"}, "news_push": {"turn", "chat"}, "news_digest": {"result"}}
+	if code, _ := ana.post("/settings/news", form); code != http.StatusOK {
+		t.Fatalf("saving the table: %d", code)
+	}
+	u, _ := s.store.UserNamed("ana")
+	if u.AppNews != models.NewsTurn || u.MailNews != 0 || u.PushNews != models.NewsTurn|models.NewsChat || u.HookNews != 0 || u.DigestNews != models.NewsResult {
+		t.Fatalf("stored: %+v", u.Choices())
+	}
+	_, page = ana.get("/settings")
+	if !strings.Contains(page, `name="news_digest" value="result" checked`) || strings.Contains(page, `name="news_mail" value="turn" checked`) {
+		t.Fatal("the settings do not show the choices saved")
+	}
+	form.Set("news_hook", "everything")
+	if code, body := ana.post("/settings/news", form); code != http.StatusUnprocessableEntity || !strings.Contains(body, "choose news from the list") {
+		t.Fatalf("news not in the list: %d", code)
+	}
+	if after, _ := s.store.UserNamed("ana"); after.Choices()[models.ChanHook] != 0 {
+		t.Fatal("a refused form changed the choices")
+	}
+}
+
+// "Notify this device" registers the browser's subscription, shown in the
+// list with a button to remove it; a subscription on this machine is
+// refused on a real site; nobody removes another's device.
+func TestSettingsDevices(t *testing.T) {
+	s := newSiteWith(t, func(c *handlers.Config) { c.PrivateHooks = true })
+	ana, bob := s.signup("ana"), s.signup("bob")
+	key, auth := "B"+strings.Repeat("A", 86), strings.Repeat("A", 22)
+	form := url.Values{"endpoint": {"http://127.0.0.1:9/push/1"}, "p256dh": {key}, "auth": {auth}}
+	code, page := ana.post("/settings/devices", form)
+	if code != http.StatusOK || !strings.Contains(page, "This device will be notified.") {
+		t.Fatalf("registering a device: %d", code)
+	}
+	subs, _ := s.store.PushSubs(s.userID("ana"))
+	if len(subs) != 1 || !strings.Contains(page, `name="id" value="`+fmt.Sprint(subs[0].ID)+`"`) {
+		t.Fatalf("ana's devices: %+v", subs)
+	}
+	bob.post("/settings/devices/remove", url.Values{"id": {fmt.Sprint(subs[0].ID)}})
+	if after, _ := s.store.PushSubs(s.userID("ana")); len(after) != 1 {
+		t.Fatal("bob removed ana's device")
+	}
+	ana.post("/settings/devices/remove", url.Values{"id": {fmt.Sprint(subs[0].ID)}})
+	if after, _ := s.store.PushSubs(s.userID("ana")); len(after) != 0 {
+		t.Fatal("ana could not remove her device")
+	}
+	form.Set("p256dh", "nonsense")
+	if code, body := ana.post("/settings/devices", form); code != http.StatusUnprocessableEntity || !strings.Contains(body, "cannot use") {
+		t.Fatalf("a bad subscription: %d", code)
+	}
+
+	real := newSite(t)
+	eve := real.signup("eve")
+	form = url.Values{"p256dh": {key}, "auth": {auth}}
+	for _, endpoint := range []string{"http://127.0.0.1:9/push/1", "https://localhost/push", "https://10.0.0.2/push", "https://[::1]/push"} {
+		form.Set("endpoint", endpoint)
+		form.Del("_csrf")
+		if code, _ := eve.post("/settings/devices", form); code != http.StatusUnprocessableEntity {
+			t.Errorf("a push endpoint at %s: %d", endpoint, code)
+		}
+	}
+	if subs, _ := real.store.PushSubs(real.userID("eve")); len(subs) != 0 {
+		t.Fatal("a private endpoint was kept")
+	}
+}
+
+// The webhook: kept with its signing key shown and its form said; a
+// private address is refused; a test notice goes to it, a few a minute.
+func TestSettingsHook(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	for _, bad := range []string{"ftp://example.org/x", "http://127.0.0.1:8080/hook", "https://192.168.1.10/hook", "https://localhost/x", "https://intranet/x"} {
+		if code, _ := ana.post("/settings/hook", url.Values{"hook": {bad}}); code != http.StatusUnprocessableEntity {
+			t.Errorf("webhook %s: %d", bad, code)
+		}
+	}
+	code, page := ana.post("/settings/hook", url.Values{"hook": {"https://ntfy.sh/ana-cacao-7f3"}})
+	u, _ := s.store.UserNamed("ana")
+	if code != http.StatusOK || u.HookURL != "https://ntfy.sh/ana-cacao-7f3" || !strings.Contains(page, "Posted as an ntfy message") ||
+		!strings.Contains(page, fmt.Sprintf("%x", u.HookSecret)) {
+		t.Fatalf("saving an ntfy webhook: %d, %q", code, u.HookURL)
+	}
+	for i, want := range []string{"A test notice is on its way", "A test notice is on its way", "you sent test notices just now"} {
+		if _, body := ana.post("/settings/news/test", nil); !strings.Contains(body, want) {
+			t.Fatalf("test %d does not say %q", i+1, want)
+		}
+	}
+	ana.post("/settings/hook", url.Values{"hook": {""}})
+	if u, _ := s.store.UserNamed("ana"); u.HookURL != "" {
+		t.Fatal("the webhook could not be removed")
+	}
+}
+
+// The service worker is served from the root, so that its scope is the
+// whole site.
+func TestServiceWorker(t *testing.T) {
+	s := newSite(t)
+	res, err := http.Get(s.srv.URL + "/sw.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.Contains(res.Header.Get("Content-Type"), "javascript") || res.Header.Get("Cache-Control") != "public, no-cache" {
+		t.Fatalf("/sw.js: %d %v", res.StatusCode, res.Header)
+	}
+}
+
+// userID is the id of the user called name.
+func (s *site) userID(name string) uint {
+	s.t.Helper()
+	u, err := s.store.UserNamed(name)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return u.ID
+}

@@ -1,0 +1,120 @@
+package models
+
+import (
+	"encoding/base64"
+	"errors"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+)
+
+// PushSub is a device (a browser) a user asked to be notified on: its
+// Web Push subscription.
+type PushSub struct {
+	ID       uint   `gorm:"primaryKey"`
+	UserID   uint   `gorm:"index;not null"`
+	Endpoint string `gorm:"uniqueIndex;not null"`
+	// P256dh and Auth are the browser's keys, unpadded base64url.
+	P256dh    string `gorm:"not null"`
+	Auth      string `gorm:"not null"`
+	Device    string `gorm:"not null;default:''"` // as the browser names itself, for the list in Settings
+	CreatedAt time.Time
+}
+
+// MaxPushDevices bounds the devices one user registers.
+const MaxPushDevices = 10
+
+// Refusals of a device.
+var (
+	ErrBadPushSub     = invalid("this browser gave a subscription the site cannot use")
+	ErrTooManyDevices = invalid("you have %d devices registered already: remove one first", MaxPushDevices)
+)
+
+// AddPushSub registers sub for userID. A browser registered before (the
+// same endpoint) moves to userID, with its new keys: it notifies whoever
+// signed in on it last.
+func (s *Store) AddPushSub(userID uint, sub PushSub) error {
+	u, err := url.Parse(sub.Endpoint)
+	if err != nil || len(sub.Endpoint) > 1024 || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
+		return ErrBadPushSub
+	}
+	if k, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(sub.P256dh, "=")); err != nil || len(k) != 65 || k[0] != 4 {
+		return ErrBadPushSub
+	}
+	if a, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(sub.Auth, "=")); err != nil || len(a) != 16 {
+		return ErrBadPushSub
+	}
+	sub.Device = strings.ToValidUTF8(sub.Device, "")
+	for utf8.RuneCountInString(sub.Device) > 60 {
+		_, n := utf8.DecodeLastRuneInString(sub.Device)
+		sub.Device = sub.Device[:len(sub.Device)-n]
+	}
+	sub.ID, sub.UserID, sub.CreatedAt = 0, userID, s.now()
+	return s.w.Transaction(func(tx *gorm.DB) error {
+		var n int64
+		if err := tx.Model(&PushSub{}).Where("user_id = ? AND endpoint <> ?", userID, sub.Endpoint).Count(&n).Error; err != nil {
+			return err
+		}
+		if n >= MaxPushDevices {
+			return ErrTooManyDevices
+		}
+		return tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "endpoint"}},
+			DoUpdates: clause.AssignmentColumns([]string{"user_id", "p256dh", "auth", "device", "created_at"})}).Create(&sub).Error
+	})
+}
+
+// PushSubs lists userID's devices, oldest first.
+func (s *Store) PushSubs(userID uint) ([]PushSub, error) {
+	var subs []PushSub
+	err := s.db.Where("user_id = ?", userID).Order("id").Find(&subs).Error
+	return subs, err
+}
+
+// RemovePushSub forgets userID's device id (nothing if it is not theirs).
+func (s *Store) RemovePushSub(userID, id uint) error {
+	return s.w.Where("id = ? AND user_id = ?", id, userID).Delete(&PushSub{}).Error
+}
+
+// PushGone forgets a device whose push service says it no longer exists.
+func (s *Store) PushGone(id uint) error {
+	return s.w.Delete(&PushSub{}, id).Error
+}
+
+// pushSub reads the device an outbox message goes to (nil: gone).
+func (s *Store) pushSub(m *Mail) (*PushSub, error) {
+	var sub PushSub
+	err := s.db.Where("id = ? AND user_id = ?", m.To, m.UserID).Take(&sub).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, nil
+	}
+	return &sub, err
+}
+
+// ErrBadHook refuses a webhook address.
+var ErrBadHook = invalid("a webhook is a web address starting with https:// (at most 500 characters)")
+
+// SetHook keeps the user's webhook: "" for none. The key its posts are
+// signed with is made at the first.
+func (s *Store) SetHook(userID uint, raw string) error {
+	raw = strings.TrimSpace(raw)
+	if raw != "" {
+		u, err := url.Parse(raw)
+		if err != nil || len(raw) > 500 || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
+			return ErrBadHook
+		}
+	}
+	secret, err := newKey()
+	if err != nil {
+		return err
+	}
+	return s.w.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&User{}).Where("id = ?", userID).Update("hook_url", raw).Error; err != nil {
+			return err
+		}
+		return tx.Model(&User{}).Where("id = ? AND hook_secret IS NULL", userID).Update("hook_secret", secret).Error
+	})
+}
