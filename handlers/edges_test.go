@@ -17,13 +17,14 @@ import (
 	"cacao/handlers"
 	"cacao/models"
 	"cacao/models/autoplay"
+	"cacao/models/modeltest"
 )
 
 // TestClientGoneIsNotAnError: a client that went away before its page was
 // rendered (a closed tab, a step replaced by the next) is no server error:
 // nothing is logged at ERROR level.
 func TestClientGoneIsNotAnError(t *testing.T) {
-	store, err := models.Open(":memory:", models.WithPasswordCost(bcrypt.MinCost))
+	store, err := models.Open(modeltest.DB(t), models.WithPasswordCost(bcrypt.MinCost))
 	if err != nil {
 		t.Fatal(err)
 	}

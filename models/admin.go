@@ -234,7 +234,7 @@ func (s *Store) FindUsers(q string, offset, limit int) ([]User, int, error) {
 	db := s.db.Model(&User{})
 	if q = strings.TrimSpace(q); q != "" {
 		like := "%" + strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(q) + "%"
-		db = db.Where(`username LIKE ? ESCAPE '\'`, like)
+		db = db.Where(`lower(username) LIKE lower(?) ESCAPE '\'`, like)
 	}
 	var total int64
 	if err := db.Session(&gorm.Session{}).Count(&total).Error; err != nil {

@@ -18,6 +18,9 @@ import (
 // site, putting the copy in the database's place (its -wal and -shm files
 // removed) and starting it again.
 func Backup(path, to string) error {
+	if IsPostgres(path) {
+		return errors.New("models: backup copies a SQLite file; back a PostgreSQL database up with pg_dump")
+	}
 	if _, err := os.Stat(to); err == nil {
 		return fmt.Errorf("models: backup: %s exists; a backup never overwrites a file", to)
 	} else if !errors.Is(err, os.ErrNotExist) {

@@ -273,7 +273,7 @@ func (s *Store) chatChanged(gameID uint, seats []Seat, last uint) {
 			c.Users = append(c.Users, *seat.UserID)
 		}
 	}
-	s.opts.onChange(c)
+	s.tell(c)
 }
 
 // Reported is a reported chat message, as the admins see it.

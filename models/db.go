@@ -36,9 +36,14 @@ var (
 // Store is the database behind the site.
 type Store struct {
 	db      *gorm.DB // reads
-	w       *gorm.DB // writes: one connection
+	w       *gorm.DB // writes: one connection on SQLite; on PostgreSQL the same pool as db
 	replays *replays
 	opts    options
+	pg      bool // on PostgreSQL (see openPostgres)
+	// stopListening ends the listening for other instances' changes
+	// (PostgreSQL), listening waits for it.
+	stopListening func()
+	listening     sync.WaitGroup
 	// dummy is compared with when a login names nobody (dummyHash).
 	dummyOnce sync.Once
 	dummy     []byte
@@ -105,11 +110,15 @@ const replayCacheSize = 512
 
 // Open opens (creating and migrating when needed) the SQLite database at
 // path, in WAL mode with a busy timeout and foreign keys on. path
-// ":memory:" gives a private in-memory database on one connection.
+// ":memory:" gives a private in-memory database on one connection; a
+// "postgres://…" address, a PostgreSQL database (openPostgres).
 func Open(path string, opts ...Option) (*Store, error) {
 	o := options{now: time.Now, deal: RandomDeal, mailDelay: DefaultMailDelay, passwordCost: bcrypt.DefaultCost}
 	for _, opt := range opts {
 		opt(&o)
+	}
+	if IsPostgres(path) {
+		return openPostgres(path, o)
 	}
 	q := url.Values{}
 	q.Set("_busy_timeout", "5000")
@@ -192,13 +201,17 @@ func closeDB(db *gorm.DB) {
 
 // migrate brings the schema up to date. Databases from before keep columns
 // no longer used (games.rev, users.unread); the triggers that kept them are
-// dropped, so that nothing writes behind the code's back.
+// dropped (SQLite: those databases were all SQLite), so that nothing
+// writes behind the code's back.
 func migrate(w *gorm.DB) error {
 	if err := w.AutoMigrate(tables...); err != nil {
 		return err
 	}
 	if err := migrateMailMode(w); err != nil {
 		return err
+	}
+	if w.Dialector.Name() != "sqlite" {
+		return nil
 	}
 	for _, name := range []string{"games_rev", "seats_rev_insert", "seats_rev_update", "seats_rev_move", "seats_rev_delete",
 		"notifications_unread_insert", "notifications_unread_update", "notifications_unread_delete"} {
@@ -211,6 +224,10 @@ func migrate(w *gorm.DB) error {
 
 // Close closes the database.
 func (s *Store) Close() error {
+	if s.stopListening != nil {
+		s.stopListening()
+		s.listening.Wait()
+	}
 	closeDB(s.db)
 	if s.db != s.w {
 		closeDB(s.w)
@@ -237,7 +254,7 @@ func (s *Store) changed(g *Game, seats []Seat, lobby bool) {
 			c.Users = append(c.Users, *seat.InvitedID)
 		}
 	}
-	s.opts.onChange(c)
+	s.tell(c)
 }
 
 // JournalMode reports SQLite's journal mode ("wal" for a file database).

@@ -24,7 +24,7 @@ func (s *Store) Stats(userID uint) (Stats, error) {
 		Sum                          float64
 	}
 	err := s.db.Model(&Seat{}).
-		Select("seats.place AS place, COUNT(*) AS n, SUM(seats.score) AS sum, SUM(seats.resigned_id IS NOT NULL) AS resigned, SUM(seats.timed_out) AS timeouts").
+		Select("seats.place AS place, COUNT(*) AS n, SUM(seats.score) AS sum, SUM(CASE WHEN seats.resigned_id IS NOT NULL THEN 1 ELSE 0 END) AS resigned, SUM(seats.timed_out) AS timeouts").
 		Joins("JOIN games ON games.id = seats.game_id AND games.status = ? AND games.scored = ?", StatusFinished, true).
 		Where("seats.user_id = ? OR seats.resigned_id = ?", userID, userID).Group("seats.place").Scan(&rows).Error
 	var sum float64

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -50,7 +51,7 @@ func (s *Store) FillScale(template uint, sc Scale, progress func(string)) error 
 		return err
 	}
 	now := s.now()
-	err = batches(db, sc.Users, 10000, []string{
+	err = batches(db, s.pg, sc.Users, 10000, []string{
 		`INSERT INTO users (id, username, password_hash, created_at, lang, mail_news) VALUES (?, ?, ?, ?, '', 0)`,
 	}, func(i int, st []stmt) error {
 		_, err := st[0].Exec(firstUser+uint(i), fmt.Sprintf("scale%d", i), hash, now)
@@ -71,11 +72,11 @@ func (s *Store) FillScale(template uint, sc Scale, progress func(string)) error 
 		if running {
 			entries, status, version = t.Log[:cut], StatusActive, t.Log[cut-1].Version
 		}
-		return batches(db, n, 2000, []string{
+		return batches(db, s.pg, n, 2000, []string{
 			`INSERT INTO games (id, status, num_players, creator_id, invite_token, setup, first, version, turn_hours, private, invites, created_at, updated_at, started_at, finished_at, end_reason, scored)
-			 VALUES (?, ?, 2, ?, ?, ?, ?, ?, 0, 0, 0, ?, ?, ?, ?, '', ?)`,
-			`INSERT INTO seats (game_id, slot, "index", user_id, bot, name, abandoned, timeouts, waiting_since, reminded, seen_seq, place, score) VALUES (?, ?, ?, ?, '', ?, 0, 0, ?, 0, 0, ?, ?)`,
-			`INSERT INTO log_entries (game_id, seq, kind, seat, turn, version, timeout, auto, stand, data, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, 0, 0, ?, ?)`,
+			 VALUES (?, ?, 2, ?, ?, ?, ?, ?, 0, false, 0, ?, ?, ?, ?, '', ?)`,
+			`INSERT INTO seats (game_id, slot, "index", user_id, bot, name, abandoned, timeouts, waiting_since, reminded, seen_seq, place, score) VALUES (?, ?, ?, ?, '', ?, false, 0, ?, false, 0, ?, ?)`,
+			`INSERT INTO log_entries (game_id, seq, kind, seat, turn, version, timeout, auto, stand, data, created_at) VALUES (?, ?, ?, ?, ?, ?, false, false, false, ?, ?)`,
 		}, func(i int, st []stmt) error {
 			id := nextGame
 			nextGame++
@@ -122,6 +123,13 @@ func (s *Store) FillScale(template uint, sc Scale, progress func(string)) error 
 		return err
 	}
 	progress(fmt.Sprintf("%d running games", sc.Running))
+	if s.pg { // the rows came with their ids: the sequences move past them
+		for _, table := range []string{"users", "games", "seats", "log_entries"} {
+			if _, err := db.Exec(fmt.Sprintf(`SELECT setval(pg_get_serial_sequence('%s', 'id'), (SELECT MAX(id) FROM %s))`, table, table)); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -149,8 +157,8 @@ func runningCut(t *Loaded) (int, int, error) {
 type stmt = *sql.Stmt
 
 // batches calls row for 0 to n-1, size rows a transaction, with queries
-// prepared in it.
-func batches(db *sql.DB, n, size int, queries []string, row func(i int, st []stmt) error) error {
+// prepared in it (their ? marks numbered for PostgreSQL, pg).
+func batches(db *sql.DB, pg bool, n, size int, queries []string, row func(i int, st []stmt) error) error {
 	for from := 0; from < n; from += size {
 		tx, err := db.Begin()
 		if err != nil {
@@ -159,6 +167,9 @@ func batches(db *sql.DB, n, size int, queries []string, row func(i int, st []stm
 		err = func() error {
 			st := make([]stmt, len(queries))
 			for i, q := range queries {
+				if pg {
+					q = numbered(q)
+				}
 				if st[i], err = tx.Prepare(q); err != nil {
 					return err
 				}
@@ -180,4 +191,19 @@ func batches(db *sql.DB, n, size int, queries []string, row func(i int, st []stm
 		}
 	}
 	return nil
+}
+
+// numbered writes the ? marks of q as PostgreSQL's $1, $2, ...
+func numbered(q string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range q {
+		if r == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -11,13 +11,14 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"cacao/engine"
+	"cacao/models/modeltest"
 )
 
 // MustOpen returns a fresh in-memory store (passwords at bcrypt's least
 // cost, the bots seated) with opts.
 func MustOpen(t testing.TB, opts ...Option) *Store {
 	t.Helper()
-	s, err := Open(":memory:", append([]Option{WithPasswordCost(bcrypt.MinCost), WithBots("random", "greedy")}, opts...)...)
+	s, err := Open(modeltest.DB(t), append([]Option{WithPasswordCost(bcrypt.MinCost), WithBots("random", "greedy")}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

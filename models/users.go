@@ -59,7 +59,7 @@ func (s *Store) CreateUser(username, password string) (*User, error) {
 	// writer's transaction, which no other sign-up can enter meanwhile.
 	err = s.w.Transaction(func(tx *gorm.DB) error {
 		var n int64
-		if err := tx.Model(&User{}).Where("username = ? COLLATE NOCASE", username).Count(&n).Error; err != nil {
+		if err := tx.Model(&User{}).Where("lower(username) = lower(?)", username).Count(&n).Error; err != nil {
 			return err
 		}
 		if n > 0 {
@@ -112,7 +112,7 @@ func userNamed(db *gorm.DB, name string, u *User) error {
 	db = db.Session(&gorm.Session{}) // two queries from it, neither adding to the other
 	err := db.Where("username = ?", name).Take(u).Error
 	if errors.Is(err, gorm.ErrRecordNotFound) {
-		err = db.Where("username = ? COLLATE NOCASE", name).Order("id").Take(u).Error
+		err = db.Where("lower(username) = lower(?)", name).Order("id").Take(u).Error
 	}
 	return err
 }

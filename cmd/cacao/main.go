@@ -151,7 +151,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	fs.SetOutput(stderr)
 	var cfg Config
 	fs.StringVar(&cfg.Addr, "addr", def("CACAO_ADDR", ":8080"), "address to listen on")
-	fs.StringVar(&cfg.DB, "db", def("CACAO_DB", "cacao.db"), "SQLite database file (created on first start)")
+	fs.StringVar(&cfg.DB, "db", def("CACAO_DB", "cacao.db"), "SQLite database file (created on first start), or a postgres:// address")
 	fs.StringVar(&cfg.BaseURL, "base-url", def("CACAO_BASE_URL", ""), "public URL of the site, for invite links")
 	fs.BoolVar(&cfg.SecureCookies, "secure-cookies", def("CACAO_SECURE_COOKIES", "") == "1" || def("CACAO_SECURE_COOKIES", "") == "true", "mark cookies Secure (behind TLS)")
 	fs.BoolVar(&cfg.TrustProxy, "trust-proxy", def("CACAO_TRUST_PROXY", "") == "1" || def("CACAO_TRUST_PROXY", "") == "true", "take client addresses from X-Forwarded-For (only behind a proxy that sets it)")
@@ -249,7 +249,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 		ln = limitPerAddress(ln, max)
 	}
 	srv.RegisterOnShutdown(hub.Close) // end event streams, or Shutdown would wait for them
-	logger.Info("listening", "addr", ln.Addr().String(), "db", cfg.DB)
+	logger.Info("listening", "addr", ln.Addr().String(), "db", models.Redacted(cfg.DB))
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}

@@ -48,7 +48,7 @@ func newOutboxWorld(t *testing.T, names ...string) *outboxWorld {
 		}
 		return order, 0, su
 	}
-	store, err := models.Open(":memory:", models.WithClock(clock.Now), models.WithMailDelay(mailDelay), models.WithDealer(deal),
+	store, err := models.Open(modeltest.DB(t), models.WithClock(clock.Now), models.WithMailDelay(mailDelay), models.WithDealer(deal),
 		models.WithPasswordCost(bcrypt.MinCost))
 	if err != nil {
 		t.Fatal(err)

@@ -9,11 +9,12 @@ import (
 	"cacao/engine"
 	"cacao/models"
 	"cacao/models/autoplay"
+	"cacao/models/modeltest"
 )
 
 func open(t *testing.T) *models.Store {
 	t.Helper()
-	s, err := models.Open(":memory:", models.WithPasswordCost(bcrypt.MinCost), models.WithBots(autoplay.Kinds()...))
+	s, err := models.Open(modeltest.DB(t), models.WithPasswordCost(bcrypt.MinCost), models.WithBots(autoplay.Kinds()...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,67 @@
+package modeltest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// PostgresEnv names the PostgreSQL database tests run on instead of
+// SQLite ("postgres://…"): set, every store a test opens through DB is on
+// it, each in a schema of its own.
+const PostgresEnv = "CACAO_TEST_PG"
+
+// DB is the database a test's store opens: ":memory:" (SQLite), or with
+// CACAO_TEST_PG set a new schema of that PostgreSQL database, dropped when
+// the test ends.
+func DB(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(PostgresEnv)
+	if base == "" {
+		return ":memory:"
+	}
+	return Schema(t, base)
+}
+
+// Schema makes a new schema in the PostgreSQL database at base, dropped
+// when the test ends, and returns base's address with it as the search
+// path.
+func Schema(t testing.TB, base string) string {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		t.Fatalf("%s: %v", PostgresEnv, err)
+	}
+	defer conn.Close(ctx)
+	var b [6]byte
+	rand.Read(b[:])
+	name := "t_" + hex.EncodeToString(b[:])
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(ctx, base)
+		if err != nil {
+			t.Errorf("dropping schema %s: %v", name, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP SCHEMA "+name+" CASCADE"); err != nil {
+			t.Errorf("dropping schema %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", name)
+	u.RawQuery = q.Encode()
+	return u.String()
+}

@@ -1,0 +1,153 @@
+package models
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// IsPostgres reports whether dsn names a PostgreSQL database
+// ("postgres://…" or "postgresql://…") rather than a SQLite file.
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// Redacted is dsn without its password, for logs.
+func Redacted(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && IsPostgres(dsn) {
+		return u.Redacted()
+	}
+	return dsn
+}
+
+// pgConns is the pool of one instance's connections to PostgreSQL.
+const pgConns = 16
+
+// changesChannel is where the instances on one PostgreSQL database tell
+// each other of committed changes (NOTIFY), each passing them to its own
+// change listener.
+const changesChannel = "cacao_changes"
+
+// migrationLock is the advisory lock instances starting together take to
+// migrate the schema one at a time.
+const migrationLock = 7_204_611
+
+// openPostgres opens the PostgreSQL database at dsn: one pool for reads
+// and writes (a game's Version still decides between two commits: the
+// second update waits for the first and then finds the version moved on),
+// migrated under an advisory lock; with a change listener, every change
+// any instance commits reaches it (listen).
+func openPostgres(dsn string, o options) (*Store, error) {
+	db, err := gorm.Open(postgres.Open(dsn), &gorm.Config{Logger: logger.Discard, TranslateError: true, PrepareStmt: true,
+		SkipDefaultTransaction: true, NowFunc: func() time.Time { return o.now().UTC() }})
+	if err != nil {
+		return nil, fmt.Errorf("models: open PostgreSQL: %w", err)
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, err
+	}
+	sqlDB.SetMaxOpenConns(pgConns)
+	sqlDB.SetMaxIdleConns(pgConns)
+	err = db.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrationLock).Error; err != nil {
+			return err
+		}
+		return migrate(tx)
+	})
+	if err != nil {
+		closeDB(db)
+		return nil, fmt.Errorf("models: migrate: %w", err)
+	}
+	s := &Store{db: db, w: db, replays: newReplays(replayCacheSize), opts: o, pg: true}
+	for _, t := range tables {
+		if err := s.db.Statement.Parse(t); err != nil {
+			closeDB(db)
+			return nil, err
+		}
+	}
+	if o.onChange != nil {
+		ctx, cancel := context.WithCancel(context.Background())
+		s.stopListening = cancel
+		ready := make(chan error, 1)
+		s.listening.Add(1)
+		go func() { defer s.listening.Done(); s.listen(ctx, dsn, ready) }()
+		if err := <-ready; err != nil {
+			s.Close()
+			return nil, fmt.Errorf("models: listen for changes: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// tell passes c to the change listener: at once on SQLite (one process
+// holds the database), through NOTIFY on PostgreSQL, so that every
+// instance's listener hears every change.
+func (s *Store) tell(c Change) {
+	if s.opts.onChange == nil {
+		return
+	}
+	if !s.pg {
+		s.opts.onChange(c)
+		return
+	}
+	payload, err := json.Marshal(c)
+	if err == nil {
+		err = s.w.Exec("SELECT pg_notify(?, ?)", changesChannel, string(payload)).Error
+	}
+	if err != nil {
+		// Pages still see the change at their next load; the others' live
+		// update is what is lost.
+		s.opts.onChange(c)
+	}
+}
+
+// listen passes every change told on the database to the change listener
+// until ctx ends, on a connection of its own, connecting again after a
+// failure (the changes told meanwhile are lost: pages see them at their
+// next load). ready gets the first connection's outcome.
+func (s *Store) listen(ctx context.Context, dsn string, ready chan<- error) {
+	first := true
+	for wait := time.Second; ctx.Err() == nil; wait = min(2*wait, 30*time.Second) {
+		conn, err := pgx.Connect(ctx, dsn)
+		if err == nil {
+			if _, err = conn.Exec(ctx, "LISTEN "+changesChannel); err != nil {
+				conn.Close(context.Background())
+			}
+		}
+		if first {
+			ready <- err
+			first = false
+			if err != nil {
+				return
+			}
+		}
+		if err != nil {
+			select {
+			case <-ctx.Done():
+			case <-time.After(wait):
+			}
+			continue
+		}
+		wait = time.Second / 2
+		for {
+			n, err := conn.WaitForNotification(ctx)
+			if err != nil {
+				break
+			}
+			var c Change
+			if json.Unmarshal([]byte(n.Payload), &c) == nil {
+				s.opts.onChange(c)
+			}
+		}
+		conn.Close(context.Background())
+	}
+}
