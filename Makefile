@@ -3,7 +3,7 @@ GO ?= go
 
 TEMPL = github.com/a-h/templ/cmd/templ@v0.3.1100
 
-.PHONY: run test test-long test-short vet check-deps fmt-check generate-check bench fuzz generate screenshots
+.PHONY: run test test-pg test-long test-short vet check-deps fmt-check generate-check bench fuzz generate screenshots
 
 run:
 	$(GO) run ./cmd/cacao
@@ -15,6 +15,16 @@ BROWSER_TESTS = ^(TestBrowser|TestA11y|TestScreenshots)
 test: fmt-check vet check-deps generate-check
 	$(GO) test -race -count=1 -timeout 20m -skip '$(BROWSER_TESTS)' ./...
 	$(GO) test -count=1 -timeout 20m -run '$(BROWSER_TESTS)' ./cmd/cacao/
+	@$(MAKE) --no-print-directory test-pg
+
+# The store's and the site's suites again on PostgreSQL (CACAO_TEST_PG, a
+# database the tests make schemas in): skipped without one, except in CI.
+test-pg:
+	@if [ -n "$$CACAO_TEST_PG" ]; then \
+	  echo "CACAO_TEST_BACKEND=postgres go test ./models/... ./handlers/..."; \
+	  CACAO_TEST_BACKEND=postgres $(GO) test -count=1 -timeout 20m ./models/... ./handlers/...; \
+	elif [ "$$CI" = true ]; then echo "test-pg: CI runs the suites on PostgreSQL: set CACAO_TEST_PG"; exit 1; \
+	else echo "test-pg: skipped (set CACAO_TEST_PG=postgres://… to run the suites on PostgreSQL)"; fi
 
 # Soaks, crash and load runs, whole browser games: the tests named TestLong
 # in files built with the "long" tag.

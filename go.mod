@@ -14,7 +14,6 @@ require (
 	github.com/mattn/go-sqlite3 v1.14.22
 	github.com/wneessen/go-mail v0.8.1
 	golang.org/x/crypto v0.59.0
-	golang.org/x/time v0.15.0
 	gorm.io/driver/postgres v1.6.3
 	gorm.io/driver/sqlite v1.6.0
 	gorm.io/gorm v1.31.2
@@ -37,4 +36,5 @@ require (
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
+	golang.org/x/time v0.15.0 // indirect
 )

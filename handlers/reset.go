@@ -15,7 +15,9 @@ import (
 // resetKey counts password reset requests from one address: a stranger
 // cannot make the site mail without bound (the store also sends one
 // account at most a few an hour).
-func resetKey(ip string) limitKey { return limitKey{"reset:" + AddressOf(ip), resetRequests} }
+func resetKey(ip string) limitKey {
+	return limitKey{Key: "reset:" + AddressOf(ip), Rule: resetRequests}
+}
 
 // resetForm asks for the account whose password is forgotten.
 func (s *Server) resetForm(c echo.Context) error {

@@ -132,7 +132,7 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: newLimiter(store.Clock), hashing: hashGate(), streams: newStreams(cfg.MaxStreams), bots: cfg.Bots, sessions: sm, cfg: cfg, log: cfg.Logger,
+	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: &limiter{store: store, log: cfg.Logger}, hashing: hashGate(), streams: newStreams(cfg.MaxStreams), bots: cfg.Bots, sessions: sm, cfg: cfg, log: cfg.Logger,
 		pushKey: keys.Public}
 
 	views.RegisterSprite()

@@ -69,12 +69,16 @@ func (w *Worker) Once(ctx context.Context) {
 	if err != nil {
 		w.Log.Error("scoring old games", "err", err)
 	}
+	pruned, err := w.Store.PruneLimits()
+	if err != nil {
+		w.Log.Error("pruning rate limits", "err", err)
+	}
 	st, err := w.Outbox.RunOnce(ctx)
 	if err != nil {
 		w.Log.Error("outbox", "err", err)
 	}
-	if timeouts+stalled+reminders+digests+expired+scored+st.Sent+st.Skipped+st.Failed+st.Held > 0 {
-		w.Log.Info("worker", "timeouts", timeouts, "stalled_bots", stalled, "reminders", reminders, "digests", digests, "tables_expired", expired, "old_games_scored", scored,
+	if timeouts+stalled+reminders+digests+expired+scored+int(pruned)+st.Sent+st.Skipped+st.Failed+st.Held > 0 {
+		w.Log.Info("worker", "timeouts", timeouts, "stalled_bots", stalled, "reminders", reminders, "digests", digests, "tables_expired", expired, "old_games_scored", scored, "limits_pruned", pruned,
 			"mail_sent", st.Sent, "mail_skipped", st.Skipped, "mail_failed", st.Failed, "mail_held", st.Held)
 	}
 }

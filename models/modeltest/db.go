@@ -11,19 +11,25 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// PostgresEnv names the PostgreSQL database tests run on instead of
-// SQLite ("postgres://…"): set, every store a test opens through DB is on
-// it, each in a schema of its own.
-const PostgresEnv = "CACAO_TEST_PG"
+// PostgresEnv names the PostgreSQL database of the tests
+// ("postgres://…"); BackendEnv=postgres runs every store a test opens
+// through DB on it, each in a schema of its own (else they are SQLite).
+const (
+	PostgresEnv = "CACAO_TEST_PG"
+	BackendEnv  = "CACAO_TEST_BACKEND"
+)
 
 // DB is the database a test's store opens: ":memory:" (SQLite), or with
-// CACAO_TEST_PG set a new schema of that PostgreSQL database, dropped when
-// the test ends.
+// CACAO_TEST_BACKEND=postgres a new schema of the CACAO_TEST_PG database,
+// dropped when the test ends.
 func DB(t testing.TB) string {
 	t.Helper()
+	if os.Getenv(BackendEnv) != "postgres" {
+		return ":memory:"
+	}
 	base := os.Getenv(PostgresEnv)
 	if base == "" {
-		return ":memory:"
+		t.Fatalf("%s=postgres needs %s", BackendEnv, PostgresEnv)
 	}
 	return Schema(t, base)
 }

@@ -1,0 +1,84 @@
+package models_test
+
+import (
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"cacao/models"
+)
+
+// A bucket lets Burst tries through, then one an Every; a back-off lets
+// Burst through, then waits twice as long each try, and forgets a run after
+// a quiet Every; a day later the rows are pruned.
+func TestLimits(t *testing.T) {
+	s, clock := openClocked(t)
+	bucket := models.LimitKey{Key: "bucket", Rule: models.LimitRule{Burst: 2, Every: time.Minute}}
+	backoff := models.LimitKey{Key: "backoff", Rule: models.LimitRule{Burst: 2, Every: time.Hour, Backoff: time.Second}}
+	wait := func(k models.LimitKey) time.Duration {
+		t.Helper()
+		d, err := s.LimitWait(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	spend := func(k models.LimitKey) {
+		t.Helper()
+		if err := s.LimitSpend(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	spend(bucket)
+	spend(bucket)
+	if d := wait(bucket); d != time.Minute {
+		t.Fatalf("an empty bucket waits %v", d)
+	}
+	clock.Advance(30 * time.Second)
+	if d := wait(bucket); d != 30*time.Second {
+		t.Fatalf("half refilled it waits %v", d)
+	}
+	for i, want := range []time.Duration{0, 0, time.Second, 2 * time.Second, 4 * time.Second} {
+		if d := wait(backoff); d != want {
+			t.Fatalf("after %d tries the back-off waits %v, want %v", i, d, want)
+		}
+		spend(backoff)
+	}
+	clock.Advance(time.Hour)
+	if d := wait(backoff); d != 0 {
+		t.Fatalf("a quiet hour later it waits %v", d)
+	}
+	if err := s.LimitForget(bucket); err != nil || wait(bucket) != 0 {
+		t.Fatalf("forgotten, the bucket waits %v (%v)", wait(bucket), err)
+	}
+	clock.Advance(25 * time.Hour)
+	if n, err := s.PruneLimits(); err != nil || n != 1 {
+		t.Fatalf("pruned %d (%v); want the back-off's row", n, err)
+	}
+}
+
+// Two instances on one PostgreSQL database count the same tries.
+func TestPostgresSharesLimits(t *testing.T) {
+	dsn := postgres(t)
+	var stores [2]*models.Store
+	for i := range stores {
+		s, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		stores[i] = s
+	}
+	k := models.LimitKey{Key: "signup:192.0.2.1", Rule: models.LimitRule{Burst: 3, Every: time.Hour}}
+	for i := range 3 {
+		if err := stores[i%2].LimitSpend(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, s := range stores {
+		if d, err := s.LimitWait(k); err != nil || d < 59*time.Minute {
+			t.Fatalf("instance %d lets a fourth try wait %v (%v)", i, d, err)
+		}
+	}
+}
