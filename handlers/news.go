@@ -66,6 +66,10 @@ func (s *Server) saveNews(c echo.Context) error {
 			}
 		}
 	}
+	nu, err := s.store.SetEmail(u.ID, c.FormValue("email"), "")
+	if err != nil {
+		return s.settingsRefused(c, u, err)
+	}
 	if h := c.FormValue("digest_hour"); h != "" {
 		hour, err := strconv.Atoi(h)
 		if err != nil {
@@ -84,10 +88,6 @@ func (s *Server) saveNews(c echo.Context) error {
 		if err := s.store.SetQuietHours(u.ID, f, t); err != nil {
 			return s.settingsRefused(c, u, err)
 		}
-	}
-	nu, err := s.store.SetEmail(u.ID, c.FormValue("email"), "")
-	if err != nil {
-		return s.settingsRefused(c, u, err)
 	}
 	if err := s.store.SetChoices(u.ID, choices); err != nil {
 		return s.settingsRefused(c, u, err)
@@ -161,12 +161,13 @@ func (s *Server) testNews(c echo.Context) error {
 	return redirect(c, "/settings#devices-h")
 }
 
-// publicURL reports whether raw's host is not plainly inside a private
-// network or this machine: a name other than localhost, or a public
-// address.
+// publicURL reports whether raw is an https address whose host is not
+// plainly inside a private network or this machine: a name other than
+// localhost, or a public address. (What a name resolves to is checked when
+// the post connects.)
 func publicURL(raw string) bool {
 	u, err := url.Parse(raw)
-	if err != nil {
+	if err != nil || u.Scheme != "https" {
 		return false
 	}
 	host := strings.ToLower(u.Hostname())

@@ -80,7 +80,7 @@ func TestSettingsDevices(t *testing.T) {
 	real := newSite(t)
 	eve := real.signup("eve")
 	form = url.Values{"p256dh": {key}, "auth": {auth}}
-	for _, endpoint := range []string{"http://127.0.0.1:9/push/1", "https://localhost/push", "https://10.0.0.2/push", "https://[::1]/push"} {
+	for _, endpoint := range []string{"http://127.0.0.1:9/push/1", "http://push.example.org/1", "https://localhost/push", "https://10.0.0.2/push", "https://[::1]/push"} {
 		form.Set("endpoint", endpoint)
 		form.Del("_csrf")
 		if code, _ := eve.post("/settings/devices", form); code != http.StatusUnprocessableEntity {
@@ -97,7 +97,7 @@ func TestSettingsDevices(t *testing.T) {
 func TestSettingsHook(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
-	for _, bad := range []string{"ftp://example.org/x", "http://127.0.0.1:8080/hook", "https://192.168.1.10/hook", "https://localhost/x", "https://intranet/x"} {
+	for _, bad := range []string{"ftp://example.org/x", "http://ntfy.sh/plain-http", "http://127.0.0.1:8080/hook", "https://192.168.1.10/hook", "https://localhost/x", "https://intranet/x"} {
 		if code, _ := ana.post("/settings/hook", url.Values{"hook": {bad}}); code != http.StatusUnprocessableEntity {
 			t.Errorf("webhook %s: %d", bad, code)
 		}

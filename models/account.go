@@ -15,7 +15,7 @@ var ErrWrongPassword = invalid("that is not your current password")
 
 // ChangePassword sets user id's password to next if current is theirs.
 // Every session and mail sign-in link of theirs stops working (the token
-// version moves on); the user as changed is returned, for the caller to
+// version moves on), and push to their devices; the user as changed is returned, for the caller to
 // keep its own session.
 func (s *Store) ChangePassword(id uint, current, next string) (*User, error) {
 	u, err := s.UserByID(id)
@@ -29,18 +29,35 @@ func (s *Store) ChangePassword(id uint, current, next string) (*User, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = s.w.Model(&User{}).Where("id = ?", id).Updates(map[string]any{
-		"password_hash": hash, "token_version": gorm.Expr("token_version + 1")}).Error
+	err = s.w.Transaction(func(tx *gorm.DB) error {
+		err := tx.Model(&User{}).Where("id = ?", id).Updates(map[string]any{
+			"password_hash": hash, "token_version": gorm.Expr("token_version + 1")}).Error
+		if err != nil {
+			return err
+		}
+		return forgetDevices(tx, id)
+	})
 	if err != nil {
 		return nil, err
 	}
 	return s.UserByID(id)
 }
 
+// forgetDevices stops push to user id's devices: a browser signed out (a
+// lost phone) no longer gets their news.
+func forgetDevices(tx *gorm.DB, id uint) error {
+	return tx.Where("user_id = ?", id).Delete(&PushSub{}).Error
+}
+
 // SignOutEverywhere ends every session and mail sign-in link of user id
-// (the token version moves on).
+// (the token version moves on), and push to their devices.
 func (s *Store) SignOutEverywhere(id uint) error {
-	return s.w.Model(&User{}).Where("id = ?", id).Update("token_version", gorm.Expr("token_version + 1")).Error
+	return s.w.Transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&User{}).Where("id = ?", id).Update("token_version", gorm.Expr("token_version + 1")).Error; err != nil {
+			return err
+		}
+		return forgetDevices(tx, id)
+	})
 }
 
 // Password resets: how many reset mails one account gets an hour, and how
@@ -90,19 +107,22 @@ func (s *Store) RequestReset(name string) error {
 
 // ResetPassword sets user id's password to next with a reset link made at
 // token version version: once, since setting it moves the version on,
-// which also signs out every session and mail link of theirs.
+// which also signs out every session and mail link of theirs (and stops
+// push to their devices).
 func (s *Store) ResetPassword(id uint, version int, next string) error {
 	hash, err := s.hashPassword(next)
 	if err != nil {
 		return err
 	}
-	res := s.w.Model(&User{}).Where("id = ? AND token_version = ?", id, version).Updates(map[string]any{
-		"password_hash": hash, "token_version": gorm.Expr("token_version + 1")})
-	if res.Error != nil {
-		return res.Error
-	}
-	if res.RowsAffected != 1 {
-		return ErrResetUsed
-	}
-	return nil
+	return s.w.Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&User{}).Where("id = ? AND token_version = ?", id, version).Updates(map[string]any{
+			"password_hash": hash, "token_version": gorm.Expr("token_version + 1")})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected != 1 {
+			return ErrResetUsed
+		}
+		return forgetDevices(tx, id)
+	})
 }

@@ -116,6 +116,9 @@ func (s *Store) Ban(admin *User, name, why string) ([]uint, error) {
 		if err := endSessions(tx, u.ID); err != nil {
 			return err
 		}
+		if err := forgetDevices(tx, u.ID); err != nil {
+			return err
+		}
 		return s.audit(tx, admin, AuditBan, u.Username, 0, why)
 	})
 	if err != nil {

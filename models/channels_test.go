@@ -115,8 +115,9 @@ func TestChatNewsOncePerUnreadRun(t *testing.T) {
 		t.Fatalf("news of a chat read since still goes (skip %q, %v)", skip, err)
 	}
 	say(ana, "again")
-	if n := len(mailsOf(t, s, bob.ID, models.KindChat)); n != 2 {
-		t.Fatalf("after reading, a new message gave %d news in all; want 2", n)
+	news := mailsOf(t, s, bob.ID, models.KindChat)
+	if len(news) != 2 || news[0].Status != models.MailSkipped || news[1].Status != models.MailPending {
+		t.Fatalf("after reading, a new message: %d news in all; want the first dropped and one new", len(news))
 	}
 	if err := s.ReadChat(bob.ID, id); err != nil {
 		t.Fatal(err)
@@ -185,8 +186,12 @@ func TestMailModeMigrates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{"ALTER TABLE users ADD COLUMN email_mode text NOT NULL DEFAULT 'off'",
-		"UPDATE users SET email_mode = username", "UPDATE users SET mail_news = 95, digest_news = 0"} {
+	// The users table as it was: the mail mode, none of the choices.
+	qs := []string{"ALTER TABLE users ADD COLUMN email_mode text NOT NULL DEFAULT 'off'", "UPDATE users SET email_mode = username"}
+	for _, col := range []string{"app_news", "mail_news", "push_news", "hook_news", "digest_news", "hook_url", "hook_secret"} {
+		qs = append(qs, "ALTER TABLE users DROP COLUMN "+col)
+	}
+	for _, q := range qs {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
 		}
@@ -261,4 +266,35 @@ func equalCounts(got, want map[string]int) bool {
 		}
 	}
 	return true
+}
+
+// Signing out everywhere, a new password (changed or reset) and a ban stop
+// push to the player's devices: a lost phone no longer gets their news.
+func TestSigningOutForgetsDevices(t *testing.T) {
+	s, _ := openClocked(t)
+	ana := models.MustUser(t, s, "ana")
+	admin := models.MustUser(t, s, "boss")
+	if _, err := s.SetAdmin("boss", true); err != nil {
+		t.Fatal(err)
+	}
+	for name, act := range map[string]func() error{
+		"signing out everywhere": func() error { return s.SignOutEverywhere(ana.ID) },
+		"a new password": func() error {
+			_, err := s.ChangePassword(ana.ID, "password-ana", "password-ana")
+			return err
+		},
+		"a reset": func() error {
+			u, _ := s.UserByID(ana.ID)
+			return s.ResetPassword(ana.ID, u.TokenVersion, "password-ana")
+		},
+		"a ban": func() error { _, err := s.Ban(admin, "ana", "spam"); return err },
+	} {
+		addDevice(t, s, ana, "https://push.example.org/ana")
+		if err := act(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if subs, _ := s.PushSubs(ana.ID); len(subs) != 0 {
+			t.Errorf("after %s ana still has %d devices", name, len(subs))
+		}
+	}
 }

@@ -230,24 +230,39 @@ func (s *Store) NextChat(userID uint) (uint, error) {
 	return ids[0], nil
 }
 
-// ReadChat marks the chat of game gameID read for userID.
+// ReadChat marks the chat of game gameID read for userID: its news not
+// yet sent is no longer wanted (the next message is news again).
 func (s *Store) ReadChat(userID, gameID uint) error {
-	return s.w.Model(&Seat{}).Where("game_id = ? AND user_id = ? AND chat_unread > 0", gameID, userID).Update("chat_unread", 0).Error
+	return s.w.Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&Seat{}).Where("game_id = ? AND user_id = ? AND chat_unread > 0", gameID, userID).Update("chat_unread", 0)
+		if res.Error != nil || res.RowsAffected == 0 {
+			return res.Error
+		}
+		return chatNewsRead(tx, userID, gameID)
+	})
+}
+
+// chatNewsRead drops the news of game gameID's chat waiting for userID.
+func chatNewsRead(tx *gorm.DB, userID, gameID uint) error {
+	return tx.Model(&Mail{}).Where("user_id = ? AND game_id = ? AND kind = ? AND status = ?", userID, gameID, KindChat, MailPending).
+		Updates(map[string]any{"status": MailSkipped, "last_error": "the player read or muted the chat"}).Error
 }
 
 // MuteChat mutes (or unmutes) the chat of game gameID for userID, who has
 // a seat there: a muted chat is not shown to them and counts nothing
 // unread.
 func (s *Store) MuteChat(userID, gameID uint, muted bool) error {
-	res := s.w.Model(&Seat{}).Where("game_id = ? AND user_id = ?", gameID, userID).
-		Updates(map[string]any{"chat_muted": muted, "chat_unread": 0})
-	if res.Error != nil {
-		return res.Error
-	}
-	if res.RowsAffected == 0 {
-		return ErrChatNotSeat
-	}
-	return nil
+	return s.w.Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&Seat{}).Where("game_id = ? AND user_id = ?", gameID, userID).
+			Updates(map[string]any{"chat_muted": muted, "chat_unread": 0})
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return ErrChatNotSeat
+		}
+		return chatNewsRead(tx, userID, gameID)
+	})
 }
 
 // ReportChat reports message msgID of game gameID to the admins for

@@ -202,7 +202,8 @@ func closeDB(db *gorm.DB) {
 // migrate brings the schema up to date. Databases from before keep columns
 // no longer used (games.rev, users.unread); the triggers that kept them are
 // dropped (SQLite: those databases were all SQLite), so that nothing
-// writes behind the code's back.
+// writes behind the code's back. users.email_mode becomes the choices of
+// news by mail and digest, and goes (migrateMailMode).
 func migrate(w *gorm.DB) error {
 	if err := w.AutoMigrate(tables...); err != nil {
 		return err

@@ -46,8 +46,8 @@ func delayed(kind string) bool { return kind == "turn" || kind == "reaction" || 
 // queue puts news m (its game, kind and text) in tx's outbox for each
 // channel u wants it by: mail to a confirmed address, a push to each of
 // their devices, a post to their webhook, a line for their digest (news
-// other than the games waiting and the chats unread, which a digest
-// lists as they are when it is sent).
+// other than turns, choices and chat: a digest lists the games waiting
+// and the chats unread as they are when it is sent).
 func (s *Store) queue(tx *gorm.DB, p *people, u User, m Mail) error {
 	now := s.now()
 	m.UserID, m.Status, m.NextAttempt, m.CreatedAt = u.ID, MailPending, now, now
@@ -71,7 +71,7 @@ func (s *Store) queue(tx *gorm.DB, p *people, u User, m Mail) error {
 	if u.Wants(ChanHook, m.Kind) && u.HookURL != "" {
 		add(ChanHook, "")
 	}
-	if u.Wants(ChanDigest, m.Kind) && NewsOf(m.Kind)&WaitingNews == 0 && NewsOf(m.Kind) != NewsChat {
+	if u.Wants(ChanDigest, m.Kind) && NewsOf(m.Kind)&^digestListed != 0 && u.EmailVerified && u.Email != "" {
 		add(ChanDigest, "")
 		rows[len(rows)-1].Status = MailForDigest
 	}

@@ -192,7 +192,7 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 			return r, "the player opened the game since", nil
 		}
 	case KindDigest:
-		if u.DigestNews&WaitingNews != 0 {
+		if u.DigestNews&digestListed&^NewsChat != 0 {
 			// The games waiting on the user come first: a digest lists at
 			// most DigestGames of them.
 			games, _, err := s.MyGames(m.UserID, 0, DigestGames)
@@ -228,6 +228,15 @@ func (s *Store) digestNews(m *Mail) ([]Mail, error) {
 	return news, err
 }
 
+// digestListed is the news a digest tells as things are when it is sent:
+// the games waiting on the player (turns and choices) and the chats with
+// messages unread. Of the rest it tells each piece (lines queued).
+const digestListed = NewsTurn | NewsChoice | NewsChat
+
+// digestLineLife is how long a line waits for a digest: one a player no
+// longer gets a digest for is dropped then.
+const digestLineLife = 7 * 24 * time.Hour
+
 // DigestGames bounds the games a digest lists.
 const DigestGames = 50
 
@@ -238,11 +247,16 @@ const DigestGames = 50
 // returns how many it queued.
 func (s *Store) QueueDigests() (int, error) {
 	now := s.now()
+	err := s.w.Model(&Mail{}).Where("status = ? AND created_at < ?", MailForDigest, now.Add(-digestLineLife)).
+		Updates(map[string]any{"status": MailSkipped, "last_error": "no digest came for it"}).Error
+	if err != nil {
+		return 0, err
+	}
 	var users []User
 	// A digest goes in one hour of the user's day: one sent over an hour
 	// ago cannot be this hour's. Which are due is decided in each user's
 	// time zone below.
-	err := s.db.Select("id", "last_digest_at", "time_zone", "digest_hour", "digest_news").Where("digest_news <> 0 AND email_verified = ? AND (last_digest_at IS NULL OR last_digest_at <= ?)",
+	err = s.db.Select("id", "last_digest_at", "time_zone", "digest_hour", "digest_news").Where("digest_news <> 0 AND email_verified = ? AND (last_digest_at IS NULL OR last_digest_at <= ?)",
 		true, now.Add(-time.Hour)).Find(&users).Error
 	if err != nil {
 		return 0, err
@@ -288,7 +302,7 @@ func (s *Store) QueueDigests() (int, error) {
 // waiting on them, a message unread, a line of news, each if they chose it.
 func (s *Store) digestHas(u *User) (bool, error) {
 	var n int64
-	if u.DigestNews&WaitingNews != 0 {
+	if u.DigestNews&digestListed&^NewsChat != 0 {
 		err := s.db.Model(&Seat{}).Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
 			Where("seats.user_id = ? AND seats.waiting_since IS NOT NULL", u.ID).Count(&n).Error
 		if err != nil || n > 0 {
@@ -303,11 +317,4 @@ func (s *Store) digestHas(u *User) (bool, error) {
 	}
 	err := s.db.Model(&Mail{}).Where("user_id = ? AND status = ?", u.ID, MailForDigest).Limit(1).Count(&n).Error
 	return n > 0, err
-}
-
-// HooksSent counts the posts to userID's webhook sent since then.
-func (s *Store) HooksSent(userID uint, since time.Time) (int64, error) {
-	var n int64
-	err := s.db.Model(&Mail{}).Where("user_id = ? AND channel = ? AND status = ? AND sent_at > ?", userID, ChanHook, MailSent, since).Count(&n).Error
-	return n, err
 }

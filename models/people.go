@@ -56,18 +56,11 @@ func (p *people) read(ids []uint) error {
 	if err != nil {
 		return err
 	}
-	var pushing []uint
 	for _, u := range us {
 		p.m[u.ID] = u
-		if u.PushNews != 0 {
-			pushing = append(pushing, u.ID)
-		}
-	}
-	if len(pushing) == 0 {
-		return nil
 	}
 	var subs []PushSub
-	if err := p.tx.Select("id", "user_id").Where("user_id IN ?", pushing).Order("id").Find(&subs).Error; err != nil {
+	if err := p.tx.Select("id", "user_id").Where("user_id IN ?", ids).Order("id").Find(&subs).Error; err != nil {
 		return err
 	}
 	for _, sub := range subs {

@@ -254,7 +254,7 @@ function pushForm() {
     var bytes = new Uint8Array(key.length);
     for (var i = 0; i < key.length; i++) bytes[i] = key.charCodeAt(i);
     Notification.requestPermission().then(function (p) {
-      if (p !== "granted") throw new Error(status.dataset.denied || p);
+      if (p !== "granted") throw { denied: true };
       return navigator.serviceWorker.register("/sw.js").then(function () { return navigator.serviceWorker.ready; });
     }).then(function (reg) {
       return reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: bytes });
@@ -264,7 +264,9 @@ function pushForm() {
       form.elements.p256dh.value = j.keys.p256dh;
       form.elements.auth.value = j.keys.auth;
       form.submit();
-    }).catch(function (err) { status.textContent = String(err.message || err); });
+    }).catch(function (err) {
+      status.textContent = err && err.denied ? status.dataset.denied : status.dataset.failed + " (" + String(err && err.message || err) + ")";
+    });
   });
 }
 document.addEventListener("DOMContentLoaded", pushForm);

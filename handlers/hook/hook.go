@@ -60,19 +60,20 @@ func Form(u *url.URL) string {
 
 // Event is one notice to post.
 type Event struct {
-	Kind  string // our event kind: "turn", "choice", "reminder", "timeout", "invitation", "chat", "result", or "test"
-	Game  uint   // 0 if none
-	Title string // short, e.g. "Cacao: your turn"
-	Text  string // the notice in the player's language
-	URL   string // absolute link to open (the game)
-	At    time.Time
+	Kind  string    // our event kind: "turn", "choice", "reminder", "timeout", "invitation", "chat", "result", or "test"
+	Game  uint      // 0 if none
+	Title string    // short, e.g. "Cacao: your turn"
+	Text  string    // the notice in the player's language
+	URL   string    // absolute link to open (the game)
+	At    time.Time // when it happened
+	Sent  time.Time // when it is posted: the signature's time, which a receiver may check is recent
 }
 
 // errTarget marks a target URL that cannot be used (Permanent reports true).
 var errTarget = errors.New("hook: unusable webhook URL")
 
 // Request builds the POST for ev to target, signed with secret: header
-// X-Cacao-Timestamp (unix seconds of ev.At) and X-Cacao-Signature "sha256=" + hex(HMAC-SHA256(secret, timestamp + "." + body)); User-Agent "cacao-webhook"; Content-Type per form (text/plain; charset=utf-8 for ntfy, application/json otherwise). For ntfy: header Title (RFC 2047-encode with mime.QEncoding.Encode("utf-8", ...) when not ASCII), Click = ev.URL, Tags "game_die". Texts are cut to sane lengths (Discord content ≤ 2000 runes).
+// X-Cacao-Timestamp (unix seconds of ev.Sent, else ev.At) and X-Cacao-Signature "sha256=" + hex(HMAC-SHA256(secret, timestamp + "." + body)); User-Agent "cacao-webhook"; Content-Type per form (text/plain; charset=utf-8 for ntfy, application/json otherwise). For ntfy: header Title (RFC 2047-encode with mime.QEncoding.Encode("utf-8", ...) when not ASCII), Click = ev.URL, Tags "game_die". Texts are cut to sane lengths (Discord content ≤ 2000 runes).
 //
 // target must be an absolute http or https URL with a host; otherwise the
 // error is permanent.
@@ -109,7 +110,11 @@ func Request(ctx context.Context, target string, secret []byte, ev Event) (*http
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errTarget, err)
 	}
-	ts := strconv.FormatInt(ev.At.Unix(), 10)
+	sent := ev.Sent
+	if sent.IsZero() {
+		sent = ev.At
+	}
+	ts := strconv.FormatInt(sent.Unix(), 10)
 	req.Header.Set("User-Agent", "cacao-webhook")
 	req.Header.Set("X-Cacao-Timestamp", ts)
 	req.Header.Set("X-Cacao-Signature", Sign(secret, ts, body))
@@ -277,7 +282,7 @@ func (e statusError) Error() string {
 	return fmt.Sprintf("hook: webhook answered %d %s", e.code, http.StatusText(e.code))
 }
 
-// Post sends ev with c; nil for a 2xx answer. Otherwise an error saying the status; Permanent(err) reports whether retrying is pointless (a 4xx other than 408 and 429, or ErrPrivate). The response body is read at most 4 KiB and closed.
+// Post sends ev with c; nil for a 2xx answer. Otherwise an error saying the status; Permanent(err) reports whether retrying is pointless (a 3xx, which is not followed; a 4xx other than 408 and 429; ErrPrivate). The response body is read at most 4 KiB and closed.
 func Post(ctx context.Context, c *http.Client, target string, secret []byte, ev Event) error {
 	req, err := Request(ctx, target, secret, ev)
 	if err != nil {
@@ -304,7 +309,7 @@ func Permanent(err error) bool {
 	}
 	var se statusError
 	if errors.As(err, &se) {
-		return se.code/100 == 4 && se.code != http.StatusRequestTimeout && se.code != http.StatusTooManyRequests
+		return se.code/100 == 3 || se.code/100 == 4 && se.code != http.StatusRequestTimeout && se.code != http.StatusTooManyRequests
 	}
 	return false
 }

@@ -270,7 +270,7 @@ func TestPost(t *testing.T) {
 	}{
 		{"/200", true, false},
 		{"/204", true, false},
-		{"/302", false, false},
+		{"/302", false, true},
 		{"/400", false, true},
 		{"/404", false, true},
 		{"/410", false, true},

@@ -24,8 +24,8 @@ type stopped struct {
 
 func (s *stopped) Error() string { return s.why }
 
-// HooksPerHour bounds the posts to one player's webhook in an hour: past
-// it, their news waits.
+// HooksPerHour bounds the posts to one player's webhook in an hour, each
+// attempt counted (one that fails too): past it, their news waits.
 const HooksPerHour = 30
 
 // PushLife is how long a push service keeps a push for a device that is
@@ -70,6 +70,9 @@ func (o *Outbox) push(ctx context.Context, m *models.Mail, r models.Recipient) e
 		}
 		return &stopped{why: "the push service says the device is gone"}
 	}
+	if errors.Is(err, push.ErrRefused) {
+		return &stopped{why: err.Error()}
+	}
 	return err
 }
 
@@ -80,16 +83,23 @@ func (o *Outbox) hook(ctx context.Context, m *models.Mail, r models.Recipient) e
 		return &stopped{why: "webhooks are not set up"}
 	}
 	now := o.Store.Clock()
-	n, err := o.Store.HooksSent(m.UserID, now.Add(-time.Hour))
+	key := models.LimitKey{Key: fmt.Sprintf("hook:%d", m.UserID), Rule: models.LimitRule{Burst: HooksPerHour, Every: time.Hour / HooksPerHour}}
+	wait, err := o.Store.LimitWait(key)
 	if err != nil {
 		return err
 	}
-	if n >= HooksPerHour {
-		return &stopped{why: "too many posts to the webhook this hour", until: now.Add(10 * time.Minute)}
+	if wait > 0 {
+		return &stopped{why: "too many posts to the webhook this hour", until: now.Add(wait)}
+	}
+	if err := o.Store.LimitSpend(key); err != nil {
+		return err
 	}
 	l, text, link := o.notice(m, r)
 	kind := models.NewsOf(m.Kind).Name()
-	ev := hook.Event{Kind: kind, Game: m.GameID, Title: l.T("Cacao: %s", views.NewsName(l, kind)), Text: text, URL: link, At: m.CreatedAt}
+	if m.Kind == models.KindTest {
+		kind = models.KindTest
+	}
+	ev := hook.Event{Kind: kind, Game: m.GameID, Title: l.T("Cacao: %s", views.NewsName(l, kind)), Text: text, URL: link, At: m.CreatedAt, Sent: now}
 	err = hook.Post(ctx, o.Hooks, r.User.HookURL, r.User.HookSecret, ev)
 	if err != nil && hook.Permanent(err) {
 		return &stopped{why: err.Error()}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -190,6 +191,9 @@ func TestHookThroughOutbox(t *testing.T) {
 	if err != nil || srv.count() != mail.HooksPerHour || st.Held != 3 {
 		t.Fatalf("over the limit: %+v, %v, %d posts", st, err, srv.count())
 	}
+	if !strings.Contains(srv.data[1], `"event":"test","game":0,"title":"Cacao: A test notice"`) {
+		t.Fatalf("a test post: %s", srv.data[1])
+	}
 	w.clock.Advance(time.Hour)
 	if _, err := ob.RunOnce(ctx); err != nil || srv.count() != mail.HooksPerHour+3 {
 		t.Fatalf("an hour later %d posts, %v", srv.count(), err)
@@ -201,5 +205,20 @@ func TestHookThroughOutbox(t *testing.T) {
 	}
 	if st, err := ob.RunOnce(ctx); err != nil || st.Skipped != 1 || srv.count() != mail.HooksPerHour+3 {
 		t.Fatalf("to a private address: %+v, %v", st, err)
+	}
+}
+
+// A digest tells the other news its reader chose for it, each line with
+// its time and a link to its game.
+func TestDigestTellsOtherNews(t *testing.T) {
+	w := newOutboxWorld(t, "ana")
+	ob := w.outbox(mailtest.Start(t))
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	m := &models.Mail{ID: 9, UserID: w.users["ana"].ID, Kind: models.KindDigest}
+	r := models.Recipient{User: *w.users["ana"], To: "ana@example.test", News: []models.Mail{
+		{GameID: 4, Kind: "finished", Text: "Game 4 is over: you won.", Format: "Game %d is over: you won.", Args: "[4]", CreatedAt: at}}}
+	msg := ob.Compose(m, r)
+	if msg.Subject != "Cacao: news of your games" || !strings.Contains(msg.Body, "News since the last daily email:\n\n- Game 4 is over: you won. (Tue 1 Dec, 10:00 UTC)\n  http://cacao.test/m/go?t=") {
+		t.Fatalf("a digest of news: %q\n%s", msg.Subject, msg.Body)
 	}
 }

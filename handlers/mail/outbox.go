@@ -161,11 +161,14 @@ func (o *Outbox) Compose(m *models.Mail, r models.Recipient) Message {
 			link("/reset/new", PurposeReset, Claims{User: m.UserID, Exp: now.Add(models.ResetLinkLife), Version: r.User.TokenVersion}) + "\n\n" +
 			l.T("Setting it signs you out everywhere. If you did not ask for this, ignore this mail: your password stays as it is.") + "\n")
 	case models.KindDigest:
-		if len(r.Waiting) > 0 {
+		switch {
+		case len(r.Waiting) > 0:
 			msg.Subject = l.N("Cacao: %d game waiting for you", "Cacao: %d games waiting for you", len(r.Waiting), len(r.Waiting))
 			b.WriteString(l.T("These games are waiting for you:") + "\n\n")
-		} else {
+		case len(r.Chats) > 0:
 			msg.Subject = l.T("Cacao: new messages at your tables")
+		default:
+			msg.Subject = l.T("Cacao: news of your games")
 		}
 		for _, g := range r.Waiting {
 			line := l.T("Game %d (%s)", int(g.Game.ID), players(g.Seats))
@@ -186,6 +189,18 @@ func (o *Outbox) Compose(m *models.Mail, r models.Recipient) Message {
 		for _, g := range r.Chats {
 			line := l.N("Game %d (%s): %d new message", "Game %d (%s): %d new messages", g.ChatUnread, int(g.Game.ID), players(g.Seats), g.ChatUnread)
 			fmt.Fprintf(&b, "- %s:\n  %s\n", line, link("/m/go", PurposeGo, Claims{User: m.UserID, Game: g.Game.ID, Exp: now.Add(GoLinkLife), Version: r.User.TokenVersion}))
+		}
+		if len(r.News) > 0 {
+			if len(r.Waiting)+len(r.Chats) > 0 {
+				b.WriteString("\n")
+			}
+			b.WriteString(l.T("News since the last daily email:") + "\n\n")
+		}
+		for _, n := range r.News {
+			fmt.Fprintf(&b, "- %s (%s)\n", views.NoticeText(l, n.Text, n.Format, n.NoteArgs()), date(n.CreatedAt))
+			if n.GameID != 0 {
+				fmt.Fprintf(&b, "  %s\n", link("/m/go", PurposeGo, Claims{User: m.UserID, Game: n.GameID, Exp: now.Add(GoLinkLife), Version: r.User.TokenVersion}))
+			}
 		}
 	default:
 		text := views.NoticeText(l, m.Text, m.Format, m.NoteArgs())

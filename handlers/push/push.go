@@ -39,8 +39,12 @@ func LoadKeys(store *models.Store) (Keys, error) {
 }
 
 // ErrGone says the push service no longer knows the device (404 or 410):
-// it should be forgotten.
-var ErrGone = errors.New("push: the subscription is gone")
+// it should be forgotten. ErrRefused says it refused the push for good
+// (another 4xx but 408 and 429: a bad key, a payload too large).
+var (
+	ErrGone    = errors.New("push: the subscription is gone")
+	ErrRefused = errors.New("push: the push service refused it")
+)
 
 // Message is one push: what the service worker (static/sw.js) shows.
 type Message struct {
@@ -60,8 +64,8 @@ type Sender struct {
 }
 
 // Send delivers payload to sub, for at most ttl in the push service: nil
-// once the service accepted it; ErrGone when the device is gone; any other
-// error may be retried.
+// once the service accepted it; ErrGone when the device is gone,
+// ErrRefused when it never will be; any other error may be retried.
 func (s *Sender) Send(ctx context.Context, sub *models.PushSub, payload []byte, ttl time.Duration, urgent bool) error {
 	urgency := webpush.UrgencyNormal
 	if urgent {
@@ -78,6 +82,8 @@ func (s *Sender) Send(ctx context.Context, sub *models.PushSub, payload []byte, 
 	switch {
 	case res.StatusCode == http.StatusNotFound || res.StatusCode == http.StatusGone:
 		return ErrGone
+	case res.StatusCode/100 == 4 && res.StatusCode != http.StatusRequestTimeout && res.StatusCode != http.StatusTooManyRequests:
+		return fmt.Errorf("%w: %s", ErrRefused, res.Status)
 	case res.StatusCode < 200 || res.StatusCode > 299:
 		return fmt.Errorf("push: the push service answered %s", res.Status)
 	}
