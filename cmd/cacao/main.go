@@ -4,6 +4,7 @@
 //	cacao replay FILE|-
 //	cacao backup [-db cacao.db] FILE
 //	cacao admin [-db cacao.db] grant|revoke NAME
+//	cacao migrate -from cacao.db -to postgres://…
 //
 // serve (the default) starts the site on an SQLite file, created and migrated
 // on first start. Flags fall back to CACAO_ADDR, CACAO_DB, CACAO_BASE_URL and
@@ -72,6 +73,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return backupCmd(args, stdout, stderr)
 	case "admin":
 		return adminCmd(args, stdout, stderr)
+	case "migrate":
+		return migrateCmd(args, stdout, stderr)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return 0
@@ -87,6 +90,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "       cacao replay FILE|-   play a game record and print the position as JSON")
 	fmt.Fprintln(w, "       cacao backup [-db cacao.db] FILE   copy the database, while the site runs, to a new file")
 	fmt.Fprintln(w, "       cacao admin [-db cacao.db] grant|revoke NAME   give or take the admin role")
+	fmt.Fprintln(w, "       cacao migrate -from cacao.db -to postgres://…   copy a stopped site into an empty PostgreSQL database")
 }
 
 // Config is the server's configuration, from flags then the environment.
