@@ -19,20 +19,23 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 		}
 		o.Server = bin
 	}
-	fmt.Fprintf(log, "raw SQLite commit rate on %s ...\n", o.Dir)
-	raw, err := RawSQLiteRate(filepath.Join(o.Dir, "raw.db"), 2*time.Second)
-	if err != nil {
-		return nil, err
+	var raw float64 // on PostgreSQL, not measured
+	if o.DB == "" {
+		fmt.Fprintf(log, "raw SQLite commit rate on %s ...\n", o.Dir)
+		var err error
+		if raw, err = RawSQLiteRate(filepath.Join(o.Dir, "raw.db"), 2*time.Second); err != nil {
+			return nil, err
+		}
 	}
 	// Players who never think open a game every second or so: the limit
 	// on games a player opens is off.
-	srv, err := StartServer(ctx, o.Server, filepath.Join(o.Dir, "load.db"), filepath.Join(o.Dir, "server.log"), "-games-per-hour", "0")
+	srv, err := startSite(ctx, o, "-games-per-hour", "0")
 	if err != nil {
 		return nil, err
 	}
 	defer srv.Stop()
-	fmt.Fprintf(log, "server pid %d on %s; %d users for %s\n", srv.Cmd.Process.Pid, srv.URL, o.Users, o.Duration)
-	lt := NewLoad(srv.URL, o.Users, o.Seed)
+	fmt.Fprintf(log, "%s; %d users for %s\n", srv, o.Users, o.Duration)
+	lt := NewLoad(srv.URLs(), o.Users, o.Seed)
 	if err := lt.Setup(ctx); err != nil {
 		return nil, err
 	}

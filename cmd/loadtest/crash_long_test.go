@@ -32,7 +32,7 @@ func TestLongCrashDurability(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lt := NewLoad(srv.URL, 20, 7)
+	lt := NewLoad([]string{srv.URL}, 20, 7)
 	if err := lt.Setup(ctx); err != nil {
 		srv.Kill()
 		t.Fatal(err)

@@ -56,6 +56,17 @@
 //	go build -o /tmp/cacao-a ./cmd/cacao
 //	go run ./cmd/loadtest -rate 300 -duration 30s -server /tmp/cacao-a
 //
+// # Several instances on PostgreSQL
+//
+// -db postgres://… runs the site on that database (best a new, empty one)
+// and -instances N starts N servers on it, the players spread over them:
+// player i on server i mod N, so that with two a game's players are on
+// different instances and its news crosses from one to the other through
+// PostgreSQL. The CPU line counts the PostgreSQL processes of this machine
+// as the server's; the closed loop's raw SQLite rate is not measured (0).
+//
+//	createdb load && go run ./cmd/loadtest -rate 120 -duration 30s -db postgres://USER@127.0.0.1/load -instances 2
+//
 // # Under attack
 //
 // With -abuse, an open-loop run is made twice: as usual, then while

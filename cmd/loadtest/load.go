@@ -16,9 +16,8 @@ import (
 	"time"
 )
 
-// Load is a set of virtual users against one server.
+// Load is a set of virtual users against a site.
 type Load struct {
-	base  string
 	users []*vuser
 }
 
@@ -44,26 +43,27 @@ type vuser struct {
 	open *openPlayer
 }
 
-// NewLoad makes users virtual users for the server at base, each with an
-// account of its own.
-func NewLoad(base string, users int, seed uint64) *Load {
-	return newLoad(base, users, users, seed)
+// NewLoad makes users virtual users for the site's servers at bases (user
+// i on bases[i mod len(bases)]: a game's two players on two instances when
+// there are two), each with an account of its own.
+func NewLoad(bases []string, users int, seed uint64) *Load {
+	return newLoad(bases, users, users, seed)
 }
 
 // newLoad makes users virtual users sharing accounts accounts (an even
 // number, at most users): user i plays on account i mod accounts, as a
 // player with several games open in tabs of one browser. Users 2k and 2k+1
-// play together, on different accounts.
-func newLoad(base string, users, accounts int, seed uint64) *Load {
+// play together, on different accounts; user i on bases[i mod len(bases)].
+func newLoad(bases []string, users, accounts int, seed uint64) *Load {
 	tr := &http.Transport{MaxIdleConns: 4 * users, MaxIdleConnsPerHost: 4 * users, IdleConnTimeout: time.Minute}
-	l := &Load{base: base}
+	l := &Load{}
 	run := time.Now().UnixNano() % 1_000_000
 	for i := 0; i < users; i++ {
 		// Each account comes from an address of its own (in 198.18.0.0/15,
 		// the benchmarking range), as players do: the site's limits per
 		// address apply to it as to anyone.
 		a := i % accounts
-		u := &vuser{name: fmt.Sprintf("lt%d_%d", run, a), base: base, r: rand.New(rand.NewPCG(seed, uint64(i))),
+		u := &vuser{name: fmt.Sprintf("lt%d_%d", run, a), base: bases[i%len(bases)], r: rand.New(rand.NewPCG(seed, uint64(i))),
 			addr:    fmt.Sprintf("198.%d.%d.%d", 18+(a>>16)&1, (a>>8)&255, a&255),
 			creator: i%2 == 0, st: Stats{Lat: map[string][]time.Duration{}}}
 		if i < accounts {

@@ -37,6 +37,11 @@ type Options struct {
 	// Abuse runs bounded attackers (see attack) during the measured time
 	// of an open-loop run.
 	Abuse bool
+	// DB is the site's database: "" for a new SQLite file in Dir, or a
+	// postgres:// address (best a new, empty database), which Instances
+	// servers share, the players spread over them.
+	DB        string
+	Instances int
 }
 
 // closedUsers is the closed loop's number of users unless -users says.
@@ -54,6 +59,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Uint64Var(&o.Seed, "seed", 1, "seed of the users' choices and of the arrivals")
 	keep := fs.String("keep", "", "work in this directory and keep it (default: a temporary one)")
 	fs.StringVar(&o.Server, "server", "", "server binary to run (default: build ./cmd/cacao)")
+	fs.StringVar(&o.DB, "db", "", "the site's database: a postgres:// address (default: a new SQLite file)")
+	fs.IntVar(&o.Instances, "instances", 1, "servers on the database (more than one needs -db postgres://…), the players spread over them")
 	cpuprof := fs.String("cpuprofile", "", "write the load generator's own CPU profile here")
 	abuse := fs.Bool("abuse", false, "open loop: run the load once as usual, then again while bounded attackers on loopback hold slow log-in bodies, flood one account's event streams, open tables and sign up from one address; the last line compares the players' p99")
 	fill := fs.String("fill", "", "fill this new SQLite file for a scale check (with -fill-users, -fill-finished, -fill-running), then stop")
@@ -159,8 +166,13 @@ func (o *Options) check(arrivals string) string {
 		return "-abuse needs -rate (an open-loop run)"
 	case arrivals != "poisson" && arrivals != "even":
 		return "-arrivals is poisson or even"
+	case o.Instances < 0:
+		return "-instances must be at least 1"
+	case o.Instances > 1 && !strings.HasPrefix(o.DB, "postgres"):
+		return "several -instances share a PostgreSQL database: give -db postgres://…"
 	}
 	o.Even = arrivals == "even"
+	o.Instances = max(1, o.Instances)
 	if o.Rate == 0 && o.Users == 0 {
 		o.Users = closedUsers
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"time"
@@ -53,16 +52,16 @@ func RunOpen(ctx context.Context, o Options, log io.Writer) (*RateReport, error)
 		fmt.Fprintf(log, "warning: %d games are offered a turn each every %s, little more than a turn's thinking: a rate not held may be the generator's (fewer -users or a shorter -think)\n",
 			z.Games, z.Interval.Round(time.Millisecond))
 	}
-	srv, err := StartServer(ctx, o.Server, filepath.Join(o.Dir, "load.db"), filepath.Join(o.Dir, "server.log"))
+	srv, err := startSite(ctx, o)
 	if err != nil {
 		return nil, err
 	}
 	defer srv.Stop()
-	fmt.Fprintf(log, "server pid %d on %s; %d games (%d players on %d accounts) for %.4g turns/s, a turn offered to each game every %s\n",
-		srv.Cmd.Process.Pid, srv.URL, z.Games, users, accounts, o.Rate, z.Interval.Round(time.Millisecond))
+	fmt.Fprintf(log, "%s; %d games (%d players on %d accounts) for %.4g turns/s, a turn offered to each game every %s\n",
+		srv, z.Games, users, accounts, o.Rate, z.Interval.Round(time.Millisecond))
 	rctx, stopAll := context.WithCancel(ctx)
 	defer stopAll()
-	lt := newLoad(srv.URL, users, accounts, o.Seed)
+	lt := newLoad(srv.URLs(), users, accounts, o.Seed)
 	fmt.Fprintf(log, "signing %d accounts up ...\n", accounts)
 	if err := lt.Setup(rctx); err != nil {
 		return nil, err
@@ -96,7 +95,7 @@ func RunOpen(ctx context.Context, o Options, log io.Writer) (*RateReport, error)
 	var attacks *Attacks
 	attacked := make(chan struct{})
 	if o.Abuse {
-		go func() { defer close(attacked); attacks = attack(pctx, srv.URL) }()
+		go func() { defer close(attacked); attacks = attack(pctx, srv.servers[0].URL) }()
 	} else {
 		close(attacked)
 	}

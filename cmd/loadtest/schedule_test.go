@@ -151,6 +151,8 @@ func TestOptionsCheck(t *testing.T) {
 		{Options{Rate: 10, Users: 4, Duration: time.Second}, "even", true},
 		{Options{Rate: 10, Think: time.Second, Duration: time.Second}, "bursts", false},
 		{Options{Rate: -1, Duration: time.Second}, "poisson", false},
+		{Options{Duration: time.Second, Instances: 2}, "poisson", false}, // two on SQLite
+		{Options{Duration: time.Second, Instances: 2, DB: "postgres://cacao@127.0.0.1/load"}, "poisson", true},
 	} {
 		o := c.o
 		if msg := o.check(c.arrivals); (msg == "") != c.ok {
@@ -159,7 +161,7 @@ func TestOptionsCheck(t *testing.T) {
 	}
 	o := Options{Duration: time.Second}
 	o.check("even")
-	if o.Users != closedUsers || !o.Even {
+	if o.Users != closedUsers || !o.Even || o.Instances != 1 {
 		t.Errorf("defaults: %+v", o)
 	}
 	o = Options{Rate: 5, Think: time.Second, Duration: time.Second}

@@ -144,6 +144,25 @@ func statCPU(stat string) time.Duration {
 	return time.Duration(u+k) * 10 * time.Millisecond
 }
 
+// statChildrenCPU reads cutime and cstime (fields 16 and 17): the CPU
+// time of the process's children that ended and were waited for.
+func statChildrenCPU(stat string) time.Duration {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(stat[i+1:])
+	if len(f) < 15 {
+		return 0
+	}
+	u, err1 := strconv.ParseInt(f[13], 10, 64)
+	k, err2 := strconv.ParseInt(f[14], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(u+k) * 10 * time.Millisecond
+}
+
 // selfCPU is the CPU time this process (the generator) has used so far.
 func selfCPU() time.Duration {
 	var ru syscall.Rusage
