@@ -24,6 +24,24 @@ type stopped struct {
 
 func (s *stopped) Error() string { return s.why }
 
+// PushesPerHour bounds the pushes to one player's devices in an hour, each
+// attempt counted: past it, their news waits.
+const PushesPerHour = 120
+
+// limit takes one of the perHour tries of key, or says until when the news
+// waits.
+func (o *Outbox) limit(key string, perHour int) error {
+	k := models.LimitKey{Key: key, Rule: models.LimitRule{Burst: perHour, Every: time.Hour / time.Duration(perHour)}}
+	wait, err := o.Store.LimitWait(k)
+	if err != nil {
+		return err
+	}
+	if wait > 0 {
+		return &stopped{why: "too many tries this hour", until: o.Store.Clock().Add(wait)}
+	}
+	return o.Store.LimitSpend(k)
+}
+
 // HooksPerHour bounds the posts to one player's webhook in an hour, each
 // attempt counted (one that fails too): past it, their news waits.
 const HooksPerHour = 30
@@ -47,11 +65,15 @@ func (o *Outbox) notice(m *models.Mail, r models.Recipient) (l *i18n.Lang, text,
 	return l, views.NoticeText(l, m.Text, m.Format, m.NoteArgs()), link
 }
 
-// push sends news m to the device r.Push; a device the push service no
-// longer knows is forgotten.
+// push sends news m to the device r.Push, at most PushesPerHour tries an
+// hour to one player's devices; a device the push service no longer knows
+// is forgotten.
 func (o *Outbox) push(ctx context.Context, m *models.Mail, r models.Recipient) error {
 	if o.Push == nil {
 		return &stopped{why: "push is not set up"}
+	}
+	if err := o.limit(fmt.Sprintf("push:%d", m.UserID), PushesPerHour); err != nil {
+		return err
 	}
 	_, text, link := o.notice(m, r)
 	tag := "cacao"
@@ -82,25 +104,17 @@ func (o *Outbox) hook(ctx context.Context, m *models.Mail, r models.Recipient) e
 	if o.Hooks == nil {
 		return &stopped{why: "webhooks are not set up"}
 	}
+	if err := o.limit(fmt.Sprintf("hook:%d", m.UserID), HooksPerHour); err != nil {
+		return err
+	}
 	now := o.Store.Clock()
-	key := models.LimitKey{Key: fmt.Sprintf("hook:%d", m.UserID), Rule: models.LimitRule{Burst: HooksPerHour, Every: time.Hour / HooksPerHour}}
-	wait, err := o.Store.LimitWait(key)
-	if err != nil {
-		return err
-	}
-	if wait > 0 {
-		return &stopped{why: "too many posts to the webhook this hour", until: now.Add(wait)}
-	}
-	if err := o.Store.LimitSpend(key); err != nil {
-		return err
-	}
 	l, text, link := o.notice(m, r)
 	kind := models.NewsOf(m.Kind).Name()
 	if m.Kind == models.KindTest {
 		kind = models.KindTest
 	}
 	ev := hook.Event{Kind: kind, Game: m.GameID, Title: l.T("Cacao: %s", views.NewsName(l, kind)), Text: text, URL: link, At: m.CreatedAt, Sent: now}
-	err = hook.Post(ctx, o.Hooks, r.User.HookURL, r.User.HookSecret, ev)
+	err := hook.Post(ctx, o.Hooks, r.User.HookURL, r.User.HookSecret, ev)
 	if err != nil && hook.Permanent(err) {
 		return &stopped{why: err.Error()}
 	}

@@ -222,3 +222,39 @@ func TestDigestTellsOtherNews(t *testing.T) {
 		t.Fatalf("a digest of news: %q\n%s", msg.Subject, msg.Body)
 	}
 }
+
+// A webhook that does not answer holds up neither mail nor other posts:
+// they go while it waits.
+func TestSlowHookHoldsNothingUp(t *testing.T) {
+	w := newOutboxWorld(t, "ana")
+	ob, _ := w.pushOutbox()
+	smtp := mailtest.Start(t)
+	ob.Mailer = mail.NewSMTP(mail.SMTPConfig{Host: smtp.Host(), Port: smtp.Port(), From: "cacao@example.test"})
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
+	t.Cleanup(slow.Close)
+	defer close(release)
+	ana := w.users["ana"]
+	if err := w.store.SetHook(ana.ID, slow.URL); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.store.QueueTest(ana.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.store.RequestReset("ana"); err != nil { // queued after the post
+		t.Fatal(err)
+	}
+	done := make(chan mail.Stats, 1)
+	go func() { st, _ := ob.RunOnce(context.Background()); done <- st }()
+	deadline := time.Now().Add(5 * time.Second)
+	for len(smtp.Messages()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the mail waited for the webhook")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	release <- struct{}{}
+	if st := <-done; st.Sent != 2 {
+		t.Fatalf("%+v; want the mail and the post sent", st)
+	}
+}

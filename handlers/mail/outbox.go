@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"cacao/handlers/push"
@@ -56,73 +57,97 @@ type Outbox struct {
 type Stats struct{ Sent, Skipped, Failed, Held int }
 
 // RunOnce tries every message that is due once. A failed attempt is retried
-// later with backoff (models.Backoff); the message is never lost.
+// later with backoff (models.Backoff); the message is never lost. Pushes
+// and webhook posts, which wait on servers the players chose, go up to
+// outboundAtOnce at a time, so that a slow one holds up neither mail nor
+// the others.
 func (o *Outbox) RunOnce(ctx context.Context) (Stats, error) {
 	var st Stats
 	due, err := o.Store.DueMail(100)
 	if err != nil {
 		return st, err
 	}
-	for i := range due {
-		m := &due[i]
-		ok, err := o.Store.ClaimMail(m, claimLease)
-		if err != nil {
-			return st, err
+	var (
+		mu    sync.Mutex
+		first error
+		wg    sync.WaitGroup
+		slots = make(chan struct{}, outboundAtOnce)
+	)
+	count := func(out *int, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if out != nil {
+			*out++
 		}
-		if !ok {
-			continue
-		}
-		rcpt, skip, err := o.Store.MailRecipient(m)
-		if err != nil {
-			return st, err
-		}
-		if skip != "" {
-			st.Skipped++
-			if err := o.Store.MailSkipped(m, skip); err != nil {
-				return st, err
-			}
-			continue
-		}
-		if until, quiet := rcpt.User.QuietUntil(o.Store.Clock()); quiet && models.Held(m.Kind) {
-			st.Held++
-			if err := o.Store.MailHeld(m, until); err != nil {
-				return st, err
-			}
-			continue
-		}
-		switch m.Channel {
-		case models.ChanPush:
-			err = o.push(ctx, m, rcpt)
-		case models.ChanHook:
-			err = o.hook(ctx, m, rcpt)
-		default:
-			err = o.Mailer.Send(ctx, o.Compose(m, rcpt))
-		}
-		var stop *stopped
-		switch {
-		case errors.As(err, &stop):
-			if stop.until.IsZero() {
-				st.Skipped++
-				err = o.Store.MailSkipped(m, stop.why)
-			} else {
-				st.Held++
-				err = o.Store.MailHeld(m, stop.until)
-			}
-		case err != nil:
-			st.Failed++
-			if o.Log != nil {
-				o.Log.Warn("news not sent", "id", m.ID, "kind", m.Kind, "channel", m.Channel, "attempt", m.Attempts, "err", err)
-			}
-			err = o.Store.MailRetry(m, err)
-		default:
-			st.Sent++
-			err = o.Store.MailSent(m, rcpt.News...)
-		}
-		if err != nil {
-			return st, err
+		if err != nil && first == nil {
+			first = err
 		}
 	}
-	return st, nil
+	for i := range due {
+		m := &due[i]
+		if m.Channel == models.ChanPush || m.Channel == models.ChanHook {
+			slots <- struct{}{}
+			wg.Add(1)
+			go func() {
+				defer func() { <-slots; wg.Done() }()
+				count(o.deliver(ctx, m, &st))
+			}()
+			continue
+		}
+		count(o.deliver(ctx, m, &st))
+		mu.Lock()
+		failed := first != nil
+		mu.Unlock()
+		if failed {
+			break
+		}
+	}
+	wg.Wait()
+	return st, first
+}
+
+// outboundAtOnce bounds the pushes and webhook posts under way at once.
+const outboundAtOnce = 8
+
+// deliver tries m once and returns the count of st its outcome adds to
+// (nil when another worker took it).
+func (o *Outbox) deliver(ctx context.Context, m *models.Mail, st *Stats) (*int, error) {
+	ok, err := o.Store.ClaimMail(m, claimLease)
+	if err != nil || !ok {
+		return nil, err
+	}
+	rcpt, skip, err := o.Store.MailRecipient(m)
+	if err != nil {
+		return nil, err
+	}
+	if skip != "" {
+		return &st.Skipped, o.Store.MailSkipped(m, skip)
+	}
+	if until, quiet := rcpt.User.QuietUntil(o.Store.Clock()); quiet && models.Held(m.Kind) {
+		return &st.Held, o.Store.MailHeld(m, until)
+	}
+	switch m.Channel {
+	case models.ChanPush:
+		err = o.push(ctx, m, rcpt)
+	case models.ChanHook:
+		err = o.hook(ctx, m, rcpt)
+	default:
+		err = o.Mailer.Send(ctx, o.Compose(m, rcpt))
+	}
+	var stop *stopped
+	switch {
+	case errors.As(err, &stop):
+		if stop.until.IsZero() {
+			return &st.Skipped, o.Store.MailSkipped(m, stop.why)
+		}
+		return &st.Held, o.Store.MailHeld(m, stop.until)
+	case err != nil:
+		if o.Log != nil {
+			o.Log.Warn("news not sent", "id", m.ID, "kind", m.Kind, "channel", m.Channel, "attempt", m.Attempts, "err", err)
+		}
+		return &st.Failed, o.Store.MailRetry(m, err)
+	}
+	return &st.Sent, o.Store.MailSent(m, rcpt.News...)
 }
 
 // Compose writes the email for an outbox message.
