@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strings"
 	"time"
 
 	"cacao/models"
@@ -37,6 +38,9 @@ type limiter struct {
 
 // accountKey is an account tried from an address.
 func accountKey(name, ip string) limitKey {
+	if len(name) > 64 { // no name is that long: the key stays short
+		name = strings.ToValidUTF8(name[:64], "")
+	}
 	return limitKey{Key: "login:" + name + "@" + AddressOf(ip), Rule: loginFailures}
 }
 

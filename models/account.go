@@ -29,7 +29,7 @@ func (s *Store) ChangePassword(id uint, current, next string) (*User, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = s.w.Transaction(func(tx *gorm.DB) error {
+	err = s.transaction(func(tx *gorm.DB) error {
 		err := tx.Model(&User{}).Where("id = ?", id).Updates(map[string]any{
 			"password_hash": hash, "token_version": gorm.Expr("token_version + 1")}).Error
 		if err != nil {
@@ -52,7 +52,7 @@ func forgetDevices(tx *gorm.DB, id uint) error {
 // SignOutEverywhere ends every session and mail sign-in link of user id
 // (the token version moves on), and push to their devices.
 func (s *Store) SignOutEverywhere(id uint) error {
-	return s.w.Transaction(func(tx *gorm.DB) error {
+	return s.transaction(func(tx *gorm.DB) error {
 		if err := tx.Model(&User{}).Where("id = ?", id).Update("token_version", gorm.Expr("token_version + 1")).Error; err != nil {
 			return err
 		}
@@ -92,7 +92,7 @@ func (s *Store) RequestReset(name string) error {
 		return nil
 	}
 	now := s.now()
-	return s.w.Transaction(func(tx *gorm.DB) error {
+	return s.transaction(func(tx *gorm.DB) error {
 		var recent int64
 		if err := tx.Model(&Mail{}).Where("user_id = ? AND kind = ? AND created_at > ?", u.ID, KindReset, now.Add(-time.Hour)).Count(&recent).Error; err != nil {
 			return err
@@ -114,7 +114,7 @@ func (s *Store) ResetPassword(id uint, version int, next string) error {
 	if err != nil {
 		return err
 	}
-	return s.w.Transaction(func(tx *gorm.DB) error {
+	return s.transaction(func(tx *gorm.DB) error {
 		res := tx.Model(&User{}).Where("id = ? AND token_version = ?", id, version).Updates(map[string]any{
 			"password_hash": hash, "token_version": gorm.Expr("token_version + 1")})
 		if res.Error != nil {

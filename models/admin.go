@@ -56,7 +56,7 @@ func (e *BannedError) Is(target error) bool { return target == ErrForbidden }
 // name, from the command line; the audit log keeps it.
 func (s *Store) SetAdmin(name string, admin bool) (*User, error) {
 	var u User
-	err := s.w.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		if err := userNamed(tx, name, &u); err != nil {
 			return notFound(err)
 		}
@@ -107,7 +107,7 @@ func (s *Store) Ban(admin *User, name, why string) ([]uint, error) {
 	if u.Admin {
 		return nil, ErrBanAdmin
 	}
-	err = s.w.Transaction(func(tx *gorm.DB) error {
+	err = s.transaction(func(tx *gorm.DB) error {
 		err := tx.Model(&User{}).Where("id = ?", u.ID).Updates(map[string]any{
 			"banned_at": s.now(), "ban_reason": why, "token_version": gorm.Expr("token_version + 1")}).Error
 		if err != nil {
@@ -139,7 +139,7 @@ func (s *Store) Unban(admin *User, name string) error {
 	if u.BannedAt == nil {
 		return ErrNotBanned
 	}
-	return s.w.Transaction(func(tx *gorm.DB) error {
+	return s.transaction(func(tx *gorm.DB) error {
 		if err := tx.Model(&User{}).Where("id = ?", u.ID).Updates(map[string]any{"banned_at": nil, "ban_reason": ""}).Error; err != nil {
 			return err
 		}
@@ -174,7 +174,7 @@ func (s *Store) EndGame(admin *User, id uint, why string) error {
 		return err
 	}
 	var g Game
-	err = s.w.Transaction(func(tx *gorm.DB) error {
+	err = s.transaction(func(tx *gorm.DB) error {
 		if err := takeGame(tx, id, "", &g); err != nil {
 			return err
 		}

@@ -211,7 +211,7 @@ func (s *Store) QueueTest(userID uint) (int, error) {
 	}
 	u.PushNews, u.HookNews = AllNews, AllNews
 	n := 0
-	err = s.w.Transaction(func(tx *gorm.DB) error {
+	err = s.transaction(func(tx *gorm.DB) error {
 		p, err := peopleIn(tx, nil, userID)
 		if err != nil {
 			return err

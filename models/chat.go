@@ -67,7 +67,7 @@ func (s *Store) Say(user *User, gameID uint, text string) (ChatMessage, error) {
 	now := s.now()
 	msg := ChatMessage{GameID: gameID, UserID: user.ID, Text: text, CreatedAt: now}
 	var seats []Seat
-	err := s.w.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		if err := tx.Where("game_id = ?", gameID).Find(&seats).Error; err != nil {
 			return err
 		}
@@ -233,7 +233,7 @@ func (s *Store) NextChat(userID uint) (uint, error) {
 // ReadChat marks the chat of game gameID read for userID: its news not
 // yet sent is no longer wanted (the next message is news again).
 func (s *Store) ReadChat(userID, gameID uint) error {
-	return s.w.Transaction(func(tx *gorm.DB) error {
+	return s.transaction(func(tx *gorm.DB) error {
 		res := tx.Model(&Seat{}).Where("game_id = ? AND user_id = ? AND chat_unread > 0", gameID, userID).Update("chat_unread", 0)
 		if res.Error != nil || res.RowsAffected == 0 {
 			return res.Error
@@ -252,7 +252,7 @@ func chatNewsRead(tx *gorm.DB, userID, gameID uint) error {
 // a seat there: a muted chat is not shown to them and counts nothing
 // unread.
 func (s *Store) MuteChat(userID, gameID uint, muted bool) error {
-	return s.w.Transaction(func(tx *gorm.DB) error {
+	return s.transaction(func(tx *gorm.DB) error {
 		res := tx.Model(&Seat{}).Where("game_id = ? AND user_id = ?", gameID, userID).
 			Updates(map[string]any{"chat_muted": muted, "chat_unread": 0})
 		if res.Error != nil {
@@ -279,9 +279,6 @@ func (s *Store) ReportChat(reporter, gameID, msgID uint) error {
 // chatChanged tells the change listener that the chat of game gameID
 // moved to message last, which the users seated count unread.
 func (s *Store) chatChanged(gameID uint, seats []Seat, last uint) {
-	if s.opts.onChange == nil {
-		return
-	}
 	c := Change{Game: gameID, Chat: last}
 	for _, seat := range seats {
 		if seat.UserID != nil {
@@ -319,7 +316,7 @@ func (s *Store) Moderate(admin *User, msgID uint, hide bool) error {
 	if err := s.db.First(&msg, msgID).Error; err != nil {
 		return notFound(err)
 	}
-	return s.w.Transaction(func(tx *gorm.DB) error {
+	return s.transaction(func(tx *gorm.DB) error {
 		action := AuditKeep
 		if hide {
 			action = AuditHide

@@ -139,7 +139,7 @@ func (s *Store) SendReminders() (int, error) {
 	}
 	n := 0
 	for _, seat := range due {
-		err := s.w.Transaction(func(tx *gorm.DB) error {
+		err := s.transaction(func(tx *gorm.DB) error {
 			res := tx.Model(&Seat{}).Where("id = ? AND reminded = ? AND remind_at = ?", seat.ID, false, seat.RemindAt).Update("reminded", true)
 			if res.Error != nil || res.RowsAffected != 1 {
 				return res.Error

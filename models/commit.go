@@ -196,7 +196,7 @@ func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded,
 	if err != nil {
 		return nil, err
 	}
-	err = s.w.Transaction(func(tx *gorm.DB) error {
+	err = s.commitTransaction(func(tx *gorm.DB) error {
 		if err := bumpVersion(tx, &l.Game, s.now()); err != nil {
 			return err
 		}

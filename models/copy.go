@@ -18,8 +18,9 @@ const copyBatch = 500
 // Copy copies every table of the site in from into to, a new database
 // (an empty PostgreSQL database, say: ErrNotEmpty otherwise), in one
 // transaction, each row as it is (ids, times, and zero values that the
-// columns' defaults would otherwise replace); then it checks that every
-// table counts the same rows in both. progress is told each table copied.
+// columns' defaults would otherwise replace), checking that every table
+// counts in the copy the rows read. progress is told each table
+// copied.
 // Nothing may write to from meanwhile: stop the site first.
 func Copy(from, to *Store, progress func(table string, rows int64)) error {
 	for _, t := range tables {
@@ -58,10 +59,15 @@ func Copy(from, to *Store, progress func(table string, rows int64)) error {
 			if err != nil {
 				return fmt.Errorf("models: copying %s: %w", sch.Table, err)
 			}
-			if to.pg && tx.Migrator().HasColumn(t, "id") && n > 0 {
-				name := tableName(tx, t)
-				err := tx.Exec(fmt.Sprintf("SELECT setval(pg_get_serial_sequence('%s', 'id'), (SELECT MAX(id) FROM %s))", name, name)).Error
-				if err != nil {
+			var m int64
+			if err := tx.Table(sch.Table).Count(&m).Error; err != nil {
+				return err
+			}
+			if m != n {
+				return fmt.Errorf("models: %s has %d rows here and %d in the copy", sch.Table, n, m)
+			}
+			if to.pg && n > 0 && tx.Migrator().HasColumn(t, "id") {
+				if err := resetSequence(tx, sch.Table); err != nil {
 					return err
 				}
 			}
@@ -71,22 +77,7 @@ func Copy(from, to *Store, progress func(table string, rows int64)) error {
 		}
 		return nil
 	})
-	if err != nil {
-		return err
-	}
-	for _, t := range tables {
-		var a, b int64
-		if err := from.db.Model(t).Count(&a).Error; err != nil {
-			return err
-		}
-		if err := to.db.Model(t).Count(&b).Error; err != nil {
-			return err
-		}
-		if a != b {
-			return fmt.Errorf("models: %s has %d rows here and %d in the copy", tableName(from.db, t), a, b)
-		}
-	}
-	return nil
+	return err
 }
 
 // tableName is the table of model t.
@@ -105,4 +96,10 @@ func schemaOf(db *gorm.DB, t any) (*schema.Schema, error) {
 		return nil, err
 	}
 	return st.Schema, nil
+}
+
+// resetSequence moves table's id sequence (PostgreSQL) past its rows,
+// which came with their ids.
+func resetSequence(tx *gorm.DB, table string) error {
+	return tx.Exec(fmt.Sprintf("SELECT setval(pg_get_serial_sequence('%s', 'id'), (SELECT MAX(id) FROM %s))", table, table)).Error
 }

@@ -39,7 +39,8 @@ type Store struct {
 	w       *gorm.DB // writes: one connection on SQLite; on PostgreSQL the same pool as db
 	replays *replays
 	opts    options
-	pg      bool // on PostgreSQL (see openPostgres)
+	pg      bool   // on PostgreSQL (see openPostgres)
+	channel string // where changes are told, on PostgreSQL
 	// stopListening ends the listening for other instances' changes
 	// (PostgreSQL), listening waits for it.
 	stopListening func()
@@ -201,8 +202,8 @@ func closeDB(db *gorm.DB) {
 
 // migrate brings the schema up to date. Databases from before keep columns
 // no longer used (games.rev, users.unread); the triggers that kept them are
-// dropped (SQLite: those databases were all SQLite), so that nothing
-// writes behind the code's back. users.email_mode becomes the choices of
+// dropped (on SQLite, where they were), so that nothing writes behind the
+// code's back. users.email_mode becomes the choices of
 // news by mail and digest, and goes (migrateMailMode).
 func migrate(w *gorm.DB) error {
 	if err := w.AutoMigrate(tables...); err != nil {
@@ -244,9 +245,6 @@ func (s *Store) now() time.Time { return s.opts.now().UTC() }
 
 // changed tells the change listener of a committed change of g.
 func (s *Store) changed(g *Game, seats []Seat, lobby bool) {
-	if s.opts.onChange == nil {
-		return
-	}
 	c := Change{Game: g.ID, Version: g.Version, Lobby: lobby}
 	for _, seat := range seats {
 		if seat.UserID != nil {

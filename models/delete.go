@@ -32,7 +32,7 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = s.w.Transaction(func(tx *gorm.DB) error {
+	err = s.transaction(func(tx *gorm.DB) error {
 		if err := tx.Model(&Seat{}).Where("user_id = ?", id).Updates(map[string]any{"user_id": nil, "name": DeletedName}).Error; err != nil {
 			return err
 		}
@@ -99,7 +99,7 @@ func (s *Store) leaveAll(u *User, tell func(tx *gorm.DB, p *people, g *Game, use
 			}
 		}
 	}
-	err := s.w.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		open := tx.Model(&Seat{}).Where("game_id IN (?)", tx.Model(&Game{}).Select("id").Where("status = ?", StatusOpen))
 		if err := open.Session(&gorm.Session{}).Where("user_id = ?", u.ID).Updates(map[string]any{"user_id": nil, "name": ""}).Error; err != nil {
 			return err

@@ -66,7 +66,7 @@ func (s *Store) SetEmail(userID uint, address, preset string) (*User, error) {
 		return nil, invalid("give an email address to get email")
 	}
 	var u User
-	err := s.w.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		if err := tx.Take(&u, userID).Error; err != nil {
 			return err
 		}

@@ -92,43 +92,66 @@ func (s *Store) LimitWait(keys ...LimitKey) (time.Duration, error) {
 }
 
 // LimitSpend counts a try on keys (a failed log-in, a reset asked for, a
-// sign-up, a game made), each in one transaction with the key's row
+// sign-up, a game made), all in one transaction with the keys' rows
 // locked, so that two instances do not both take the last try.
 func (s *Store) LimitSpend(keys ...LimitKey) error {
+	return s.transaction(func(tx *gorm.DB) error {
+		for _, k := range keys {
+			if _, err := s.limitTry(tx, k, false); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// LimitTake takes a try on k if it may go now, and otherwise returns how
+// long it must wait: the check and the count in one step, for work done
+// only within the limit (a webhook's post).
+func (s *Store) LimitTake(k LimitKey) (time.Duration, error) {
+	var wait time.Duration
+	err := s.transaction(func(tx *gorm.DB) error {
+		var err error
+		wait, err = s.limitTry(tx, k, true)
+		return err
+	})
+	return wait, err
+}
+
+// limitTry counts a try on k in tx, its row locked; with check, only a try
+// that need not wait, else it returns the wait.
+func (s *Store) limitTry(tx *gorm.DB, k LimitKey, check bool) (time.Duration, error) {
 	now := s.now()
-	for _, k := range keys {
-		err := s.w.Transaction(func(tx *gorm.DB) error {
-			fresh := Limit{Key: k.Key, Tokens: float64(k.Rule.Burst), Last: now}
-			if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&fresh).Error; err != nil {
-				return err
-			}
-			var st Limit
-			q := tx
-			if s.pg {
-				q = q.Clauses(clause.Locking{Strength: "UPDATE"})
-			}
-			if err := q.Where("key = ?", k.Key).Take(&st).Error; err != nil {
-				return err
-			}
-			if k.Rule.Backoff == 0 {
-				if tokens := k.tokens(&st, now); tokens >= 1 {
-					st.Tokens, st.Last = tokens-1, now
-				} else {
-					return nil // refused tries take nothing
-				}
-			} else {
-				if now.Sub(st.Last) >= k.Rule.Every {
-					st.Tries = 0
-				}
-				st.Tries, st.Last = st.Tries+1, now
-			}
-			return tx.Model(&Limit{}).Where("key = ?", k.Key).Updates(map[string]any{"tokens": st.Tokens, "tries": st.Tries, "last": st.Last}).Error
-		})
-		if err != nil {
-			return err
+	fresh := Limit{Key: k.Key, Tokens: float64(k.Rule.Burst), Last: now}
+	if err := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&fresh).Error; err != nil {
+		return 0, err
+	}
+	var st Limit
+	q := tx
+	if s.pg {
+		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+	}
+	if err := q.Where("key = ?", k.Key).Take(&st).Error; err != nil {
+		return 0, err
+	}
+	if check {
+		if wait := k.wait(&st, now); wait > 0 {
+			return wait, nil
 		}
 	}
-	return nil
+	if k.Rule.Backoff == 0 {
+		tokens := k.tokens(&st, now)
+		if tokens < 1 {
+			return 0, nil // refused tries take nothing
+		}
+		st.Tokens, st.Last = tokens-1, now
+	} else {
+		if now.Sub(st.Last) >= k.Rule.Every {
+			st.Tries = 0
+		}
+		st.Tries, st.Last = st.Tries+1, now
+	}
+	return 0, tx.Model(&Limit{}).Where("key = ?", k.Key).Updates(map[string]any{"tokens": st.Tokens, "tries": st.Tries, "last": st.Last}).Error
 }
 
 // LimitForget clears a key (an account's tries after a successful log-in).

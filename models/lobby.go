@@ -85,7 +85,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 			n++
 		}
 	}
-	err := s.w.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		if err := s.checkTableLimits(tx, creator.ID, n); err != nil {
 			return err
 		}
@@ -155,7 +155,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 // open seat kept for nobody (of a private table, only through its token).
 func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 	var g Game
-	err := s.w.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		if err := takeGame(tx, id, token, &g); err != nil {
 			return err
 		}
@@ -191,7 +191,7 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 			return ErrConflict
 		}
 		if err := bumpVersion(tx, &g, s.now()); err != nil {
-			return ErrConflict // the game is read in this transaction: it cannot have moved
+			return ErrConflict // another change of the table came first
 		}
 		return s.startIfFull(tx, &g)
 	})
@@ -206,7 +206,7 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 // seat, and the game's creator is told.
 func (s *Store) Decline(id uint, user *User) error {
 	var g Game
-	err := s.w.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		if err := takeGame(tx, id, "", &g); err != nil {
 			return err
 		}

@@ -168,7 +168,7 @@ func (s *Store) SeeGame(l *Loaded, seat int, user uint, seen GameNotices) error 
 		return nil
 	}
 	now := s.now()
-	return s.w.Transaction(func(tx *gorm.DB) error {
+	return s.transaction(func(tx *gorm.DB) error {
 		if seen.Last > 0 {
 			err := tx.Model(&Notification{}).Where("user_id = ? AND game_id = ? AND read = ? AND id <= ?", user, l.Game.ID, false, seen.Last).
 				Update("read", true).Error

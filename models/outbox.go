@@ -47,7 +47,7 @@ func (s *Store) ClaimMail(m *Mail, lease time.Duration) (bool, error) {
 func (s *Store) MailSent(m *Mail, news ...Mail) error {
 	now := s.now()
 	sent := map[string]any{"status": MailSent, "sent_at": now, "last_error": ""}
-	return s.w.Transaction(func(tx *gorm.DB) error {
+	return s.transaction(func(tx *gorm.DB) error {
 		if len(news) > 0 {
 			ids := make([]uint, len(news))
 			for i, n := range news {
@@ -279,7 +279,7 @@ func (s *Store) QueueDigests() (int, error) {
 			continue
 		}
 		key := fmt.Sprintf("digest:%d:%s", u.ID, local.Format("2006-01-02"))
-		err = s.w.Transaction(func(tx *gorm.DB) error {
+		err = s.transaction(func(tx *gorm.DB) error {
 			res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&Mail{UserID: u.ID, Kind: KindDigest, Text: "Games waiting for you",
 				Key: &key, Status: MailPending, NextAttempt: now, CreatedAt: now})
 			if res.Error != nil {

@@ -2,13 +2,16 @@ package models
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -20,21 +23,29 @@ func IsPostgres(dsn string) bool {
 	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
 }
 
-// Redacted is dsn without its password, for logs.
+// Redacted is dsn without its password (in the address or its query),
+// for logs.
 func Redacted(dsn string) string {
-	if u, err := url.Parse(dsn); err == nil && IsPostgres(dsn) {
-		return u.Redacted()
+	u, err := url.Parse(dsn)
+	if err != nil || !IsPostgres(dsn) {
+		return dsn
 	}
-	return dsn
+	q := u.Query()
+	if q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
 }
 
 // pgConns is the pool of one instance's connections to PostgreSQL.
 const pgConns = 16
 
-// changesChannel is where the instances on one PostgreSQL database tell
-// each other of committed changes (NOTIFY), each passing them to its own
-// change listener.
-const changesChannel = "cacao_changes"
+// changesChannel is where the instances of a site on one PostgreSQL
+// schema tell each other of committed changes (NOTIFY), each passing them
+// to its own change listener; the schema's name follows it (two sites in
+// one database hear only their own).
+const changesChannel = "cacao_changes_"
 
 // migrationLock is the advisory lock instances starting together take to
 // migrate the schema one at a time.
@@ -46,7 +57,7 @@ const migrationLock = 7_204_611
 // migrated under an advisory lock; with a change listener, every change
 // any instance commits reaches it (listen).
 func openPostgres(dsn string, o options) (*Store, error) {
-	db, err := gorm.Open(postgres.Open(dsn), &gorm.Config{Logger: logger.Discard, TranslateError: true, PrepareStmt: true,
+	db, err := gorm.Open(postgres.Open(dsn), &gorm.Config{Logger: logger.Discard, TranslateError: true, PrepareStmt: false,
 		SkipDefaultTransaction: true, NowFunc: func() time.Time { return o.now().UTC() }})
 	if err != nil {
 		return nil, fmt.Errorf("models: open PostgreSQL: %w", err)
@@ -67,7 +78,12 @@ func openPostgres(dsn string, o options) (*Store, error) {
 		closeDB(db)
 		return nil, fmt.Errorf("models: migrate: %w", err)
 	}
-	s := &Store{db: db, w: db, replays: newReplays(replayCacheSize), opts: o, pg: true}
+	var schema string
+	if err := db.Raw("SELECT current_schema()").Scan(&schema).Error; err != nil {
+		closeDB(db)
+		return nil, err
+	}
+	s := &Store{db: db, w: db, replays: newReplays(replayCacheSize), opts: o, pg: true, channel: changesChannel + schema}
 	for _, t := range tables {
 		if err := s.db.Statement.Parse(t); err != nil {
 			closeDB(db)
@@ -90,20 +106,20 @@ func openPostgres(dsn string, o options) (*Store, error) {
 
 // tell passes c to the change listener: at once on SQLite (one process
 // holds the database), through NOTIFY on PostgreSQL, so that every
-// instance's listener hears every change.
+// instance's listener hears every change (also one made by a tool such as
+// cacao admin, which listens to nothing).
 func (s *Store) tell(c Change) {
-	if s.opts.onChange == nil {
-		return
-	}
 	if !s.pg {
-		s.opts.onChange(c)
+		if s.opts.onChange != nil {
+			s.opts.onChange(c)
+		}
 		return
 	}
 	payload, err := json.Marshal(c)
 	if err == nil {
-		err = s.w.Exec("SELECT pg_notify(?, ?)", changesChannel, string(payload)).Error
+		err = s.w.Exec("SELECT pg_notify(?, ?)", s.channel, string(payload)).Error
 	}
-	if err != nil {
+	if err != nil && s.opts.onChange != nil {
 		// Pages still see the change at their next load; the others' live
 		// update is what is lost.
 		s.opts.onChange(c)
@@ -119,7 +135,7 @@ func (s *Store) listen(ctx context.Context, dsn string, ready chan<- error) {
 	for wait := time.Second; ctx.Err() == nil; wait = min(2*wait, 30*time.Second) {
 		conn, err := pgx.Connect(ctx, dsn)
 		if err == nil {
-			if _, err = conn.Exec(ctx, "LISTEN "+changesChannel); err != nil {
+			if _, err = conn.Exec(ctx, "LISTEN "+pgx.Identifier{s.channel}.Sanitize()); err != nil {
 				conn.Close(context.Background())
 			}
 		}
@@ -150,4 +166,50 @@ func (s *Store) listen(ctx context.Context, dsn string, ready chan<- error) {
 		}
 		conn.Close(context.Background())
 	}
+}
+
+// transaction runs fc in a transaction of the writer. On PostgreSQL it is
+// serializable, so that transactions that read and then write (a
+// vacation's days, a chat's pace, a name taken, a seat joined) behave as
+// one after the other, as on SQLite's single writer; one that lost to
+// another is run again, up to retries times, then refused as a conflict.
+// fc may run more than once: it reads what it decides on inside tx.
+func (s *Store) transaction(fc func(tx *gorm.DB) error) error {
+	if !s.pg {
+		return s.w.Transaction(fc)
+	}
+	for try := 0; ; try++ {
+		err := s.w.Transaction(fc, &sql.TxOptions{Isolation: sql.LevelSerializable})
+		if !serializationFailure(err) {
+			return err
+		}
+		if try == retries {
+			return ErrConflict
+		}
+	}
+}
+
+// commitTransaction is transaction for a commit of a game, whose fc
+// changes the game as loaded and so may run only once: one that lost to
+// another is errMoved, as when the version moved on.
+func (s *Store) commitTransaction(fc func(tx *gorm.DB) error) error {
+	if !s.pg {
+		return s.w.Transaction(fc)
+	}
+	err := s.w.Transaction(fc, &sql.TxOptions{Isolation: sql.LevelSerializable})
+	if serializationFailure(err) {
+		return errMoved
+	}
+	return err
+}
+
+// retries is how many times a transaction that lost to another runs again.
+const retries = 8
+
+// serializationFailure reports whether err is PostgreSQL's refusal of a
+// transaction that lost to another (40001) or was chosen to end a
+// deadlock (40P01).
+func serializationFailure(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
 }

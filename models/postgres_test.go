@@ -1,7 +1,6 @@
 package models_test
 
 import (
-	"os"
 	"testing"
 	"time"
 
@@ -11,18 +10,11 @@ import (
 	"cacao/models/modeltest"
 )
 
-// postgres is the PostgreSQL database of the tests: they skip without one,
-// except in CI, which always gives one.
+// postgres is a new schema of the tests' PostgreSQL database (see
+// modeltest.Postgres).
 func postgres(t *testing.T) string {
 	t.Helper()
-	base := os.Getenv(modeltest.PostgresEnv)
-	if base == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI runs the PostgreSQL tests: set %s", modeltest.PostgresEnv)
-		}
-		t.Skipf("no PostgreSQL: set %s=postgres://… to run", modeltest.PostgresEnv)
-	}
-	return modeltest.Schema(t, base)
+	return modeltest.Schema(t, modeltest.Postgres(t))
 }
 
 // Two stores on one PostgreSQL database are two instances of the site: a

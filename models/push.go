@@ -54,7 +54,7 @@ func (s *Store) AddPushSub(userID uint, sub PushSub) error {
 		sub.Device = sub.Device[:len(sub.Device)-n]
 	}
 	sub.ID, sub.UserID, sub.CreatedAt = 0, userID, s.now()
-	return s.w.Transaction(func(tx *gorm.DB) error {
+	return s.transaction(func(tx *gorm.DB) error {
 		var n int64
 		if err := tx.Model(&PushSub{}).Where("user_id = ? AND endpoint <> ?", userID, sub.Endpoint).Count(&n).Error; err != nil {
 			return err
@@ -111,7 +111,7 @@ func (s *Store) SetHook(userID uint, raw string) error {
 	if err != nil {
 		return err
 	}
-	return s.w.Transaction(func(tx *gorm.DB) error {
+	return s.transaction(func(tx *gorm.DB) error {
 		if err := tx.Model(&User{}).Where("id = ?", userID).Update("hook_url", raw).Error; err != nil {
 			return err
 		}

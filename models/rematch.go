@@ -67,7 +67,7 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 		}
 		g.Seats = append(g.Seats, seat)
 	}
-	err := s.w.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		if err := s.checkTableLimits(tx, user.ID, len(invites)); err != nil {
 			return err
 		}

@@ -90,7 +90,7 @@ func (s *Store) ScoreOld(limit int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		err = s.w.Transaction(func(tx *gorm.DB) error { return scoreSeats(tx, l) })
+		err = s.transaction(func(tx *gorm.DB) error { return scoreSeats(tx, l) })
 		if err != nil {
 			return 0, err
 		}

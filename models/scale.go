@@ -125,7 +125,7 @@ func (s *Store) FillScale(template uint, sc Scale, progress func(string)) error 
 	progress(fmt.Sprintf("%d running games", sc.Running))
 	if s.pg { // the rows came with their ids: the sequences move past them
 		for _, table := range []string{"users", "games", "seats", "log_entries"} {
-			if _, err := db.Exec(fmt.Sprintf(`SELECT setval(pg_get_serial_sequence('%s', 'id'), (SELECT MAX(id) FROM %s))`, table, table)); err != nil {
+			if err := resetSequence(s.w, table); err != nil {
 				return err
 			}
 		}

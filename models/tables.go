@@ -65,7 +65,7 @@ func (s *Store) CancelTable(id uint, user *User) error {
 // with tell. It returns the table as it was.
 func (s *Store) dropOpenTable(id uint, check func(tx *gorm.DB, g *Game) error, tell func(tx *gorm.DB, p *people, g *Game, user uint) error) (*Game, error) {
 	var g Game
-	err := s.w.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		if err := takeGame(tx, id, "", &g); err != nil {
 			return err
 		}
@@ -112,7 +112,7 @@ func (s *Store) freeKeptSeat(tx *gorm.DB, g *Game, user uint) (bool, error) {
 			}
 			g.Seats[i].InvitedID = nil
 			if err := bumpVersion(tx, g, s.now()); err != nil {
-				return false, ErrConflict // the game is read in this transaction: it cannot have moved
+				return false, ErrConflict // another change of the table came first
 			}
 			return true, nil
 		}
@@ -162,7 +162,7 @@ func (s *Store) dropTable(tx *gorm.DB, g *Game, tell func(p *people, user uint) 
 // invitee: it becomes an open seat, and invitee is told.
 func (s *Store) WithdrawInvitation(id uint, user *User, invitee uint) error {
 	var g Game
-	err := s.w.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		if err := creatorsTable(tx, id, user, &g); err != nil {
 			return err
 		}

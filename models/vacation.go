@@ -23,7 +23,7 @@ func (u *User) VacationLeft(now time.Time) int {
 func (s *Store) StartVacation(userID uint, days int) (*User, error) {
 	now := s.now()
 	var u User
-	err := s.w.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		if err := tx.Take(&u, userID).Error; err != nil {
 			return err
 		}
@@ -56,7 +56,7 @@ func (s *Store) StartVacation(userID uint, days int) (*User, error) {
 func (s *Store) EndVacation(userID uint) (*User, error) {
 	now := s.now()
 	var u User
-	err := s.w.Transaction(func(tx *gorm.DB) error {
+	err := s.transaction(func(tx *gorm.DB) error {
 		if err := tx.Take(&u, userID).Error; err != nil {
 			return err
 		}

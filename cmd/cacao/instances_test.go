@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -30,13 +29,7 @@ import (
 // limit that runs out while both workers run is played once; a mail is
 // sent once.
 func TestPostgresTwoInstances(t *testing.T) {
-	base := os.Getenv(modeltest.PostgresEnv)
-	if base == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI runs the PostgreSQL tests: set %s", modeltest.PostgresEnv)
-		}
-		t.Skipf("no PostgreSQL: set %s=postgres://… to run", modeltest.PostgresEnv)
-	}
+	base := modeltest.Postgres(t)
 	dsn := modeltest.Schema(t, base)
 	store, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost))
 	if err != nil {

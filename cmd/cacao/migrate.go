@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"cacao/models"
 )
@@ -22,6 +23,10 @@ func migrateCmd(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil || fs.NArg() != 0 || !models.IsPostgres(*to) || models.IsPostgres(*from) {
 		fmt.Fprintln(stderr, "usage: cacao migrate -from cacao.db -to postgres://USER@HOST/DB")
 		return 2
+	}
+	if _, err := os.Stat(*from); err != nil { // Open would make a new, empty file
+		fmt.Fprintln(stderr, "cacao:", err)
+		return 1
 	}
 	src, err := models.Open(*from)
 	if err != nil {

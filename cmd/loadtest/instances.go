@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cacao/models"
 	"context"
 	"errors"
 	"fmt"
@@ -26,10 +27,10 @@ func startSite(ctx context.Context, o Options, flags ...string) (site, error) {
 		db = filepath.Join(o.Dir, "load.db")
 	}
 	n := max(1, o.Instances)
-	if n > 1 && !strings.HasPrefix(db, "postgres") {
+	if n > 1 && !models.IsPostgres(db) {
 		return site{}, errors.New("several instances share a PostgreSQL database: give -db postgres://…")
 	}
-	s := site{pg: strings.HasPrefix(db, "postgres")}
+	s := site{pg: models.IsPostgres(db)}
 	for i := range n {
 		logPath := filepath.Join(o.Dir, "server.log")
 		if i > 0 {

@@ -168,7 +168,7 @@ func (o *Options) check(arrivals string) string {
 		return "-arrivals is poisson or even"
 	case o.Instances < 0:
 		return "-instances must be at least 1"
-	case o.Instances > 1 && !strings.HasPrefix(o.DB, "postgres"):
+	case o.Instances > 1 && !models.IsPostgres(o.DB):
 		return "several -instances share a PostgreSQL database: give -db postgres://…"
 	}
 	o.Even = arrivals == "even"

@@ -32,14 +32,14 @@ const PushesPerHour = 120
 // waits.
 func (o *Outbox) limit(key string, perHour int) error {
 	k := models.LimitKey{Key: key, Rule: models.LimitRule{Burst: perHour, Every: time.Hour / time.Duration(perHour)}}
-	wait, err := o.Store.LimitWait(k)
+	wait, err := o.Store.LimitTake(k)
 	if err != nil {
 		return err
 	}
 	if wait > 0 {
 		return &stopped{why: "too many tries this hour", until: o.Store.Clock().Add(wait)}
 	}
-	return o.Store.LimitSpend(k)
+	return nil
 }
 
 // HooksPerHour bounds the posts to one player's webhook in an hour, each

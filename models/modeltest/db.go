@@ -71,3 +71,18 @@ func Schema(t testing.TB, base string) string {
 	u.RawQuery = q.Encode()
 	return u.String()
 }
+
+// Postgres is the PostgreSQL database of the tests (CACAO_TEST_PG): a test
+// that needs one is skipped without it, except in CI, which always has
+// one, where it fails.
+func Postgres(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(PostgresEnv)
+	if base == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI runs the PostgreSQL tests: set %s", PostgresEnv)
+		}
+		t.Skipf("no PostgreSQL: set %s=postgres://… to run", PostgresEnv)
+	}
+	return base
+}
