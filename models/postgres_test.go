@@ -1,6 +1,8 @@
 package models_test
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -44,5 +46,53 @@ func TestPostgresTellsEveryInstance(t *testing.T) {
 				t.Fatalf("instance %d did not hear of game %d within a second", i, id)
 			}
 		}
+	}
+}
+
+// On PostgreSQL, changes that read and then write do not both pass at
+// once: of two sign-ups of one name in other capitals one is refused, and
+// two vacations started together charge what they give.
+func TestPostgresWritesOneAfterTheOther(t *testing.T) {
+	dsn := postgres(t)
+	var stores [2]*models.Store
+	for i := range stores {
+		s, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		stores[i] = s
+	}
+	for round := range 10 {
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i, name := range []string{"user", "USER"} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = stores[i].CreateUser(fmt.Sprintf("%s%d", name, round), "password-x")
+			}()
+		}
+		wg.Wait()
+		if (errs[0] == nil) == (errs[1] == nil) {
+			t.Fatalf("round %d: two sign-ups of one name: %v, %v; want one refused", round, errs[0], errs[1])
+		}
+	}
+	ana := models.MustUser(t, stores[0], "ana")
+	var wg sync.WaitGroup
+	for i := range stores {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stores[i].StartVacation(ana.ID, 7)
+		}()
+	}
+	wg.Wait()
+	u, err := stores[0].UserByID(ana.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if given := u.VacationUntil.Sub(time.Now()); given > time.Duration(u.VacationDays)*24*time.Hour+time.Hour {
+		t.Fatalf("two vacations together gave %v and charged %d days", given.Round(time.Hour), u.VacationDays)
 	}
 }
