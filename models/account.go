@@ -93,6 +93,9 @@ func (s *Store) RequestReset(name string) error {
 	}
 	now := s.now()
 	return s.transaction(func(tx *gorm.DB) error {
+		if err := s.lockUser(tx, u.ID); err != nil {
+			return err
+		}
 		var recent int64
 		if err := tx.Model(&Mail{}).Where("user_id = ? AND kind = ? AND created_at > ?", u.ID, KindReset, now.Add(-time.Hour)).Count(&recent).Error; err != nil {
 			return err

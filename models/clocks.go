@@ -139,12 +139,14 @@ func (s *Store) SendReminders() (int, error) {
 	}
 	n := 0
 	for _, seat := range due {
+		reminded := false
 		err := s.transaction(func(tx *gorm.DB) error {
+			reminded = false
 			res := tx.Model(&Seat{}).Where("id = ? AND reminded = ? AND remind_at = ?", seat.ID, false, seat.RemindAt).Update("reminded", true)
 			if res.Error != nil || res.RowsAffected != 1 {
 				return res.Error
 			}
-			n++
+			reminded = true
 			left := max(1, int(seat.Deadline.Sub(now).Round(time.Hour)/time.Hour))
 			p, err := peopleIn(tx, nil, *seat.UserID)
 			if err != nil {
@@ -154,6 +156,9 @@ func (s *Store) SendReminders() (int, error) {
 		})
 		if err != nil {
 			return n, err
+		}
+		if reminded {
+			n++
 		}
 	}
 	return n, nil

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"cacao/engine"
 )
@@ -196,14 +197,19 @@ func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded,
 	if err != nil {
 		return nil, err
 	}
-	err = s.commitTransaction(func(tx *gorm.DB) error {
+	err = s.transaction(func(tx *gorm.DB) error {
 		if err := bumpVersion(tx, &l.Game, s.now()); err != nil {
 			return err
 		}
 		if actor.Timeout {
-			// A vacation may have moved the deadline since it was read.
+			// A vacation may have moved the deadline since it was read
+			// (and waits for this once it is read here).
 			var st Seat
-			if err := tx.Select("id", "deadline").Take(&st, l.Seats[seat].ID).Error; err != nil {
+			q := tx
+			if s.pg {
+				q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+			}
+			if err := q.Select("id", "deadline").Take(&st, l.Seats[seat].ID).Error; err != nil {
 				return err
 			}
 			if st.Deadline == nil || st.Deadline.After(now) {

@@ -213,7 +213,9 @@ func migrate(w *gorm.DB) error {
 		return err
 	}
 	if w.Dialector.Name() != "sqlite" {
-		return nil
+		// A name is taken in any capitals: sign-ups at once on several
+		// connections cannot both pass (SQLite's one writer sees to that).
+		return w.Exec("CREATE UNIQUE INDEX IF NOT EXISTS idx_users_username_lower ON users (lower(username))").Error
 	}
 	for _, name := range []string{"games_rev", "seats_rev_insert", "seats_rev_update", "seats_rev_move", "seats_rev_delete",
 		"notifications_unread_insert", "notifications_unread_update", "notifications_unread_delete"} {

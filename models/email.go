@@ -67,6 +67,9 @@ func (s *Store) SetEmail(userID uint, address, preset string) (*User, error) {
 	}
 	var u User
 	err := s.transaction(func(tx *gorm.DB) error {
+		if err := s.lockUser(tx, userID); err != nil {
+			return err
+		}
 		if err := tx.Take(&u, userID).Error; err != nil {
 			return err
 		}

@@ -85,7 +85,10 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 			n++
 		}
 	}
+	base, baseSeats := *g, g.Seats
 	err := s.transaction(func(tx *gorm.DB) error {
+		*g = base // a transaction run again starts from the table as made
+		g.Seats = slices.Clone(baseSeats)
 		if err := s.checkTableLimits(tx, creator.ID, n); err != nil {
 			return err
 		}
@@ -158,6 +161,14 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 	err := s.transaction(func(tx *gorm.DB) error {
 		if err := takeGame(tx, id, token, &g); err != nil {
 			return err
+		}
+		if s.pg { // another join of the table waits, then this one reads it as it left it
+			if err := s.lockGame(tx, g.ID); err != nil {
+				return err
+			}
+			if err := takeGame(tx, g.ID, "", &g); err != nil {
+				return err
+			}
 		}
 		if g.Status != StatusOpen {
 			return ErrNotOpen
@@ -233,6 +244,7 @@ func (s *Store) Decline(id uint, user *User) error {
 }
 
 func takeGame(tx *gorm.DB, id uint, token string, g *Game) error {
+	*g = Game{} // a transaction run again reads it afresh
 	q := tx.Preload("Seats", func(db *gorm.DB) *gorm.DB { return db.Order("slot") })
 	var err error
 	if token != "" {

@@ -279,7 +279,9 @@ func (s *Store) QueueDigests() (int, error) {
 			continue
 		}
 		key := fmt.Sprintf("digest:%d:%s", u.ID, local.Format("2006-01-02"))
+		queued := false
 		err = s.transaction(func(tx *gorm.DB) error {
+			queued = false
 			res := tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&Mail{UserID: u.ID, Kind: KindDigest, Text: "Games waiting for you",
 				Key: &key, Status: MailPending, NextAttempt: now, CreatedAt: now})
 			if res.Error != nil {
@@ -288,11 +290,14 @@ func (s *Store) QueueDigests() (int, error) {
 			if res.RowsAffected != 1 {
 				return nil // that day's digest is queued already (the zone changed meanwhile)
 			}
-			n++
+			queued = true
 			return tx.Model(&User{}).Where("id = ?", u.ID).Update("last_digest_at", now).Error
 		})
 		if err != nil {
 			return n, err
+		}
+		if queued {
+			n++
 		}
 	}
 	return n, nil

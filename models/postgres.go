@@ -2,16 +2,13 @@ package models
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -168,48 +165,29 @@ func (s *Store) listen(ctx context.Context, dsn string, ready chan<- error) {
 	}
 }
 
-// transaction runs fc in a transaction of the writer. On PostgreSQL it is
-// serializable, so that transactions that read and then write (a
-// vacation's days, a chat's pace, a name taken, a seat joined) behave as
-// one after the other, as on SQLite's single writer; one that lost to
-// another is run again, up to retries times, then refused as a conflict.
-// fc may run more than once: it reads what it decides on inside tx.
+// transaction runs fc in a transaction of the writer. On SQLite the one
+// writer runs them one after the other; on PostgreSQL several run at once,
+// so a change that reads and then writes locks first what it decides on
+// (lockUser, lockGame): a game's commit is guarded by its version.
 func (s *Store) transaction(fc func(tx *gorm.DB) error) error {
-	if !s.pg {
-		return s.w.Transaction(fc)
-	}
-	for try := 0; ; try++ {
-		err := s.w.Transaction(fc, &sql.TxOptions{Isolation: sql.LevelSerializable})
-		if !serializationFailure(err) {
-			return err
-		}
-		if try == retries {
-			return ErrConflict
-		}
-	}
+	return s.w.Transaction(fc)
 }
 
-// commitTransaction is transaction for a commit of a game, whose fc
-// changes the game as loaded and so may run only once: one that lost to
-// another is errMoved, as when the version moved on.
-func (s *Store) commitTransaction(fc func(tx *gorm.DB) error) error {
+// lockUser locks user id's row in tx until it ends (PostgreSQL; SQLite's
+// transactions do not meet): the changes that count a user's things (days
+// of vacation, messages, mails, tables) wait for each other.
+func (s *Store) lockUser(tx *gorm.DB, id uint) error {
 	if !s.pg {
-		return s.w.Transaction(fc)
+		return nil
 	}
-	err := s.w.Transaction(fc, &sql.TxOptions{Isolation: sql.LevelSerializable})
-	if serializationFailure(err) {
-		return errMoved
-	}
-	return err
+	return tx.Exec("SELECT id FROM users WHERE id = ? FOR UPDATE", id).Error
 }
 
-// retries is how many times a transaction that lost to another runs again.
-const retries = 8
-
-// serializationFailure reports whether err is PostgreSQL's refusal of a
-// transaction that lost to another (40001) or was chosen to end a
-// deadlock (40P01).
-func serializationFailure(err error) bool {
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
+// lockGame locks game id's row in tx until it ends (PostgreSQL): two
+// joins of one table wait for each other rather than fail.
+func (s *Store) lockGame(tx *gorm.DB, id uint) error {
+	if !s.pg {
+		return nil
+	}
+	return tx.Exec("SELECT id FROM games WHERE id = ? FOR UPDATE", id).Error
 }

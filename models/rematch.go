@@ -2,6 +2,7 @@ package models
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"gorm.io/gorm"
@@ -67,7 +68,10 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 		}
 		g.Seats = append(g.Seats, seat)
 	}
+	base, baseSeats := *g, g.Seats
 	err := s.transaction(func(tx *gorm.DB) error {
+		*g = base // a transaction run again starts from the game as made
+		g.Seats = slices.Clone(baseSeats)
 		if err := s.checkTableLimits(tx, user.ID, len(invites)); err != nil {
 			return err
 		}
@@ -93,7 +97,6 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 		if res.RowsAffected != 1 {
 			return errMoved
 		}
-		old.Version++
 		p, err := peopleIn(tx, g.Seats)
 		if err != nil {
 			return err
@@ -113,6 +116,7 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	old.Version++
 	s.changed(&old, nil, false) // the old game's page links to it
 	s.changed(g, g.Seats, !g.Private)
 	return g, nil

@@ -2,6 +2,7 @@ package models
 
 import (
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"cacao/engine"
 	"cacao/models/rating"
@@ -45,7 +46,11 @@ func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 		return nil
 	}
 	var users []User
-	if err := tx.Select("id", "rating", "rating_dev", "rating_vol").Where("id IN ?", ids).Find(&users).Error; err != nil {
+	q := tx
+	if s.pg { // two games ending together rate their players one after the other
+		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+	}
+	if err := q.Select("id", "rating", "rating_dev", "rating_vol").Where("id IN ?", ids).Order("id").Find(&users).Error; err != nil {
 		return err
 	}
 	byID := map[uint]User{}

@@ -25,6 +25,9 @@ var (
 // checkTableLimits refuses a table creator may not open now, with invites
 // invitations by name in it.
 func (s *Store) checkTableLimits(tx *gorm.DB, creator uint, invites int) error {
+	if err := s.lockUser(tx, creator); err != nil {
+		return err
+	}
 	var open int64
 	if err := tx.Model(&Game{}).Where("creator_id = ? AND status = ?", creator, StatusOpen).Count(&open).Error; err != nil {
 		return err

@@ -55,8 +55,9 @@ func (s *Store) CreateUser(username, password string) (*User, error) {
 		return nil, err
 	}
 	u := &User{Username: username, PasswordHash: hash}
-	// A name is taken in any capitals ("Ana" is "ana"): checked in a
-	// transaction that runs as if alone (see Store.transaction).
+	// A name is taken in any capitals ("Ana" is "ana"): checked in the
+	// transaction (on SQLite no other sign-up enters it meanwhile; on
+	// PostgreSQL an index on the lower-case name refuses the second).
 	err = s.transaction(func(tx *gorm.DB) error {
 		var n int64
 		if err := tx.Model(&User{}).Where("lower(username) = lower(?)", username).Count(&n).Error; err != nil {
