@@ -85,10 +85,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 			n++
 		}
 	}
-	base, baseSeats := *g, g.Seats
 	err := s.transaction(func(tx *gorm.DB) error {
-		*g = base // a transaction run again starts from the table as made
-		g.Seats = slices.Clone(baseSeats)
 		if err := s.checkTableLimits(tx, creator.ID, n); err != nil {
 			return err
 		}
@@ -244,7 +241,7 @@ func (s *Store) Decline(id uint, user *User) error {
 }
 
 func takeGame(tx *gorm.DB, id uint, token string, g *Game) error {
-	*g = Game{} // a transaction run again reads it afresh
+	*g = Game{} // read again (Join), its seats are not added twice
 	q := tx.Preload("Seats", func(db *gorm.DB) *gorm.DB { return db.Order("slot") })
 	var err error
 	if token != "" {

@@ -2,7 +2,6 @@ package models
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 
 	"gorm.io/gorm"
@@ -68,10 +67,7 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 		}
 		g.Seats = append(g.Seats, seat)
 	}
-	base, baseSeats := *g, g.Seats
 	err := s.transaction(func(tx *gorm.DB) error {
-		*g = base // a transaction run again starts from the game as made
-		g.Seats = slices.Clone(baseSeats)
 		if err := s.checkTableLimits(tx, user.ID, len(invites)); err != nil {
 			return err
 		}
