@@ -4,8 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"cacao/models"
 )
 
@@ -60,16 +58,7 @@ func TestLimits(t *testing.T) {
 
 // Two instances on one PostgreSQL database count the same tries.
 func TestPostgresSharesLimits(t *testing.T) {
-	dsn := postgres(t)
-	var stores [2]*models.Store
-	for i := range stores {
-		s, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		stores[i] = s
-	}
+	stores := twoInstances(t)
 	k := models.LimitKey{Key: "signup:192.0.2.1", Rule: models.LimitRule{Burst: 3, Every: time.Hour}}
 	for i := range 3 {
 		if err := stores[i%2].LimitSpend(k); err != nil {

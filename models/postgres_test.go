@@ -19,6 +19,23 @@ func postgres(t *testing.T) string {
 	return modeltest.Schema(t, modeltest.Postgres(t))
 }
 
+// twoInstances is two stores on one new schema of the tests' PostgreSQL
+// database: two instances of the site.
+func twoInstances(t *testing.T) [2]*models.Store {
+	t.Helper()
+	dsn := postgres(t)
+	var stores [2]*models.Store
+	for i := range stores {
+		s, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		stores[i] = s
+	}
+	return stores
+}
+
 // Two stores on one PostgreSQL database are two instances of the site: a
 // change committed through one reaches the change listener of the other
 // (and its own) within a second.
@@ -53,16 +70,7 @@ func TestPostgresTellsEveryInstance(t *testing.T) {
 // once: of two sign-ups of one name in other capitals one is refused, and
 // two vacations started together charge what they give.
 func TestPostgresWritesOneAfterTheOther(t *testing.T) {
-	dsn := postgres(t)
-	var stores [2]*models.Store
-	for i := range stores {
-		s, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		stores[i] = s
-	}
+	stores := twoInstances(t)
 	for round := range 10 {
 		var wg sync.WaitGroup
 		errs := make([]error, 2)
