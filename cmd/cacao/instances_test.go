@@ -158,15 +158,16 @@ func countTurns(l *models.Loaded) int {
 	return n
 }
 
-// timeouts counts the turns the stand-in played for a seat out of time.
+// timeouts counts the commits in which the stand-in played for a seat out
+// of time (one commit may log a turn and choices, of several turns).
 func timeouts(l *models.Loaded) int {
-	turns := map[int]bool{}
+	commits := map[int]bool{}
 	for _, e := range l.Log {
 		if e.Timeout {
-			turns[e.Turn] = true
+			commits[e.Version] = true
 		}
 	}
-	return len(turns)
+	return len(commits)
 }
 
 // turnForm is the form of the first legal placement in l.
