@@ -53,16 +53,23 @@ const PushLife = 24 * time.Hour
 // notice is news m told in the recipient's language: the text and the
 // address of its game.
 func (o *Outbox) notice(m *models.Mail, r models.Recipient) (l *i18n.Lang, text, link string) {
-	l, ok := i18n.Get(r.User.Lang)
-	if !ok {
-		l = i18n.En
-	}
-	l = l.In(r.User.Zone())
+	l = readerLang(&r.User)
 	link = strings.TrimRight(o.BaseURL, "/") + "/"
 	if m.GameID != 0 {
 		link += fmt.Sprintf("games/%d", m.GameID)
 	}
 	return l, views.NoticeText(l, m.Text, m.Format, m.NoteArgs()), link
+}
+
+// readerLang is u's language for what they are sent (the one they chose
+// for the site; English if none: mail has no Accept-Language), with dates
+// in their time zone.
+func readerLang(u *models.User) *i18n.Lang {
+	l, ok := i18n.Get(u.Lang)
+	if !ok {
+		l = i18n.En
+	}
+	return l.In(u.Zone())
 }
 
 // push sends news m to the device r.Push, at most PushesPerHour tries an

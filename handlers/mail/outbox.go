@@ -14,7 +14,6 @@ import (
 	"cacao/handlers/push"
 	"cacao/models"
 	"cacao/views"
-	"cacao/views/i18n"
 )
 
 // Link purposes: what a signed link in a mail may do.
@@ -163,14 +162,7 @@ func (o *Outbox) Compose(m *models.Mail, r models.Recipient) Message {
 		"List-Unsubscribe":      "<" + unsub + ">",
 		"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
 	}}
-	// The mail is in the language the user chose for the site (English if
-	// they never chose one: mail has no Accept-Language), its dates in
-	// their time zone.
-	l, ok := i18n.Get(r.User.Lang)
-	if !ok {
-		l = i18n.En
-	}
-	l = l.In(r.User.Zone())
+	l := readerLang(&r.User)
 	date := func(t time.Time) string { return l.Date(t, false, true) }
 	var b strings.Builder
 	b.WriteString(l.T("Hello %s,", r.User.Username) + "\n\n")
