@@ -6,6 +6,7 @@
 package autoplay
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -32,13 +33,14 @@ const maxSteps = 1000
 // that a move's answer need not read it again. Slow bots think within the
 // call: a request hands them to a Runner instead.
 func Bots(store *models.Store, id uint, from *models.Loaded) (*models.Loaded, error) {
-	l, _, err := play(store, id, from, -1)
+	l, _, err := play(context.Background(), store, id, from, -1)
 	return l, err
 }
 
 // play is Bots making at most slow moves of slow bots (below 0: any
-// number); it stops before the next and says so (waiting).
-func play(store *models.Store, id uint, from *models.Loaded, slow int) (l *models.Loaded, waiting bool, err error) {
+// number); it stops before the next and says so (waiting). Once ctx ends
+// it commits nothing more (and is not waiting).
+func play(ctx context.Context, store *models.Store, id uint, from *models.Loaded, slow int) (l *models.Loaded, waiting bool, err error) {
 	r := engine.NewRand(seed())
 	l = from
 	for step := 0; step < maxSteps; step++ {
@@ -67,7 +69,7 @@ func play(store *models.Store, id uint, from *models.Loaded, slow int) (l *model
 		if err != nil {
 			return nil, false, err
 		}
-		if !ok {
+		if !ok || ctx.Err() != nil {
 			return l, false, nil
 		}
 		_, err = store.Commit(id, l.Game.Version, actor, play)

@@ -24,6 +24,7 @@ import (
 type Runner struct {
 	store *models.Store
 	log   *slog.Logger
+	move  Move
 	slots chan struct{}
 	wg    sync.WaitGroup
 
@@ -33,19 +34,41 @@ type Runner struct {
 	closed bool
 }
 
+// Move plays game id's next slow move in a slot, and the quick moves
+// after it, and reports whether another slow move waits (the game goes to
+// the back of the line for it). It stops early, and plays nothing more,
+// once ctx ends.
+type Move func(ctx context.Context, id uint) (waiting bool, err error)
+
+// Option sets up a Runner.
+type Option func(*Runner)
+
+// WithMove replaces the Runner's slow move (default: the bots' own, the
+// search's for the hard bot): tests count and order the moves without
+// thinking for a second each.
+func WithMove(m Move) Option { return func(rn *Runner) { rn.move = m } }
+
 // NewRunner returns a Runner of store's games.
-func NewRunner(store *models.Store, log *slog.Logger) *Runner {
+func NewRunner(store *models.Store, log *slog.Logger, opts ...Option) *Runner {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Runner{store: store, log: log, slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
+	rn := &Runner{store: store, log: log, slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
 		busy: map[uint]bool{}, again: map[uint]bool{}}
+	rn.move = func(ctx context.Context, id uint) (bool, error) {
+		_, waiting, err := play(ctx, store, id, nil, 1)
+		return waiting, err
+	}
+	for _, o := range opts {
+		o(rn)
+	}
+	return rn
 }
 
 // Bots is the package's Bots but for slow bots, whose moves it starts in
 // the background: the game returned is the one a person may be shown now.
 func (rn *Runner) Bots(id uint, from *models.Loaded) (*models.Loaded, error) {
-	l, waiting, err := play(rn.store, id, from, 0)
+	l, waiting, err := play(context.Background(), rn.store, id, from, 0)
 	if err != nil || !waiting {
 		return l, err
 	}
@@ -74,7 +97,7 @@ func (rn *Runner) run(id uint) {
 			rn.slots <- struct{}{}
 			var err error
 			if !rn.isClosed() {
-				_, waiting, err = play(rn.store, id, nil, 1)
+				waiting, err = rn.move(context.Background(), id)
 			}
 			<-rn.slots
 			if err != nil {
