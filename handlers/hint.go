@@ -56,7 +56,7 @@ func (s *Server) hint(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 10*time.Second)
 	defer cancel()
 	busy := s.bots.Think(ctx, u.ID, func() {
-		choice, err = bot.Search{Budget: hintBudget}.Think(st.Clone(), engine.NewRand(uint64(time.Now().UnixNano())))
+		choice, err = bot.Search{Budget: hintBudget, Stop: ctx.Done()}.Think(st.Clone(), engine.NewRand(uint64(time.Now().UnixNano())))
 	})
 	if busy != nil {
 		c.Response().Header().Set("Retry-After", "10")

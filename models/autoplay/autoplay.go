@@ -65,7 +65,7 @@ func play(ctx context.Context, store *models.Store, id uint, from *models.Loaded
 			}
 			slow--
 		}
-		actor, play, ok, err := botPlay(l, r)
+		actor, play, ok, err := botPlay(ctx, l, r)
 		if err != nil {
 			return nil, false, err
 		}
@@ -99,20 +99,58 @@ func nextBot(l *models.Loaded) (seat int, resolve, ok bool) {
 // move (a choice is quick, whichever bot makes it).
 func nextIsSlow(l *models.Loaded) bool {
 	seat, resolve, ok := nextBot(l)
-	return ok && !resolve && bot.Slow(l.BotOf(seat))
+	return ok && !resolve && bot.Slow(kindOf(l, seat))
+}
+
+// unattended is the bot that plays a slow bot's seat once no person
+// plays at the table: nobody waits for its moves any more, so the rest of
+// the game is played in milliseconds, off the slots, to its result (the
+// players who left rank behind every player who finished their own, as
+// ever, however the bots play it).
+const unattended = "medium"
+
+// kindOf is the bot that plays seat of l (see unattended).
+func kindOf(l *models.Loaded, seat int) string {
+	if k := l.BotOf(seat); !bot.Slow(k) || person(l) != 0 {
+		return k
+	}
+	return unattended
+}
+
+// person is whom game l's slow moves are counted against: its creator
+// while they play their seat (they chose the bots), else the first person
+// who plays one (0: no person plays any more).
+func person(l *models.Loaded) uint {
+	first := uint(0)
+	for i, st := range l.Seats {
+		if st.UserID == nil || l.BotOf(i) != "" {
+			continue
+		}
+		if *st.UserID == l.Game.CreatorID {
+			return *st.UserID
+		}
+		if first == 0 {
+			first = *st.UserID
+		}
+	}
+	return first
 }
 
 // botPlay is what a bot of l does next (see nextBot). ok is false when no
-// bot has anything to do.
-func botPlay(l *models.Loaded, r *engine.Rand) (models.Actor, models.Play, bool, error) {
+// bot has anything to do. A search ends early once ctx does.
+func botPlay(ctx context.Context, l *models.Loaded, r *engine.Rand) (models.Actor, models.Play, bool, error) {
 	st := l.Play.State()
 	seat, resolve, ok := nextBot(l)
 	if !ok {
 		return models.Actor{}, models.Play{}, false, nil
 	}
-	b, ok := bot.ByName(l.BotOf(seat))
+	b, ok := bot.ByName(kindOf(l, seat))
 	if !ok {
-		return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", l.BotOf(seat))
+		return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", kindOf(l, seat))
+	}
+	if sr, ok := b.(bot.Search); ok {
+		sr.Stop = ctx.Done()
+		b = sr
 	}
 	if resolve {
 		return models.Actor{Bot: true, Seat: seat}, models.Play{Acts: b.Resolve(st, seat, r)}, true, nil

@@ -64,8 +64,9 @@ type job struct {
 	f      func()
 	done   chan struct{} // closed once f ran (ran) or never will
 	ran    bool
-	under  bool // under way
-	again  bool // the game was woken again while under way
+	under  bool               // under way
+	again  bool               // the game was woken again while under way
+	stop   context.CancelFunc // ends the game's move under way
 }
 
 // Move plays game id's next slow move in a slot, and the quick moves
@@ -101,7 +102,18 @@ func NewRunner(store *models.Store, log *slog.Logger, opts ...Option) *Runner {
 
 // Bots is the package's Bots but for slow bots, whose moves it starts in
 // the background: the game returned is the one a person may be shown now.
+// A game no person plays any more has no slow bots (see unattended): its
+// move waiting or under way here is dropped, its search stopped.
 func (rn *Runner) Bots(id uint, from *models.Loaded) (*models.Loaded, error) {
+	if from == nil {
+		var err error
+		if from, err = rn.store.LoadGame(id); err != nil {
+			return nil, err
+		}
+	}
+	if person(from) == 0 {
+		rn.drop(id)
+	}
 	l, waiting, err := play(context.Background(), rn.store, id, from, 0)
 	if err != nil || !waiting {
 		return l, err
@@ -118,23 +130,18 @@ func (rn *Runner) Bots(id uint, from *models.Loaded) (*models.Loaded, error) {
 	return l, nil
 }
 
-// person is whom game l's slow moves are counted against: its creator
-// while they play their seat (they chose the bots), else the first person
-// who plays one (0: none).
-func person(l *models.Loaded) uint {
-	first := uint(0)
-	for i, st := range l.Seats {
-		if st.UserID == nil || l.BotOf(i) != "" {
-			continue
-		}
-		if *st.UserID == l.Game.CreatorID {
-			return *st.UserID
-		}
-		if first == 0 {
-			first = *st.UserID
-		}
+// drop forgets game id's move waiting, or stops the one under way.
+func (rn *Runner) drop(id uint) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	switch j := rn.games[id]; {
+	case j == nil:
+	case j.under:
+		j.stop()
+	default:
+		rn.unqueue(j)
+		rn.release(j)
 	}
-	return first
 }
 
 // add puts j at the back of its person's line, and reports whether it
@@ -230,21 +237,24 @@ func (rn *Runner) work() {
 			rn.workers--
 			return
 		}
-		j.under, j.again = true, false
+		ctx, stop := context.WithCancel(context.Background())
+		j.under, j.again, j.stop = true, false, stop
 		rn.mu.Unlock()
 		waiting := false
 		if j.game == 0 {
 			j.f()
 		} else {
 			var err error
-			waiting, err = rn.move(context.Background(), j.game)
+			waiting, err = rn.move(ctx, j.game)
 			if err != nil {
 				rn.log.Error("a bot's move in the background", "game", j.game, "err", err)
 			}
 		}
 		rn.mu.Lock()
 		j.under, j.ran = false, j.game == 0
-		if !rn.closed && j.game != 0 && (waiting || j.again) {
+		dropped := ctx.Err() != nil
+		stop()
+		if !rn.closed && j.game != 0 && (waiting && !dropped || j.again) {
 			rn.requeue(j)
 			continue
 		}
