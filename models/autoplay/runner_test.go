@@ -14,11 +14,8 @@ import (
 // one table of hard bots cannot hold them; Close lets the move under way
 // end and plays no more.
 func TestRunnerTakesTurns(t *testing.T) {
-	oneSlot(t)
-	s := open(t)
-	ana, _ := s.CreateUser("ana", "password-ana")
-	f := newFake(s, false)
-	rn := autoplay.NewRunner(s, nil, autoplay.WithMove(f.move))
+	f := newFake(t, false)
+	s, ana, rn := f.s, f.ana, f.rn
 	long, short := hardGame(t, s, ana, 3), hardGame(t, s, ana, 3)
 	f.want(long, 3)
 	f.want(short, 3)
@@ -46,12 +43,9 @@ func TestRunnerTakesTurns(t *testing.T) {
 // A game nobody plays any more (its person resigned) is played to its
 // result by the quick bot within Bots, off the slots: no search for it.
 func TestRunnerLeavesNoSearchForGamesNobodyPlays(t *testing.T) {
-	oneSlot(t)
-	s := open(t)
-	ana, _ := s.CreateUser("ana", "password-ana")
-	f := newFake(s, false)
+	f := newFake(t, false)
+	s, ana, rn := f.s, f.ana, f.rn
 	close(f.release)
-	rn := autoplay.NewRunner(s, nil, autoplay.WithMove(f.move))
 	defer rn.Close()
 	id := hardGame(t, s, ana, 3)
 	done, err := s.Resign(id, ana.ID)

@@ -62,20 +62,30 @@ func quickMove(s *models.Store, id uint) error {
 	return err
 }
 
-// fakeMoves stands in for the search: each slow move is told on calls
-// and waits for release (or its context's end); then, if commit, the
-// quick bot plays it. A game wants more slow moves while left says so.
+// fakeMoves stands in for the search of rn, a Runner of one slot on s,
+// where ana and bob play: each slow move is told on calls and waits for
+// release (or its context's end); then, if commit, the quick bot plays
+// it. A game wants more slow moves while left says so.
 type fakeMoves struct {
-	s       *models.Store
-	commit  bool
-	calls   chan uint
-	release chan struct{}
-	mu      sync.Mutex
-	left    map[uint]int
+	s        *models.Store
+	ana, bob *models.User
+	rn       *autoplay.Runner
+	commit   bool
+	calls    chan uint
+	release  chan struct{}
+	mu       sync.Mutex
+	left     map[uint]int
 }
 
-func newFake(s *models.Store, commit bool) *fakeMoves {
-	return &fakeMoves{s: s, commit: commit, calls: make(chan uint, 1000), release: make(chan struct{}), left: map[uint]int{}}
+// newFake returns a fakeMoves on a new store set up by opts.
+func newFake(t *testing.T, commit bool, opts ...models.Option) *fakeMoves {
+	oneSlot(t)
+	s := open(t, opts...)
+	ana, _ := s.CreateUser("ana", "password-ana")
+	bob, _ := s.CreateUser("bob", "password-bob")
+	f := &fakeMoves{s: s, ana: ana, bob: bob, commit: commit, calls: make(chan uint, 1000), release: make(chan struct{}), left: map[uint]int{}}
+	f.rn = autoplay.NewRunner(s, nil, autoplay.WithMove(f.move))
+	return f
 }
 
 func (f *fakeMoves) move(ctx context.Context, id uint) (bool, error) {
@@ -138,12 +148,8 @@ func oneSlot(t *testing.T) {
 // each of her games; and so does his hint.
 func TestRunnerSharesSlotsPerPerson(t *testing.T) {
 	for _, hint := range []bool{false, true} {
-		oneSlot(t)
-		s := open(t)
-		ana, _ := s.CreateUser("ana", "password-ana")
-		bob, _ := s.CreateUser("bob", "password-bob")
-		f := newFake(s, false)
-		rn := autoplay.NewRunner(s, nil, autoplay.WithMove(f.move))
+		f := newFake(t, false)
+		s, ana, bob, rn := f.s, f.ana, f.bob, f.rn
 		for range 10 {
 			id := hardGame(t, s, ana, 3)
 			f.want(id, 3)
@@ -185,12 +191,9 @@ func TestRunnerSharesSlotsPerPerson(t *testing.T) {
 // few wait (no goroutine each), and the others are played when the
 // worker's pass over stalled games offers them again.
 func TestRunnerCapsQueuedGamesPerPerson(t *testing.T) {
-	oneSlot(t)
 	clock := modeltest.NewClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), time.Millisecond)
-	s := open(t, models.WithClock(clock.Now))
-	ana, _ := s.CreateUser("ana", "password-ana")
-	f := newFake(s, true)
-	rn := autoplay.NewRunner(s, nil, autoplay.WithMove(f.move))
+	f := newFake(t, true, models.WithClock(clock.Now))
+	s, ana, rn := f.s, f.ana, f.rn
 	defer rn.Close()
 	games := map[uint]bool{}
 	for range 10 {
@@ -228,12 +231,8 @@ func TestRunnerCapsQueuedGamesPerPerson(t *testing.T) {
 // gives its place up (ErrBusy) without running; so it does when the
 // Runner closes, or at once when its person has a few waiting already.
 func TestRunnerThinkGivesUp(t *testing.T) {
-	oneSlot(t)
-	s := open(t)
-	ana, _ := s.CreateUser("ana", "password-ana")
-	bob, _ := s.CreateUser("bob", "password-bob")
-	f := newFake(s, false)
-	rn := autoplay.NewRunner(s, nil, autoplay.WithMove(f.move))
+	f := newFake(t, false)
+	s, ana, bob, rn := f.s, f.ana, f.bob, f.rn
 	id := hardGame(t, s, ana, 1)
 	f.want(id, 1)
 	if _, err := rn.Bots(id, nil); err != nil {
