@@ -51,11 +51,12 @@ func (s *Server) hint(c echo.Context) error {
 	}
 	s.limiter.spend(key)
 	var choice bot.Choice
-	// The search waits its turn among the bots' moves, not for ever.
+	// The search waits for the player's turn among the persons whose bots
+	// think, not for ever.
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 10*time.Second)
 	defer cancel()
-	busy := s.bots.Think(ctx, func() {
-		choice, err = bot.Search{Budget: hintBudget}.Think(st.Clone(), engine.NewRand(uint64(time.Now().UnixNano())))
+	busy := s.bots.Think(ctx, u.ID, func() {
+		choice, err = bot.Search{Budget: hintBudget, Stop: ctx.Done()}.Think(st.Clone(), engine.NewRand(uint64(time.Now().UnixNano())))
 	})
 	if busy != nil {
 		c.Response().Header().Set("Retry-After", "10")

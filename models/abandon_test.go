@@ -218,3 +218,28 @@ func TestNoHandOverWithATurnLimit(t *testing.T) {
 		t.Fatalf("handing over in a game with a limit: %v", err)
 	}
 }
+
+// StalledBots lists the games whose bots have waited longest first, so
+// that games left waiting in numbers (the Runner keeps few of a person's)
+// cannot keep another's lost move from being offered again.
+func TestStalledBotsOldestFirst(t *testing.T) {
+	s, clock := openClocked(t)
+	ana, _ := s.CreateUser("ana", "password-ana")
+	var ids []uint
+	for range 3 {
+		g, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"greedy"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, g.ID)
+	}
+	for i := len(ids) - 1; i >= 0; i-- { // the last game's bot waits first
+		clock.Advance(time.Minute)
+		mustMove(t, s, ids[i], ana)
+	}
+	clock.Advance(5 * time.Minute)
+	got, err := s.StalledBots(time.Minute, 2)
+	if err != nil || len(got) != 2 || got[0] != ids[2] || got[1] != ids[1] {
+		t.Fatalf("the two longest stalled of games %v: %v, %v; want the last two, last first", ids, got, err)
+	}
+}

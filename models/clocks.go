@@ -99,12 +99,15 @@ func (s *Store) DueTimeouts(limit int) ([]Seat, error) {
 // StalledBots lists, up to limit, the running games that have waited on a
 // bot (or an abandoned seat, which the stand-in bot plays) for longer than
 // after: its move was due when someone else's commit ended, and was lost
-// (a crash, a failed request) before the bot played it.
+// (a crash, a failed request) before the bot played it, or was not kept
+// (autoplay.Runner keeps a few of a person's games waiting). The longest
+// waiting come first, so that every game's turn comes.
 func (s *Store) StalledBots(after time.Duration, limit int) ([]uint, error) {
 	var ids []uint
-	err := s.db.Model(&Seat{}).Distinct("seats.game_id").
+	err := s.db.Model(&Seat{}).Select("seats.game_id").
 		Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
 		Where("seats.waiting_since <= ? AND (seats.bot <> '' OR seats.abandoned)", s.now().Add(-after)).
+		Group("seats.game_id").Order("MIN(seats.waiting_since), seats.game_id").
 		Limit(limit).Pluck("seats.game_id", &ids).Error
 	return ids, err
 }

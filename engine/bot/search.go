@@ -24,6 +24,10 @@ type Search struct {
 	// of iterations: with a seeded Rand the move is then the same on
 	// every machine (tests, replays of a bot's game).
 	Iterations int
+	// Stop, once closed, ends the search early (nil: never): the move is
+	// the best found so far, after at least a few iterations. Nobody may
+	// want it any more (the game's persons left).
+	Stop <-chan struct{}
 }
 
 // DefaultBudget is the hard bot's thinking time per move, on one core.
@@ -79,7 +83,7 @@ func (sr Search) Think(s *engine.State, r *engine.Rand) (Choice, error) {
 	}
 	n := 0
 	for ; sr.Iterations <= 0 || n < sr.Iterations; n++ {
-		if sr.Iterations <= 0 && n%16 == 0 && n > 0 && time.Now().After(deadline) {
+		if n%16 == 0 && n > 0 && (sr.Iterations <= 0 && time.Now().After(deadline) || closed(sr.Stop)) {
 			break
 		}
 		st := sp.Sample(r)
@@ -99,6 +103,16 @@ func (sr Search) Think(s *engine.State, r *engine.Rand) (Choice, error) {
 	m := t.moves[best]
 	m.Acts = ownActs(s, seat, m)
 	return Choice{Move: m, Value: b.reward / float64(b.visits), Won: b.won / float64(b.visits), Visits: int(b.visits), Iterations: n}, nil
+}
+
+// closed reports whether c (nil: never) is closed.
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // ownActs is the best-value order of seat's own edges that m fires.

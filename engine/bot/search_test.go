@@ -3,6 +3,7 @@ package bot
 import (
 	"reflect"
 	"testing"
+	"time"
 
 	"cacao/engine"
 )
@@ -92,6 +93,24 @@ func TestSearchDeterministic(t *testing.T) {
 	}
 	if _, err := s.Clone().Play(s.Current(), a.Move); err != nil {
 		t.Fatalf("the search chose an illegal move: %v", err)
+	}
+}
+
+// A stopped search ends early, with a legal move: on a budget of a minute,
+// or of a million iterations, it answers at once.
+func TestSearchStops(t *testing.T) {
+	s := midGame(t, 4, 3, 6)
+	stop := make(chan struct{})
+	close(stop)
+	for _, sr := range []Search{{Budget: time.Minute, Stop: stop}, {Iterations: 1_000_000, Stop: stop}} {
+		start := time.Now()
+		c, err := sr.Think(s, engine.NewRand(1))
+		if took := time.Since(start); err != nil || took > 5*time.Second || c.Iterations > 1000 {
+			t.Fatalf("a stopped search (%+v) took %v and %d iterations: %v", sr, took, c.Iterations, err)
+		}
+		if _, err := s.Clone().Play(s.Current(), c.Move); err != nil {
+			t.Fatalf("the stopped search chose an illegal move: %v", err)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@
 package autoplay
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -32,13 +33,14 @@ const maxSteps = 1000
 // that a move's answer need not read it again. Slow bots think within the
 // call: a request hands them to a Runner instead.
 func Bots(store *models.Store, id uint, from *models.Loaded) (*models.Loaded, error) {
-	l, _, err := play(store, id, from, -1)
+	l, _, err := play(context.Background(), store, id, from, -1)
 	return l, err
 }
 
 // play is Bots making at most slow moves of slow bots (below 0: any
-// number); it stops before the next and says so (waiting).
-func play(store *models.Store, id uint, from *models.Loaded, slow int) (l *models.Loaded, waiting bool, err error) {
+// number); it stops before the next and says so (waiting). Once ctx ends
+// it commits nothing more (and is not waiting).
+func play(ctx context.Context, store *models.Store, id uint, from *models.Loaded, slow int) (l *models.Loaded, waiting bool, err error) {
 	r := engine.NewRand(seed())
 	l = from
 	for step := 0; step < maxSteps; step++ {
@@ -63,11 +65,11 @@ func play(store *models.Store, id uint, from *models.Loaded, slow int) (l *model
 			}
 			slow--
 		}
-		actor, play, ok, err := botPlay(l, r)
+		actor, play, ok, err := botPlay(ctx, l, r)
 		if err != nil {
 			return nil, false, err
 		}
-		if !ok {
+		if !ok || ctx.Err() != nil {
 			return l, false, nil
 		}
 		_, err = store.Commit(id, l.Game.Version, actor, play)
@@ -97,20 +99,58 @@ func nextBot(l *models.Loaded) (seat int, resolve, ok bool) {
 // move (a choice is quick, whichever bot makes it).
 func nextIsSlow(l *models.Loaded) bool {
 	seat, resolve, ok := nextBot(l)
-	return ok && !resolve && bot.Slow(l.BotOf(seat))
+	return ok && !resolve && bot.Slow(kindOf(l, seat))
+}
+
+// unattended is the bot that plays a slow bot's seat once no person
+// plays at the table: nobody waits for its moves any more, so the rest of
+// the game is played in milliseconds, off the slots, to its result (the
+// players who left rank behind every player who finished their own, as
+// ever, however the bots play it).
+const unattended = "medium"
+
+// kindOf is the bot that plays seat of l (see unattended).
+func kindOf(l *models.Loaded, seat int) string {
+	if k := l.BotOf(seat); !bot.Slow(k) || person(l) != 0 {
+		return k
+	}
+	return unattended
+}
+
+// person is whom game l's slow moves are counted against: its creator
+// while they play their seat (they chose the bots), else the first person
+// who plays one (0: no person plays any more).
+func person(l *models.Loaded) uint {
+	first := uint(0)
+	for i, st := range l.Seats {
+		if st.UserID == nil || l.BotOf(i) != "" {
+			continue
+		}
+		if *st.UserID == l.Game.CreatorID {
+			return *st.UserID
+		}
+		if first == 0 {
+			first = *st.UserID
+		}
+	}
+	return first
 }
 
 // botPlay is what a bot of l does next (see nextBot). ok is false when no
-// bot has anything to do.
-func botPlay(l *models.Loaded, r *engine.Rand) (models.Actor, models.Play, bool, error) {
+// bot has anything to do. A search ends early once ctx does.
+func botPlay(ctx context.Context, l *models.Loaded, r *engine.Rand) (models.Actor, models.Play, bool, error) {
 	st := l.Play.State()
 	seat, resolve, ok := nextBot(l)
 	if !ok {
 		return models.Actor{}, models.Play{}, false, nil
 	}
-	b, ok := bot.ByName(l.BotOf(seat))
+	b, ok := bot.ByName(kindOf(l, seat))
 	if !ok {
-		return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", l.BotOf(seat))
+		return models.Actor{}, models.Play{}, false, fmt.Errorf("autoplay: no bot %q", kindOf(l, seat))
+	}
+	if sr, ok := b.(bot.Search); ok {
+		sr.Stop = ctx.Done()
+		b = sr
 	}
 	if resolve {
 		return models.Actor{Bot: true, Seat: seat}, models.Play{Acts: b.Resolve(st, seat, r)}, true, nil

@@ -12,9 +12,9 @@ import (
 	"cacao/models/modeltest"
 )
 
-func open(t *testing.T) *models.Store {
+func open(t *testing.T, opts ...models.Option) *models.Store {
 	t.Helper()
-	s, err := models.Open(modeltest.DB(t), models.WithPasswordCost(bcrypt.MinCost), models.WithBots(autoplay.Kinds()...))
+	s, err := models.Open(modeltest.DB(t), append([]models.Option{models.WithPasswordCost(bcrypt.MinCost), models.WithBots(autoplay.Kinds()...)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,109 +16,300 @@ import (
 // search thinks for a second) is played in the background and reaches the
 // table live, as anyone's move does.
 //
-// The search takes turns in a few slots (half the cores), one move at a
-// time: a game with many slow moves to make goes to the back of the line
-// after each, so that one table of hard bots cannot hold the slots, and
-// the cores stay free for the pages. models.Store.StalledBots is the net
-// should a process stop while a game waits.
+// The search runs in a few slots (half the cores), so that the cores stay
+// free for the pages, one move at a time, and the slots are shared
+// between persons, not games: the persons whose games (or hints) wait
+// take turns, one move each, so that a person's move waits for at most
+// one move of each other person, however many games they keep busy.
+// A person has at most perPerson moves waiting or under way: a game
+// woken beyond that is not kept, and models.Store.StalledBots (the
+// worker's Stalled) offers it again later, as it does a game whose move
+// a stopped process lost. A few goroutines (one a slot) play the line.
+//
+// Each process runs its own Runner: two instances share their persons'
+// games as each is woken on them, and the store's versions settle a move
+// both play.
 type Runner struct {
 	store *models.Store
 	log   *slog.Logger
-	slots chan struct{}
-	wg    sync.WaitGroup
+	move  Move
+	slots int
 
-	mu     sync.Mutex
-	busy   map[uint]bool // games being played in the background
-	again  map[uint]bool // games asked for again meanwhile
-	closed bool
+	mu      sync.Mutex
+	wg      sync.WaitGroup
+	workers int             // goroutines playing the line, at most slots
+	line    []uint          // the persons with jobs waiting, in turn
+	waiting map[uint][]*job // each person's jobs waiting, oldest first
+	held    map[uint]int    // each person's jobs waiting or under way
+	games   map[uint]*job   // the games waiting or under way
+	jobs    int             // every job waiting or under way
+	closed  bool
 }
 
+// A person has at most perPerson moves (a game's next slow move, a hint,
+// a stand-in's timeout) waiting or under way at once: a person at the
+// keyboard plays one game at a time, and seldom has more than a couple
+// waiting on the hard bots; a few more would only wait their turn
+// behind those. maxJobs bounds them all, whatever the number of persons.
+const (
+	perPerson = 4
+	maxJobs   = 2000
+)
+
+// job is a turn in a slot: a game's next slow move, or f, a person's
+// search, for person.
+type job struct {
+	person uint
+	game   uint
+	f      func()
+	done   chan struct{} // closed once f ran (ran) or never will
+	ran    bool
+	under  bool               // under way
+	again  bool               // the game was woken again while under way
+	stop   context.CancelFunc // ends the game's move under way
+}
+
+// Move plays game id's next slow move in a slot, and the quick moves
+// after it, and reports whether another slow move waits (the game goes to
+// the back of its person's line for it). It stops early, and plays
+// nothing more, once ctx ends.
+type Move func(ctx context.Context, id uint) (waiting bool, err error)
+
+// Option sets up a Runner.
+type Option func(*Runner)
+
+// WithMove replaces the Runner's slow move (default: the bots' own, the
+// search's for the hard bot): tests count and order the moves without
+// thinking for a second each.
+func WithMove(m Move) Option { return func(rn *Runner) { rn.move = m } }
+
 // NewRunner returns a Runner of store's games.
-func NewRunner(store *models.Store, log *slog.Logger) *Runner {
+func NewRunner(store *models.Store, log *slog.Logger, opts ...Option) *Runner {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Runner{store: store, log: log, slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
-		busy: map[uint]bool{}, again: map[uint]bool{}}
+	rn := &Runner{store: store, log: log, slots: max(1, runtime.GOMAXPROCS(0)/2),
+		waiting: map[uint][]*job{}, held: map[uint]int{}, games: map[uint]*job{}}
+	rn.move = func(ctx context.Context, id uint) (bool, error) {
+		_, waiting, err := play(ctx, store, id, nil, 1)
+		return waiting, err
+	}
+	for _, o := range opts {
+		o(rn)
+	}
+	return rn
 }
 
 // Bots is the package's Bots but for slow bots, whose moves it starts in
 // the background: the game returned is the one a person may be shown now.
+// A game no person plays any more has no slow bots (see unattended): its
+// move waiting or under way here is dropped, its search stopped.
 func (rn *Runner) Bots(id uint, from *models.Loaded) (*models.Loaded, error) {
-	l, waiting, err := play(rn.store, id, from, 0)
+	if from == nil {
+		var err error
+		if from, err = rn.store.LoadGame(id); err != nil {
+			return nil, err
+		}
+	}
+	if person(from) == 0 {
+		rn.drop(id)
+	}
+	l, waiting, err := play(context.Background(), rn.store, id, from, 0)
 	if err != nil || !waiting {
 		return l, err
 	}
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
-	switch {
-	case rn.closed:
-	case rn.busy[id]:
-		rn.again[id] = true
-	default:
-		rn.busy[id] = true
-		rn.wg.Add(1)
-		go rn.run(id)
+	if j := rn.games[id]; j != nil {
+		j.again = j.under // a waiting job plays the move anyway
+		return l, nil
+	}
+	if j := (&job{person: person(l), game: id}); rn.add(j) {
+		rn.games[id] = j
 	}
 	return l, nil
 }
 
-// run plays game id's bots, one slow move a turn in the slots, until a
-// person must act (and again if someone asked meanwhile), or the Runner
-// closes.
-func (rn *Runner) run(id uint) {
+// drop forgets game id's move waiting, or stops the one under way.
+func (rn *Runner) drop(id uint) {
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	switch j := rn.games[id]; {
+	case j == nil:
+	case j.under:
+		j.stop()
+	default:
+		rn.unqueue(j)
+		rn.release(j)
+	}
+}
+
+// add puts j at the back of its person's line, and reports whether it
+// did: not after Close, nor beyond perPerson or maxJobs. rn.mu is held.
+func (rn *Runner) add(j *job) bool {
+	if rn.closed || rn.held[j.person] >= perPerson || rn.jobs >= maxJobs {
+		return false
+	}
+	rn.held[j.person]++
+	rn.jobs++
+	rn.requeue(j)
+	if rn.workers < rn.slots {
+		rn.workers++
+		rn.wg.Add(1)
+		go rn.work()
+	}
+	return true
+}
+
+// requeue puts j, held already, at the back of its person's jobs; the
+// person joins the line if they were not in it. rn.mu is held.
+func (rn *Runner) requeue(j *job) {
+	if len(rn.waiting[j.person]) == 0 {
+		rn.line = append(rn.line, j.person)
+	}
+	rn.waiting[j.person] = append(rn.waiting[j.person], j)
+}
+
+// next takes the first job of the person first in line, who goes to the
+// back of the line if they have more (nil: none). rn.mu is held.
+func (rn *Runner) next() *job {
+	if len(rn.line) == 0 {
+		return nil
+	}
+	p := rn.line[0]
+	rn.line = rn.line[1:]
+	q := rn.waiting[p]
+	j := q[0]
+	if len(q) == 1 {
+		delete(rn.waiting, p)
+	} else {
+		rn.waiting[p] = q[1:]
+		rn.line = append(rn.line, p)
+	}
+	return j
+}
+
+// unqueue takes waiting job j out of the line. rn.mu is held.
+func (rn *Runner) unqueue(j *job) {
+	q := rn.waiting[j.person]
+	for i := range q {
+		if q[i] == j {
+			q = append(q[:i:i], q[i+1:]...)
+			break
+		}
+	}
+	if len(q) > 0 {
+		rn.waiting[j.person] = q
+		return
+	}
+	delete(rn.waiting, j.person)
+	for i, p := range rn.line {
+		if p == j.person {
+			rn.line = append(rn.line[:i:i], rn.line[i+1:]...)
+			break
+		}
+	}
+}
+
+// release forgets j, no longer waiting nor under way. rn.mu is held.
+func (rn *Runner) release(j *job) {
+	if rn.held[j.person]--; rn.held[j.person] == 0 {
+		delete(rn.held, j.person)
+	}
+	rn.jobs--
+	if j.game != 0 {
+		delete(rn.games, j.game)
+	}
+	if j.done != nil {
+		close(j.done)
+	}
+}
+
+// work plays the line, one job at a time, until it is empty or the
+// Runner closes.
+func (rn *Runner) work() {
 	defer rn.wg.Done()
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
 	for {
+		j := rn.next()
+		if j == nil {
+			rn.workers--
+			return
+		}
+		ctx, stop := context.WithCancel(context.Background())
+		j.under, j.again, j.stop = true, false, stop
+		rn.mu.Unlock()
 		waiting := false
-		if !rn.isClosed() {
-			rn.slots <- struct{}{}
+		if j.game == 0 {
+			j.f()
+		} else {
 			var err error
-			if !rn.isClosed() {
-				_, waiting, err = play(rn.store, id, nil, 1)
-			}
-			<-rn.slots
+			waiting, err = rn.move(ctx, j.game)
 			if err != nil {
-				rn.log.Error("a bot's move in the background", "game", id, "err", err)
+				rn.log.Error("a bot's move in the background", "game", j.game, "err", err)
 			}
 		}
 		rn.mu.Lock()
-		if rn.closed || !waiting && !rn.again[id] {
-			delete(rn.busy, id)
-			delete(rn.again, id)
-			rn.mu.Unlock()
-			return
+		j.under, j.ran = false, j.game == 0
+		dropped := ctx.Err() != nil
+		stop()
+		if !rn.closed && j.game != 0 && (waiting && !dropped || j.again) {
+			rn.requeue(j)
+			continue
 		}
-		delete(rn.again, id)
-		rn.mu.Unlock()
+		rn.release(j)
 	}
 }
 
-func (rn *Runner) isClosed() bool {
-	rn.mu.Lock()
-	defer rn.mu.Unlock()
-	return rn.closed
-}
-
-// ErrBusy means every slot stayed taken until the caller's context ended.
+// ErrBusy means the caller's turn in the slots did not come before its
+// context ended, or the caller has too many searches waiting already.
 var ErrBusy = errors.New("autoplay: the bots are busy")
 
-// Think runs f, a search for a person (a hint), in a slot, so that it
-// takes no more cores; ErrBusy when none frees before ctx ends.
-func (rn *Runner) Think(ctx context.Context, f func()) error {
-	select {
-	case rn.slots <- struct{}{}:
-	case <-ctx.Done():
+// Think runs f, a search for user (a hint, or a stand-in's move for
+// their seat), in a slot in user's turn, so that it takes no more cores
+// and no more than user's share of them; ErrBusy when its turn does not
+// come before ctx ends, or user has perPerson searches and moves waiting.
+func (rn *Runner) Think(ctx context.Context, user uint, f func()) error {
+	j := &job{person: user, f: f, done: make(chan struct{})}
+	rn.mu.Lock()
+	ok := rn.add(j)
+	rn.mu.Unlock()
+	if !ok {
 		return ErrBusy
 	}
-	defer func() { <-rn.slots }()
-	f()
+	select {
+	case <-j.done:
+	case <-ctx.Done():
+		rn.mu.Lock()
+		select {
+		case <-j.done: // ran, or dropped by Close
+		default:
+			if !j.under {
+				rn.unqueue(j)
+				rn.release(j)
+			}
+		}
+		rn.mu.Unlock()
+		<-j.done
+	}
+	if !j.ran {
+		return ErrBusy
+	}
 	return nil
 }
 
 // Timeouts is the package's Timeouts, the stand-ins thinking in the slots
-// and the bots after them moving through the Runner.
+// in their seat's player's turn, and the bots after them moving through
+// the Runner. A stand-in that finds no turn is left for a later call.
 func (rn *Runner) Timeouts() (int, error) {
-	think := func(f func()) { _ = rn.Think(context.Background(), f) }
+	think := func(seat models.Seat, f func()) bool {
+		var user uint
+		if seat.UserID != nil {
+			user = *seat.UserID
+		}
+		return rn.Think(context.Background(), user, f) == nil
+	}
 	return timeouts(rn.store, think, rn.bots)
 }
 
@@ -134,11 +325,15 @@ func (rn *Runner) bots(id uint) error {
 // Wait returns once no bot thinks in the background.
 func (rn *Runner) Wait() { rn.wg.Wait() }
 
-// Close starts nothing new, lets the moves being thought end, and waits
-// for them.
+// Close starts nothing new, drops the moves and searches waiting (a
+// Think waiting returns ErrBusy), lets those under way end, and waits for
+// them.
 func (rn *Runner) Close() {
 	rn.mu.Lock()
 	rn.closed = true
+	for len(rn.line) > 0 {
+		rn.release(rn.next())
+	}
 	rn.mu.Unlock()
 	rn.wg.Wait()
 }

@@ -1,79 +1,98 @@
 package autoplay_test
 
 import (
-	"runtime"
+	"context"
+	"slices"
 	"testing"
 	"time"
 
-	"cacao/engine"
 	"cacao/models"
 	"cacao/models/autoplay"
 )
 
-// slowMoves counts the turns the hard bots of game id have played.
-func slowMoves(t *testing.T, s *models.Store, id uint) int {
-	t.Helper()
-	l, err := s.LoadGame(id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, e := range l.Events {
-		if e.Kind == models.KindTurn && l.Seats[e.Seat].Bot == "hard" {
-			n++
+// A person's games take the slots in turn, one slow move each, so that
+// one table of hard bots cannot hold them; Close lets the move under way
+// end and plays no more.
+func TestRunnerTakesTurns(t *testing.T) {
+	f := newFake(t, false)
+	s, ana, rn := f.s, f.ana, f.rn
+	long, short := hardGame(t, s, ana, 3), hardGame(t, s, ana, 3)
+	f.want(long, 3)
+	f.want(short, 3)
+	for _, id := range []uint{long, short} {
+		if _, err := rn.Bots(id, nil); err != nil {
+			t.Fatal(err)
 		}
 	}
-	return n
+	var order []uint
+	for range 3 {
+		order = append(order, f.next(t))
+		f.release <- struct{}{}
+	}
+	order = append(order, f.next(t))
+	if want := []uint{long, short, long, short}; !slices.Equal(order, want) {
+		t.Fatalf("the slow moves went to games %v; want %v", order, want)
+	}
+	go func() { time.Sleep(50 * time.Millisecond); f.release <- struct{}{} }()
+	rn.Close() // returns once the move under way is played
+	if len(f.calls) > 0 {
+		t.Fatal("Close let a waiting move be played")
+	}
 }
 
-// The background takes one slow move of a game at a time: a game whose
-// hard bots have the rest of a game to play (its person resigned) lets
-// another game's hard bot move after its own first move, not at its end;
-// Close stops it after the move being thought.
-func TestRunnerTakesTurns(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // one slot
+// A game nobody plays any more (its person resigned) is played to its
+// result by the quick bot within Bots, off the slots: no search for it.
+func TestRunnerLeavesNoSearchForGamesNobodyPlays(t *testing.T) {
+	f := newFake(t, false)
+	s, ana, rn := f.s, f.ana, f.rn
+	close(f.release)
+	defer rn.Close()
+	id := hardGame(t, s, ana, 3)
+	done, err := s.Resign(id, ana.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	l, err := rn.Bots(id, done)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rn.Wait()
+	if len(f.calls) > 0 || l.Game.Status != models.StatusFinished || !l.Game.Scored {
+		t.Fatalf("after ana resigned: %d slow moves, game %s (scored %v)", len(f.calls), l.Game.Status, l.Game.Scored)
+	}
+	t.Logf("the rest of the game played in %v", time.Since(start))
+}
+
+// A search under way for a game whose persons have all gone stops: its
+// context ends once the game is handed to Bots again.
+func TestRunnerStopsThinkingWhenEveryoneLeft(t *testing.T) {
+	oneSlot(t)
 	s := open(t)
 	ana, _ := s.CreateUser("ana", "password-ana")
-	bob, _ := s.CreateUser("bob", "password-bob")
-	rn := autoplay.NewRunner(s, nil)
-	long, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"hard"}})
+	started, stopped := make(chan struct{}), make(chan struct{})
+	rn := autoplay.NewRunner(s, nil, autoplay.WithMove(func(ctx context.Context, id uint) (bool, error) {
+		close(started)
+		<-ctx.Done()
+		close(stopped)
+		return false, nil
+	}))
+	id := hardGame(t, s, ana, 1)
+	if _, err := rn.Bots(id, nil); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	done, err := s.Resign(id, ana.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Resign(long.ID, ana.ID); err != nil {
+	if _, err := rn.Bots(id, done); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := rn.Bots(long.ID, nil); err != nil { // thinks its first move
-		t.Fatal(err)
+	select {
+	case <-stopped:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the search went on after ana resigned") // (and Close would wait for it)
 	}
-	short, err := s.CreateGame(bob, models.GameSpec{Seats: []string{"hard"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := rn.Bots(short.ID, nil); err != nil { // waits for the slot, if the bot plays first
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(10 * time.Second); slowMoves(t, s, short.ID) == 0; time.Sleep(20 * time.Millisecond) {
-		l, _ := s.LoadGame(short.ID)
-		if l.Play.State().Current() == l.SeatOf(bob.ID) {
-			// bob plays first: his move, then the bot's.
-			legal := l.Play.State().LegalPlacements(nil)
-			if _, err := s.CommitTurn(short.ID, l.Game.Version, models.Actor{UserID: bob.ID}, engine.Move{Placement: legal[0]}); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := rn.Bots(short.ID, nil); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the short game's hard bot never moved")
-		}
-	}
-	if n := slowMoves(t, s, long.ID); n > 3 {
-		t.Fatalf("the long game's hard bot made %d moves before the other game's made one", n)
-	}
-	rn.Close() // returns once the move being thought is played
-	if l, _ := s.LoadGame(long.ID); l.Game.Status == models.StatusFinished {
-		t.Fatal("Close let the long game's bots play it to the end")
-	}
+	rn.Close()
 }

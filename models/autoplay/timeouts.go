@@ -103,12 +103,14 @@ func stalled(store *models.Store, bots func(id uint) error) (int, error) {
 // most a hundred a call, then lets the bots of those games move. It
 // returns how many seats it played for.
 func Timeouts(store *models.Store) (int, error) {
-	return timeouts(store, func(f func()) { f() }, func(id uint) error { _, err := Bots(store, id, nil); return err })
+	think := func(_ models.Seat, f func()) bool { f(); return true }
+	return timeouts(store, think, func(id uint) error { _, err := Bots(store, id, nil); return err })
 }
 
-// timeouts is Timeouts, each stand-in's play run by think and the bots
-// let move by bots.
-func timeouts(store *models.Store, think func(func()), bots func(id uint) error) (int, error) {
+// timeouts is Timeouts, each stand-in's play for a seat run by think
+// (false: not run; the seat is left for a later call) and the bots let
+// move by bots.
+func timeouts(store *models.Store, think func(models.Seat, func()) bool, bots func(id uint) error) (int, error) {
 	due, err := store.DueTimeouts(100)
 	if err != nil {
 		return 0, err
@@ -116,7 +118,9 @@ func timeouts(store *models.Store, think func(func()), bots func(id uint) error)
 	n := 0
 	for _, seat := range due {
 		var err error
-		think(func() { _, err = TimeOut(store, seat.GameID, seat.Index) })
+		if !think(seat, func() { _, err = TimeOut(store, seat.GameID, seat.Index) }) {
+			continue
+		}
 		if errors.Is(err, models.ErrForbidden) {
 			// Nothing to play, or played meanwhile.
 			if err := store.ClearStale(seat); err != nil {
