@@ -58,7 +58,7 @@ func (s *Server) profile(c echo.Context) error {
 
 // ratings tells how ratings work.
 func (s *Server) ratings(c echo.Context) error {
-	return render(c, http.StatusOK, views.RatingsPage(s.page(c, tr(c, "How ratings work")), rating.Provisional))
+	return render(c, http.StatusOK, views.RatingsPage(s.page(c, tr(c, "How ratings work")), rating.Provisional, models.MinRatedTurns))
 }
 
 // rateLines shows, beside each player of lines (made by gameLine from
