@@ -70,3 +70,40 @@ func TestProfile(t *testing.T) {
 		t.Fatalf("the ratings help: %d", code)
 	}
 }
+
+// TestProfilePrivateGames: a private game ana and bob finished is listed
+// on ana's profile only to its players (and admins, who may open it);
+// anyone else sees neither its row nor its opponent, while the totals
+// still count it.
+func TestProfilePrivateGames(t *testing.T) {
+	s := newSite(t)
+	ana, bob, cyd, root := s.signup("ana"), s.signup("bob"), s.signup("cyd"), s.signup("root")
+	if _, err := s.store.SetAdmin("root", true); err != nil {
+		t.Fatal(err)
+	}
+	anaU, _ := s.store.UserNamed("ana")
+	bobU, _ := s.store.UserNamed("bob")
+	g, err := s.store.CreateGame(anaU, models.GameSpec{Seats: []string{"@bob"}, Private: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.store.Join(g.ID, "", bobU); err != nil {
+		t.Fatal(err)
+	}
+	s.playToEnd(g.ID, engine.NewRand(1), ana, bob)
+	row := fmt.Sprintf(`<a href="/games/%d">`, g.ID)
+	for _, tc := range []struct {
+		who  *client
+		sees bool
+	}{{s.client("anon"), false}, {cyd, false}, {ana, true}, {bob, true}, {root, true}} {
+		for _, q := range []string{"", "?opponent=bob"} {
+			code, page := tc.who.get("/users/ana" + q)
+			if code != http.StatusOK || strings.Contains(page, row) != tc.sees || !strings.Contains(page, "<dt>Finished</dt><dd>1</dd>") {
+				t.Errorf("%s reading ana's profile%s: %d, lists the private game: %v", tc.who.name, q, code, !tc.sees)
+			}
+			if !tc.sees && strings.Contains(page, `<a href="/users/bob">`) {
+				t.Errorf("%s reading ana's profile%s sees her opponent", tc.who.name, q)
+			}
+		}
+	}
+}

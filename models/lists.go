@@ -43,11 +43,16 @@ func (s *Store) MyGames(userID uint, offset, limit int) ([]GameSummary, int, err
 
 // HistoryFilter narrows a list of finished games: to those with the
 // player Opponent (0: anyone), of Players players (0: any number), and
-// those the user won (Result "won") or did not ("lost"; "" either).
+// those the user won (Result "won") or did not ("lost"; "" either). With
+// Public, the list is read by Reader (nil: nobody signed in) on the
+// player's profile: a private game is listed only to its players and to
+// admins, who alone may open it (Watchable).
 type HistoryFilter struct {
 	Opponent uint
 	Players  int
 	Result   string
+	Public   bool
+	Reader   *User
 }
 
 // MyFinished lists, limit at a time from offset, the games over (finished
@@ -60,6 +65,13 @@ func (s *Store) MyFinished(userID uint, f HistoryFilter, offset, limit int) ([]G
 	}
 	if f.Players != 0 {
 		q = q.Where("games.num_players = ?", f.Players)
+	}
+	if f.Public && (f.Reader == nil || !f.Reader.Admin) {
+		var reader uint // 0: nobody's seat
+		if f.Reader != nil {
+			reader = f.Reader.ID
+		}
+		q = q.Where("(games.private = ? OR EXISTS (SELECT 1 FROM seats r WHERE r.game_id = games.id AND (r.user_id = ? OR r.resigned_id = ?)))", false, reader, reader)
 	}
 	switch f.Result {
 	case "won":
