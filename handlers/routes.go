@@ -50,6 +50,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/settings/devices", s.addDevice, s.requireUser)
 	e.POST("/settings/devices/remove", s.removeDevice, s.requireUser)
 	e.POST("/settings/hook", s.saveHook, s.requireUser)
+	e.POST("/settings/hook/secret", s.newHookSecret, s.requireUser)
 	e.POST("/settings/news/test", s.testNews, s.requireUser)
 	e.POST("/settings/auto", s.saveAutoDecide, s.requireUser)
 	e.POST("/settings/zone", s.saveTimeZone, s.requireUser)
