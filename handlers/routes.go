@@ -43,6 +43,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/login", s.login)
 	e.POST("/logout", s.logout)
 	e.GET("/notifications", s.notifications, s.requireUser)
+	e.POST("/notifications/read", s.markRead, s.requireUser)
 	e.GET("/next", s.next, s.requireUser)
 	e.GET("/events", s.homeEvents, s.requireUser)
 	e.GET("/settings", s.settings, s.requireUser)
