@@ -85,15 +85,10 @@ func (s *Server) exportMyData(c echo.Context) error {
 	for _, n := range ns {
 		d.Notifications = append(d.Notifications, myNotice{Game: n.GameID, Kind: n.Kind, Text: n.Text, Read: n.Read, Created: n.CreatedAt})
 	}
-	games, _, err := s.store.MyGames(u.ID, 0, -1) // all of them: the account's own data
+	games, err := s.store.AccountGames(u.ID) // resigned ones too
 	if err != nil {
 		return err
 	}
-	done, _, err := s.store.MyFinished(u.ID, models.HistoryFilter{}, 0, -1)
-	if err != nil {
-		return err
-	}
-	games = append(games, done...)
 	d.Games = make([]myGame, 0, len(games))
 	for _, g := range games {
 		mg := myGame{ID: g.Game.ID, Status: g.Game.Status}

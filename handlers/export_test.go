@@ -70,3 +70,44 @@ func TestDownloadMyData(t *testing.T) {
 		t.Fatal("bob's download lists ana's game against the bot")
 	}
 }
+
+// TestDownloadResignedGames: a game the viewer resigned is in their
+// download while the bot plays on, and with its record once it is over;
+// their profile lists it too.
+func TestDownloadResignedGames(t *testing.T) {
+	s := newSite(t)
+	id, ana, bob := s.anaAndBob()
+	if code, _ := ana.post(fmt.Sprintf("/games/%d/resign", id), nil); code != http.StatusOK {
+		t.Fatalf("resigning: %d", code)
+	}
+	status := func() (string, bool) {
+		t.Helper()
+		_, body := ana.get("/settings/data")
+		var d struct {
+			Games []struct {
+				ID     uint            `json:"id"`
+				Status string          `json:"status"`
+				Record json.RawMessage `json:"record"`
+			} `json:"games"`
+		}
+		if err := json.Unmarshal([]byte(body), &d); err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range d.Games {
+			if g.ID == id {
+				return g.Status, strings.Contains(string(g.Record), `"setup"`)
+			}
+		}
+		return "", false
+	}
+	if st, _ := status(); st != models.StatusActive {
+		t.Fatalf("the game ana resigned, still played, is in her download as %q", st)
+	}
+	s.playToEnd(id, engine.NewRand(1), bob)
+	if st, record := status(); st != models.StatusFinished || !record {
+		t.Fatalf("the game ana resigned, over, is in her download as %q (record: %v)", st, record)
+	}
+	if _, page := s.client("anon").get("/users/ana"); !strings.Contains(page, fmt.Sprintf(`<a href="/games/%d">`, id)) {
+		t.Fatal("ana's profile does not list the game she resigned")
+	}
+}

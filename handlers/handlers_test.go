@@ -911,7 +911,7 @@ func TestInvitationsPaged(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
 	for i := 0; i < 32; i++ {
-		if i == models.MaxInvitesReceived {
+		if i == models.MaxInvitesFromStrangers {
 			s.clock.Advance(25 * time.Hour)
 			if _, err := s.store.ExpireTables(0); err != nil { // the day's invitations no longer count
 				t.Fatal(err)

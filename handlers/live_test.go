@@ -22,6 +22,9 @@ func (c *client) events(ctx context.Context, id uint, lastID string) (<-chan str
 func (c *client) stream(ctx context.Context, path, lastID string) (<-chan string, error) {
 	req, _ := http.NewRequestWithContext(ctx, "GET", c.s.srv.URL+path, nil)
 	req.Header.Set("Accept", "text/event-stream")
+	if c.ip != "" {
+		req.Header.Set("X-Forwarded-For", c.ip)
+	}
 	if lastID != "" {
 		req.Header.Set("Last-Event-ID", lastID)
 	}

@@ -142,6 +142,16 @@ func (s *Server) saveHook(c echo.Context) error {
 	return redirect(c, "/settings#devices-h")
 }
 
+// newHookSecret gives the viewer's webhook a new signing key, shown in
+// the settings as the first one was: the old one stops working at once.
+func (s *Server) newHookSecret(c echo.Context) error {
+	if err := s.store.NewHookSecret(currentUser(c).ID); err != nil {
+		return err
+	}
+	s.sessions.Put(c.Request().Context(), "flash", tr(c, "Your webhook has a new key: posts are signed with it from now on, and the old one no longer works."))
+	return redirect(c, "/settings#devices-h")
+}
+
 // testNews sends a test notice to the viewer's devices and webhook.
 func (s *Server) testNews(c echo.Context) error {
 	u := currentUser(c)

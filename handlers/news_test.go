@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -116,6 +117,37 @@ func TestSettingsHook(t *testing.T) {
 	ana.post("/settings/hook", url.Values{"hook": {""}})
 	if u, _ := s.store.UserNamed("ana"); u.HookURL != "" {
 		t.Fatal("the webhook could not be removed")
+	}
+}
+
+// TestHookNewSecret: a form beside the webhook (a plain post, with the
+// CSRF token) gives it a new signing key, shown as the first one was; the
+// old key is gone. Without the token nothing changes.
+func TestHookNewSecret(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	if _, page := ana.get("/settings"); strings.Contains(page, `action="/settings/hook/secret"`) {
+		t.Fatal("a new key is offered for no webhook")
+	}
+	ana.post("/settings/hook", url.Values{"hook": {"https://ntfy.sh/ana-cacao-7f3"}})
+	before, _ := s.store.UserNamed("ana")
+	old := fmt.Sprintf("%x", before.HookSecret)
+	_, page := ana.get("/settings")
+	if !regexp.MustCompile(`<form method="post" action="/settings/hook/secret"><input type="hidden" name="_csrf" value="[^"]+">`).MatchString(page) {
+		t.Fatal("the settings have no form for a new webhook key")
+	}
+	if code, _ := ana.post("/settings/hook/secret", url.Values{"_csrf": {"x"}}); code < 400 {
+		t.Fatalf("a new key without the CSRF token: %d", code)
+	}
+	if u, _ := s.store.UserNamed("ana"); fmt.Sprintf("%x", u.HookSecret) != old {
+		t.Fatal("the key changed without the CSRF token")
+	}
+	code, page := ana.post("/settings/hook/secret", nil)
+	after, _ := s.store.UserNamed("ana")
+	fresh := fmt.Sprintf("%x", after.HookSecret)
+	if code != http.StatusOK || fresh == old || len(after.HookSecret) != len(before.HookSecret) || after.HookURL != before.HookURL ||
+		!strings.Contains(page, `<code class="secret">`+fresh+`</code>`) || strings.Contains(page, old) {
+		t.Fatalf("a new webhook key: %d, %s after %s", code, fresh, old)
 	}
 }
 

@@ -3,6 +3,7 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -13,7 +14,9 @@ import (
 const noticesPage = 100
 
 // notifications lists the viewer's notifications, newest first, a page at
-// a time, and marks them all read.
+// a time. Reading them changes nothing (a prefetch or a look at the page
+// is no answer): opening a game reads its notices, and "Mark all read"
+// (markRead) the rest.
 func (s *Server) notifications(c echo.Context) error {
 	u := currentUser(c)
 	at := from(c)
@@ -25,8 +28,15 @@ func (s *Server) notifications(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.store.MarkRead(u.ID); err != nil {
-		return err
+	newest := ns
+	if at > 0 {
+		if newest, _, err = s.store.Notifications(u.ID, 0, 1); err != nil {
+			return err
+		}
+	}
+	var upTo uint
+	if len(newest) > 0 {
+		upTo = newest[0].ID
 	}
 	var lines []views.NotificationLine
 	for _, n := range ns {
@@ -34,7 +44,20 @@ func (s *Server) notifications(c echo.Context) error {
 		lines = append(lines, views.NotificationLine{Text: text, GameID: n.GameID, Unread: !n.Read, At: n.CreatedAt})
 	}
 	pager := views.Pager{Base: "/notifications", Offset: at, Size: noticesPage, Total: total}
-	return render(c, http.StatusOK, views.NotificationsPage(s.page(c, tr(c, "Notifications")), lines, pager))
+	return render(c, http.StatusOK, views.NotificationsPage(s.page(c, tr(c, "Notifications")), lines, pager, upTo))
+}
+
+// markRead marks the viewer's notifications read, up to the newest the
+// page showed them (upto).
+func (s *Server) markRead(c echo.Context) error {
+	upTo, err := strconv.ParseUint(c.FormValue("upto"), 10, 64)
+	if err != nil {
+		return refusal(http.StatusBadRequest, "the form could not be read")
+	}
+	if err := s.store.MarkRead(currentUser(c).ID, uint(upTo)); err != nil {
+		return err
+	}
+	return redirect(c, "/notifications")
 }
 
 // next sends the player to the game that has waited longest on them.

@@ -2,6 +2,8 @@ package handlers_test
 
 import (
 	"fmt"
+	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -222,5 +224,41 @@ func TestNotificationsPaged(t *testing.T) {
 	_, older := bob.get("/notifications?from=100")
 	if !strings.Contains(older, `<a href="/notifications">Previous page</a>`) || !strings.Contains(older, fmt.Sprintf("101–%d of %d", len(all), len(all))) {
 		t.Fatal("the second page does not follow the first")
+	}
+}
+
+// TestNotificationsPageReadsNothing: reading the notifications (a page,
+// an htmx fetch, a prefetch) marks none read; "Mark all read", a plain
+// post with the CSRF token, does, but not a notice that came after the
+// page was shown.
+func TestNotificationsPageReadsNothing(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	bobU, _ := s.store.UserNamed("bob")
+	unread := func() int64 {
+		t.Helper()
+		n, err := s.store.Unread(bobU.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	first := ana.createGame("@bob", "none", "none")
+	_, page := bob.get("/notifications")
+	bob.htmx("GET", "/notifications", nil)
+	if n := unread(); n != 1 || !strings.Contains(page, "New:") {
+		t.Fatalf("after reading the notifications bob has %d unread", n)
+	}
+	form := regexp.MustCompile(`<form method="post" action="/notifications/read"><input type="hidden" name="_csrf" value="[^"]+"> <input type="hidden" name="upto" value="(\d+)">`).FindStringSubmatch(page)
+	if form == nil {
+		t.Fatalf("no form marks the notices read:\n%s", page[strings.Index(page, "<main"):])
+	}
+	ana.createGame("@bob", "none", "none") // after the page was shown
+	if code, _ := bob.post("/notifications/read", url.Values{"upto": {form[1]}, "_csrf": {"x"}}); code < 400 || unread() != 2 {
+		t.Fatalf("marking read without the CSRF token: %d, %d unread", code, unread())
+	}
+	code, page := bob.post("/notifications/read", url.Values{"upto": {form[1]}})
+	if code != http.StatusOK || unread() != 1 || !strings.Contains(page, fmt.Sprintf("ana invited you to game %d.", first)) {
+		t.Fatalf("marking read: %d, %d unread (want the later one)", code, unread())
 	}
 }

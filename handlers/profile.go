@@ -19,7 +19,9 @@ const (
 )
 
 // profile is a player's profile, for anyone: their rating and its
-// history, their counts and their finished games (filtered, paged).
+// history, their counts and their finished games (filtered, paged). Its
+// list shows a private game only to those who may open it; the rating,
+// its chart and the counts, which name no game, count every game.
 func (s *Server) profile(c echo.Context) error {
 	u, err := s.store.UserNamed(c.Param("name"))
 	if err != nil {
@@ -37,6 +39,7 @@ func (s *Server) profile(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	f.Public, f.Reader = true, currentUser(c)
 	games, total, err := s.store.MyFinished(u.ID, f, from(c), profilePage)
 	if err != nil {
 		return err
@@ -58,7 +61,7 @@ func (s *Server) profile(c echo.Context) error {
 
 // ratings tells how ratings work.
 func (s *Server) ratings(c echo.Context) error {
-	return render(c, http.StatusOK, views.RatingsPage(s.page(c, tr(c, "How ratings work")), rating.Provisional))
+	return render(c, http.StatusOK, views.RatingsPage(s.page(c, tr(c, "How ratings work")), rating.Provisional, models.MinRatedTurns))
 }
 
 // rateLines shows, beside each player of lines (made by gameLine from

@@ -13,32 +13,37 @@ import (
 // TestProfile: anyone may read a player's profile: their rating (still
 // provisional) with its chart, their counts and their finished games,
 // filtered by opponent, players and result; names link to profiles, the
-// final table shows the rating change.
+// final table shows the rating change. (The first game is not rated: ana
+// and bob had no finished game before it.)
 func TestProfile(t *testing.T) {
 	s := newSite(t)
 	id, ana, bob := s.anaAndBob()
+	s.clock.Advance(models.RatedAge)
 	s.playToEnd(id, engine.NewRand(1), ana, bob)
 	second := ana.createGame("open", "none", "none")
 	bob.post(fmt.Sprintf("/games/%d/join", second), nil)
 	s.playToEnd(second, engine.NewRand(2), ana, bob)
+	third := ana.createGame("open", "none", "none")
+	bob.post(fmt.Sprintf("/games/%d/join", third), nil)
+	s.playToEnd(third, engine.NewRand(3), ana, bob)
 
 	anaU, _ := s.store.UserNamed("ana")
 	_, wins, _ := s.store.MyFinished(anaU.ID, models.HistoryFilter{Result: "won", Players: 2}, 0, 10)
 	anon := s.client("anon")
 	code, page := anon.get("/users/ana")
 	if code != http.StatusOK || !strings.Contains(page, "<h1>ana</h1>") || !strings.Contains(page, "(provisional: 2 of 10 rated games)") ||
-		!strings.Contains(page, `<polyline points="0.0,`) || !strings.Contains(page, `<a href="/users/bob">bob</a>`) || !strings.Contains(page, "<dt>Finished</dt><dd>2</dd>") {
+		!strings.Contains(page, `<polyline points="0.0,`) || !strings.Contains(page, `<a href="/users/bob">bob</a>`) || !strings.Contains(page, "<dt>Finished</dt><dd>3</dd>") {
 		t.Fatalf("ana's profile: %d\n%s", code, page)
 	}
-	if strings.Count(page, `class="result"`) != 2 || !strings.Contains(page, " of 2, ") {
-		t.Fatal("the profile does not list both games with their results")
+	if strings.Count(page, `class="result"`) != 3 || !strings.Contains(page, " of 2, ") {
+		t.Fatal("the profile does not list the three games with their results")
 	}
 	for _, tc := range []struct {
 		query string
 		games int
 		says  string
 	}{
-		{"?opponent=BOB", 2, ""},
+		{"?opponent=BOB", 3, ""},
 		{"?opponent=nobody", 0, "nobody here is called “nobody”"},
 		{"?players=3", 0, ""},
 		{"?result=won&players=2", wins, ""},
@@ -56,12 +61,49 @@ func TestProfile(t *testing.T) {
 	if code, _ := anon.get("/users/nobody"); code != http.StatusNotFound {
 		t.Fatalf("the profile of nobody: %d", code)
 	}
-	_, final := ana.get(fmt.Sprintf("/games/%d", id))
+	_, final := ana.get(fmt.Sprintf("/games/%d", second))
 	final = final[strings.Index(final, `id="final"`):]
 	if !strings.Contains(final[:strings.Index(final, "</table>")], `<span class="rating">(`) {
 		t.Fatal("the final table does not show the rating change")
 	}
 	if code, page := anon.get("/ratings"); code != http.StatusOK || !strings.Contains(page, "Glicko-2") {
 		t.Fatalf("the ratings help: %d", code)
+	}
+}
+
+// TestProfilePrivateGames: a private game ana and bob finished is listed
+// on ana's profile only to its players (and admins, who may open it);
+// anyone else sees neither its row nor its opponent, while the totals
+// still count it.
+func TestProfilePrivateGames(t *testing.T) {
+	s := newSite(t)
+	ana, bob, cyd, root := s.signup("ana"), s.signup("bob"), s.signup("cyd"), s.signup("root")
+	if _, err := s.store.SetAdmin("root", true); err != nil {
+		t.Fatal(err)
+	}
+	anaU, _ := s.store.UserNamed("ana")
+	bobU, _ := s.store.UserNamed("bob")
+	g, err := s.store.CreateGame(anaU, models.GameSpec{Seats: []string{"@bob"}, Private: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.store.Join(g.ID, "", bobU); err != nil {
+		t.Fatal(err)
+	}
+	s.playToEnd(g.ID, engine.NewRand(1), ana, bob)
+	row := fmt.Sprintf(`<a href="/games/%d">`, g.ID)
+	for _, tc := range []struct {
+		who  *client
+		sees bool
+	}{{s.client("anon"), false}, {cyd, false}, {ana, true}, {bob, true}, {root, true}} {
+		for _, q := range []string{"", "?opponent=bob"} {
+			code, page := tc.who.get("/users/ana" + q)
+			if code != http.StatusOK || strings.Contains(page, row) != tc.sees || !strings.Contains(page, "<dt>Finished</dt><dd>1</dd>") {
+				t.Errorf("%s reading ana's profile%s: %d, lists the private game: %v", tc.who.name, q, code, !tc.sees)
+			}
+			if !tc.sees && strings.Contains(page, `<a href="/users/bob">`) {
+				t.Errorf("%s reading ana's profile%s sees her opponent", tc.who.name, q)
+			}
+		}
 	}
 }

@@ -43,7 +43,8 @@ type Config struct {
 	// Signer signs and checks the one-click links in mail; nil makes one from
 	// the store's "links" secret (the outbox must use the same one).
 	Signer *mail.Signer
-	// MaxStreams bounds the event streams open at once (0: 2000).
+	// MaxStreams bounds the event streams open at once (0: 2000); viewers
+	// not signed in hold at most half of them.
 	MaxStreams int
 	// GamesPerHour is how many games one player opens an hour, half of
 	// them in a row (0: 20; below 0: no limit, for load tests).

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -53,5 +54,34 @@ func TestStreamLimits(t *testing.T) {
 			t.Fatalf("a closed stream did not free its place: %v", err)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestStreamsKeepRoomForPlayers: viewers not signed in, from however many
+// addresses, hold at most half of the site's streams (each address
+// MaxStreamsPerUser); players signed in still find room.
+func TestStreamsKeepRoomForPlayers(t *testing.T) {
+	s := newSiteWith(t, func(cfg *handlers.Config) {
+		proxied(cfg)
+		cfg.MaxStreams = 4 * handlers.MaxStreamsPerUser
+	})
+	id, ana, _ := s.anaAndBob()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for a := 0; a < 2; a++ {
+		anon := s.client(fmt.Sprint("anon", a)).from(fmt.Sprintf("203.0.113.%d", a+1))
+		for i := 0; i < handlers.MaxStreamsPerUser; i++ {
+			if _, err := anon.events(ctx, id, ""); err != nil {
+				t.Fatalf("%s's stream %d: %v", anon.name, i+1, err)
+			}
+		}
+	}
+	if _, err := s.client("anon2").from("203.0.113.3").events(ctx, id, ""); err == nil || !strings.Contains(err.Error(), "429") {
+		t.Fatalf("an anonymous stream past their half of the site's: %v", err)
+	}
+	for i := 0; i < handlers.MaxStreamsPerUser; i++ {
+		if _, err := ana.events(ctx, id, ""); err != nil {
+			t.Fatalf("ana's stream %d, the anonymous share full: %v", i+1, err)
+		}
 	}
 }

@@ -224,3 +224,14 @@ func (s *Store) QueueTest(userID uint) (int, error) {
 	})
 	return n, err
 }
+
+// NewHookSecret gives userID's webhook a new signing key: posts are signed
+// with it from now on (the poster reads the key when it posts), and the
+// old key no longer verifies any.
+func (s *Store) NewHookSecret(userID uint) error {
+	secret, err := newKey()
+	if err != nil {
+		return err
+	}
+	return s.w.Model(&User{}).Where("id = ?", userID).Update("hook_secret", secret).Error
+}

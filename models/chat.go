@@ -214,7 +214,7 @@ func (s *Store) ChatUnread(userID uint) (int, error) {
 // messages they have not seen, most recently changed first.
 func (s *Store) ChatGames(userID uint, limit int) ([]GameSummary, error) {
 	var games []Game
-	err := s.mine(userID, StatusOpen, StatusActive, StatusFinished, StatusEnded).Where("me.chat_unread > 0").Preload("Seats").Select("games.*").Order("games.updated_at DESC, games.id DESC").Limit(limit).Find(&games).Error
+	err := s.mine(userID, false, StatusOpen, StatusActive, StatusFinished, StatusEnded).Where("me.chat_unread > 0").Preload("Seats").Select("games.*").Order("games.updated_at DESC, games.id DESC").Limit(limit).Find(&games).Error
 	if err != nil {
 		return nil, err
 	}

@@ -6,12 +6,19 @@ import (
 	"gorm.io/gorm"
 )
 
-// What one player receives: invitations by name a day from all players
-// together, and from any one of them. (What one player sends is bounded
+// What one player receives a day. Invitations still waiting for an answer
+// are bounded apart for strangers and for the players they know (finished
+// a game with, or invited themselves), so that new accounts cannot take the
+// day's room of their friends; declined, withdrawn or cancelled ones no
+// longer count, so a player who declines strangers can be invited again.
+// From any one player, every invitation of the day counts, answered or
+// not: no sender invites one player more than MaxInvitesFromOne times a
+// day, however often they are declined. (What one player sends is bounded
 // by MaxInvitesPerDay.)
 const (
-	MaxInvitesReceived = 20
-	MaxInvitesFromOne  = 5
+	MaxInvitesFromStrangers = 20
+	MaxInvitesFromKnown     = 20
+	MaxInvitesFromOne       = 5
 )
 
 // Refusals of an invitation.
@@ -31,18 +38,66 @@ func (s *Store) checkInvitee(tx *gorm.DB, creator, invitee uint) error {
 	if blocked > 0 {
 		return ErrBlocked
 	}
-	day := tx.Model(&Invitation{}).Where("invitee_id = ? AND created_at > ?", invitee, s.now().Add(-24*time.Hour))
-	var all, mine int64
-	if err := day.Session(&gorm.Session{}).Count(&all).Error; err != nil {
+	day := s.now().Add(-24 * time.Hour)
+	var mine int64
+	err := tx.Model(&Invitation{}).Where("invitee_id = ? AND creator_id = ? AND created_at > ?", invitee, creator, day).Count(&mine).Error
+	if err != nil {
 		return err
 	}
-	if err := day.Session(&gorm.Session{}).Where("creator_id = ?", creator).Count(&mine).Error; err != nil {
+	if mine >= MaxInvitesFromOne {
+		return ErrInvitedEnough
+	}
+	// The creators of invitee's invitations of the day still waiting: a
+	// seat kept for them in an open table (a declined or withdrawn seat is
+	// no longer kept, a cancelled table is gone).
+	var waiting []uint
+	err = tx.Model(&Game{}).Where("status = ? AND created_at > ? AND id IN (?)", StatusOpen, day,
+		tx.Model(&Seat{}).Select("game_id").Where("invited_id = ? AND user_id IS NULL", invitee)).Pluck("creator_id", &waiting).Error
+	if err != nil {
 		return err
 	}
-	if all >= MaxInvitesReceived || mine >= MaxInvitesFromOne {
+	known, err := acquaintances(tx, invitee, append(waiting, creator))
+	if err != nil {
+		return err
+	}
+	same := 0 // waiting invitations of creator's kind: from strangers, or from players invitee knows
+	for _, c := range waiting {
+		if known[c] == known[creator] {
+			same++
+		}
+	}
+	if known[creator] && same >= MaxInvitesFromKnown || !known[creator] && same >= MaxInvitesFromStrangers {
 		return ErrInvitedEnough
 	}
 	return nil
+}
+
+// acquaintances reports which of others user knows: they finished a game
+// together, or user keeps a seat for them (or invited them today).
+func acquaintances(tx *gorm.DB, user uint, others []uint) (map[uint]bool, error) {
+	var played, invited, kept []uint
+	mine := tx.Model(&Seat{}).Select("game_id").Where("user_id = ? OR resigned_id = ?", user, user)
+	finished := tx.Model(&Game{}).Select("id").Where("status = ? AND id IN (?)", StatusFinished, mine)
+	err := tx.Model(&Seat{}).Where("game_id IN (?) AND (user_id IN ? OR resigned_id IN ?)", finished, others, others).
+		Pluck("COALESCE(resigned_id, user_id)", &played).Error
+	if err != nil {
+		return nil, err
+	}
+	if err := tx.Model(&Invitation{}).Where("creator_id = ? AND invitee_id IN ?", user, others).Pluck("invitee_id", &invited).Error; err != nil {
+		return nil, err
+	}
+	err = tx.Model(&Seat{}).Where("invited_id IN ? AND game_id IN (?)", others, tx.Model(&Game{}).Select("id").Where("creator_id = ?", user)).
+		Pluck("invited_id", &kept).Error
+	if err != nil {
+		return nil, err
+	}
+	known := map[uint]bool{}
+	for _, ids := range [][]uint{played, invited, kept} {
+		for _, id := range ids {
+			known[id] = true
+		}
+	}
+	return known, nil
 }
 
 // DeclineAll declines every invitation user has (as Decline does, each

@@ -28,7 +28,7 @@ func TestInvitationsPerTarget(t *testing.T) {
 	if err := invite(ana); !errors.Is(err, models.ErrInvitedEnough) {
 		t.Fatalf("one invitation too many from ana to bob: %v", err)
 	}
-	for i := models.MaxInvitesFromOne; i < models.MaxInvitesReceived; i++ {
+	for i := models.MaxInvitesFromOne; i < models.MaxInvitesFromStrangers; i++ {
 		if err := invite(models.MustUser(t, s, fmt.Sprintf("user%d", i))); err != nil {
 			t.Fatal(err)
 		}
@@ -38,11 +38,11 @@ func TestInvitationsPerTarget(t *testing.T) {
 		t.Fatalf("one invitation too many to bob: %v", err)
 	}
 	first, total, err := s.Invitations(bob.ID, 0, 15)
-	if err != nil || total != models.MaxInvitesReceived || len(first) != 15 {
-		t.Fatalf("bob's first page: %d of %d, %v; want 15 of %d", len(first), total, err, models.MaxInvitesReceived)
+	if err != nil || total != models.MaxInvitesFromStrangers || len(first) != 15 {
+		t.Fatalf("bob's first page: %d of %d, %v; want 15 of %d", len(first), total, err, models.MaxInvitesFromStrangers)
 	}
 	rest, _, _ := s.Invitations(bob.ID, 15, 15)
-	if len(rest) != models.MaxInvitesReceived-15 || rest[0].Game.ID >= first[14].Game.ID {
+	if len(rest) != models.MaxInvitesFromStrangers-15 || rest[0].Game.ID >= first[14].Game.ID {
 		t.Fatalf("bob's second page has %d invitations, from game %d after %d", len(rest), rest[0].Game.ID, first[14].Game.ID)
 	}
 	clock.Advance(25 * time.Hour)
@@ -139,5 +139,48 @@ func TestOpenGamesPaged(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("the lobby lists %v; want %v", got, want)
+	}
+}
+
+// TestStrangersCannotCrowdOut: four new accounts fill bob's day with
+// invitations from strangers; ana, who finished a game with him, and cyd,
+// whom bob invited, may still invite him. Once bob declines them all,
+// strangers may invite him again, though not the same one a sixth time.
+func TestStrangersCannotCrowdOut(t *testing.T) {
+	s, _ := openClocked(t)
+	ana, bob, cyd := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "cyd")
+	playOut(t, s, startDuel(t, s, ana, bob, 0), ana, bob)
+	if _, err := s.CreateGame(bob, models.GameSpec{Seats: []string{"@cyd"}}); err != nil {
+		t.Fatal(err)
+	}
+	invite := func(from *models.User) error {
+		_, err := s.CreateGame(from, models.GameSpec{Seats: []string{"@bob"}})
+		return err
+	}
+	var strangers []*models.User
+	for i := 0; i < models.MaxInvitesFromStrangers; i++ {
+		if i%models.MaxInvitesFromOne == 0 {
+			strangers = append(strangers, models.MustUser(t, s, fmt.Sprintf("stranger%d", len(strangers))))
+		}
+		if err := invite(strangers[len(strangers)-1]); err != nil {
+			t.Fatal(i, err)
+		}
+	}
+	if err := invite(models.MustUser(t, s, "late")); !errors.Is(err, models.ErrInvitedEnough) {
+		t.Fatalf("one stranger's invitation too many: %v", err)
+	}
+	for _, known := range []*models.User{ana, cyd} {
+		if err := invite(known); err != nil {
+			t.Fatalf("%s, whom bob knows, crowded out by strangers: %v", known.Username, err)
+		}
+	}
+	if _, err := s.DeclineAll(bob); err != nil {
+		t.Fatal(err)
+	}
+	if err := invite(models.MustUser(t, s, "later")); err != nil {
+		t.Fatalf("a stranger after bob declined all: %v", err)
+	}
+	if err := invite(strangers[0]); !errors.Is(err, models.ErrInvitedEnough) {
+		t.Fatalf("a sixth invitation from one stranger, the first five declined: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -24,7 +25,7 @@ type GameSummary struct {
 // all. The order is the database's, so a page reads only its games (and
 // their seats, in one more statement).
 func (s *Store) MyGames(userID uint, offset, limit int) ([]GameSummary, int, error) {
-	q := s.mine(userID, StatusOpen, StatusActive)
+	q := s.mine(userID, false, StatusOpen, StatusActive)
 	total, err := count(q)
 	if err != nil {
 		return nil, 0, err
@@ -43,23 +44,35 @@ func (s *Store) MyGames(userID uint, offset, limit int) ([]GameSummary, int, err
 
 // HistoryFilter narrows a list of finished games: to those with the
 // player Opponent (0: anyone), of Players players (0: any number), and
-// those the user won (Result "won") or did not ("lost"; "" either).
+// those the user won (Result "won") or did not ("lost"; "" either). With
+// Public, the list is read by Reader (nil: nobody signed in) on the
+// player's profile: a private game is listed only to its players and to
+// admins, who alone may open it (Watchable).
 type HistoryFilter struct {
 	Opponent uint
 	Players  int
 	Result   string
+	Public   bool
+	Reader   *User
 }
 
 // MyFinished lists, limit at a time from offset, the games over (finished
 // or ended) in which user has a seat that pass f, latest first, and how
 // many there are in all; a limit below 0 lists them all.
 func (s *Store) MyFinished(userID uint, f HistoryFilter, offset, limit int) ([]GameSummary, int, error) {
-	q := s.mine(userID, StatusFinished, StatusEnded)
+	q := s.mine(userID, true, StatusFinished, StatusEnded)
 	if f.Opponent != 0 {
 		q = q.Where("EXISTS (SELECT 1 FROM seats o WHERE o.game_id = games.id AND (o.user_id = ? OR o.resigned_id = ?))", f.Opponent, f.Opponent)
 	}
 	if f.Players != 0 {
 		q = q.Where("games.num_players = ?", f.Players)
+	}
+	if f.Public && (f.Reader == nil || !f.Reader.Admin) {
+		var reader uint // 0: nobody's seat
+		if f.Reader != nil {
+			reader = f.Reader.ID
+		}
+		q = q.Where("(games.private = ? OR EXISTS (SELECT 1 FROM seats r WHERE r.game_id = games.id AND (r.user_id = ? OR r.resigned_id = ?)))", false, reader, reader)
 	}
 	switch f.Result {
 	case "won":
@@ -82,10 +95,26 @@ func (s *Store) MyFinished(userID uint, f HistoryFilter, offset, limit int) ([]G
 }
 
 // mine is the query of the games of statuses in which user has a seat
-// ("me" is their seat).
-func (s *Store) mine(userID uint, statuses ...string) *gorm.DB {
-	return s.db.Model(&Game{}).Joins("JOIN seats me ON me.game_id = games.id AND me.user_id = ?", userID).
-		Where("games.status IN ?", statuses)
+// ("me" is their seat), or with resigned, had one they resigned.
+func (s *Store) mine(userID uint, resigned bool, statuses ...string) *gorm.DB {
+	on := "JOIN seats me ON me.game_id = games.id AND me.user_id = ?"
+	args := []any{userID}
+	if resigned {
+		on, args = "JOIN seats me ON me.game_id = games.id AND (me.user_id = ? OR me.resigned_id = ?)", []any{userID, userID}
+	}
+	return s.db.Model(&Game{}).Joins(on, args...).Where("games.status IN ?", statuses)
+}
+
+// AccountGames lists every game in which user has a seat or resigned one,
+// whatever its status, the newest first: the account's own data.
+func (s *Store) AccountGames(userID uint) ([]GameSummary, error) {
+	var games []Game
+	err := s.mine(userID, true, StatusOpen, StatusActive, StatusFinished, StatusEnded).Preload("Seats").Select("games.*").
+		Order("games.id DESC").Find(&games).Error
+	if err != nil {
+		return nil, err
+	}
+	return mySummaries(games, userID), nil
 }
 
 // count is how many rows q finds.
@@ -95,11 +124,12 @@ func count(q *gorm.DB) (int, error) {
 	return int(n), err
 }
 
-// mySummaries lists games as user sees them in their lists.
+// mySummaries lists games as user sees them in their lists (their seat:
+// the one they play or resigned).
 func mySummaries(games []Game, userID uint) []GameSummary {
 	out := make([]GameSummary, 0, len(games))
 	for _, g := range games {
-		i := UserSeat(g.Seats, userID)
+		i := slices.IndexFunc(g.Seats, func(seat Seat) bool { return seat.Player() != nil && *seat.Player() == userID })
 		if i < 0 {
 			continue
 		}

@@ -126,9 +126,10 @@ func (s *Store) Unread(userID uint) (int64, error) {
 	return n, err
 }
 
-// MarkRead marks all of a user's notifications read.
-func (s *Store) MarkRead(userID uint) error {
-	return s.w.Model(&Notification{}).Where("user_id = ? AND read = ?", userID, false).Update("read", true).Error
+// MarkRead marks a user's notifications read up to id upTo, the newest a
+// page showed them: one that came after stays news.
+func (s *Store) MarkRead(userID, upTo uint) error {
+	return s.w.Model(&Notification{}).Where("user_id = ? AND read = ? AND id <= ?", userID, false, upTo).Update("read", true).Error
 }
 
 // GameNotices is what a game's page shows of a user's notices: how many

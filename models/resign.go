@@ -59,3 +59,8 @@ func (s *Store) Resign(id, user uint) (*Loaded, error) {
 		})
 	})
 }
+
+// MinRatedTurns is how many turns of their own a player makes before a
+// resignation of theirs (or the stand-in bot finishing their abandoned
+// seat) leaves their seat in the game's rating.
+const MinRatedTurns = 3

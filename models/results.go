@@ -1,6 +1,8 @@
 package models
 
 import (
+	"time"
+
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
@@ -34,12 +36,17 @@ func scoreSeats(tx *gorm.DB, l *Loaded) error {
 }
 
 // rate updates the ratings of the players of finished game l (RatingRule).
+// A seat the bot finished before its player made MinRatedTurns turns of
+// their own is left out of the game's rating. An opponent who is not
+// established (counts) is left out of the others' rating period, though
+// their own rating moves; a player with no counted opponent is not rated.
 func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 	var seats []*Seat
 	var ids []uint
 	for i := range l.Seats {
-		if p := l.Seats[i].Player(); p != nil {
-			seats, ids = append(seats, &l.Seats[i]), append(ids, *p)
+		seat := &l.Seats[i]
+		if p := seat.Player(); p != nil && !(botFinished(seat) && l.ownTurns(i) < MinRatedTurns) {
+			seats, ids = append(seats, seat), append(ids, *p)
 		}
 	}
 	if len(seats) < 2 {
@@ -50,7 +57,7 @@ func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 	if s.pg { // two games ending together rate their players one after the other
 		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
 	}
-	if err := q.Select("id", "rating", "rating_dev", "rating_vol").Where("id IN ?", ids).Order("id").Find(&users).Error; err != nil {
+	if err := q.Select("id", "rating", "rating_dev", "rating_vol", "created_at").Where("id IN ?", ids).Order("id").Find(&users).Error; err != nil {
 		return err
 	}
 	byID := map[uint]User{}
@@ -59,16 +66,24 @@ func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 	}
 	before := make([]rating.Rating, len(seats))
 	ranks := make([]int, len(seats))
+	counts := make([]bool, len(seats))
 	for i, seat := range seats {
 		u := byID[ids[i]]
 		before[i] = rating.Rating{R: u.Rating, RD: u.RatingDev, Vol: u.RatingVol}
 		ranks[i] = seat.Place
-		if seat.ResignedID != nil || seat.Abandoned {
+		if botFinished(seat) {
 			ranks[i] = len(l.Seats) + 1 // the bot finished it: behind every player who finished their own
 		}
+		var err error
+		if counts[i], err = s.established(tx, &u, l.Game.ID); err != nil {
+			return err
+		}
 	}
-	after := rating.Table(before, ranks)
+	after, rated := rating.Table(before, ranks, counts)
 	for i, seat := range seats {
+		if !rated[i] {
+			continue
+		}
 		seat.RatedFrom, seat.RatedTo = before[i].R, after[i].R
 		if err := tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"rated_from": seat.RatedFrom, "rated_to": seat.RatedTo}).Error; err != nil {
 			return err
@@ -80,6 +95,38 @@ func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 		}
 	}
 	return nil
+}
+
+// RatedAge is how old an account is before its games move others' ratings.
+const RatedAge = 24 * time.Hour
+
+// established reports whether u's result in game counts for the other
+// players' ratings: u signed up RatedAge ago or more, and finished another
+// game before in their own seat (not resigned). New accounts made to lose
+// on purpose so lift nobody.
+func (s *Store) established(tx *gorm.DB, u *User, game uint) (bool, error) {
+	if u.CreatedAt.After(s.now().Add(-RatedAge)) {
+		return false, nil
+	}
+	var n int64
+	err := tx.Model(&Seat{}).Where("user_id = ? AND game_id <> ? AND game_id IN (?)", u.ID, game,
+		tx.Model(&Game{}).Select("id").Where("status = ?", StatusFinished)).Limit(1).Count(&n).Error
+	return n > 0, err
+}
+
+// botFinished reports whether the stand-in bot played seat to the end for
+// its player, who resigned or was away.
+func botFinished(seat *Seat) bool { return seat.ResignedID != nil || seat.Abandoned }
+
+// ownTurns is how many turns seat's player made themselves in l.
+func (l *Loaded) ownTurns(seat int) int {
+	n := 0
+	for _, e := range l.Log {
+		if e.Kind == KindTurn && e.Seat == seat && e.UserID != nil {
+			n++
+		}
+	}
+	return n
 }
 
 // ScoreOld gives up to limit games finished before places and scores were

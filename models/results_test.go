@@ -11,8 +11,9 @@ import (
 // seat's place and total and rates both (the winner up, the other down,
 // from 1500); a game against bots alone is not rated.
 func TestResultsAndRatings(t *testing.T) {
-	s, _ := openClocked(t)
-	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	s, clock := openClocked(t)
+	ana, bob := veteran(t, s, "ana"), veteran(t, s, "bob")
+	clock.Advance(models.RatedAge)
 	l := playOut(t, s, startDuel(t, s, ana, bob, 0), ana, bob)
 	if !l.Game.Scored {
 		t.Fatal("the game is not marked scored")
@@ -35,30 +36,20 @@ func TestResultsAndRatings(t *testing.T) {
 	}
 }
 
-// TestResignedRanksLast: who resigned is rated behind the player who
-// finished, whatever score the bot reached for them.
+// TestResignedRanksLast: who resigned (after MinRatedTurns turns) is
+// rated behind the player who finished, whatever score the bot reached
+// for them.
 func TestResignedRanksLast(t *testing.T) {
-	s, _ := openClocked(t)
-	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
-	id := startDuel(t, s, ana, bob, 0)
-	if _, err := s.Resign(id, ana.ID); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; mustLoad(t, s, id).Game.Status != models.StatusFinished; i++ {
-		if i == 100 {
-			t.Fatal("the game did not finish")
-		}
-		if _, err := autoplay.Bots(s, id, nil); err != nil {
-			t.Fatal(err)
-		}
-		actAll(t, s, id, bob)
-	}
+	s, clock := openClocked(t)
+	ana, bob := veteran(t, s, "ana"), veteran(t, s, "bob")
+	clock.Advance(models.RatedAge)
+	resignAfter(t, s, startDuel(t, s, ana, bob, 0), ana, bob, models.MinRatedTurns)
 	a, _ := s.UserByID(ana.ID)
 	b, _ := s.UserByID(bob.ID)
 	if !(a.Rating < 1500 && b.Rating > 1500) || a.RatedGames != 1 {
 		t.Fatalf("ana resigned and is rated %.1f; bob %.1f", a.Rating, b.Rating)
 	}
-	if st, err := s.Stats(ana.ID); err != nil || st.Resignations != 1 || st.Finished != 1 {
+	if st, err := s.Stats(ana.ID); err != nil || st.Resignations != 1 || st.Finished != 2 { // her game against a bot, and this one
 		t.Fatalf("ana's stats after resigning: %+v, %v", st, err)
 	}
 }
@@ -86,8 +77,9 @@ func TestScoreOld(t *testing.T) {
 // TestStatsAndHistory: the profile's counts, rating history and filtered
 // list of finished games follow the games played.
 func TestStatsAndHistory(t *testing.T) {
-	s, _ := openClocked(t)
-	ana, bob, cyd := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "cyd")
+	s, clock := openClocked(t)
+	ana, bob, cyd := models.MustUser(t, s, "ana"), veteran(t, s, "bob"), veteran(t, s, "cyd")
+	clock.Advance(models.RatedAge)
 	first := playOut(t, s, startDuel(t, s, ana, bob, 0), ana, bob)
 	second := playOut(t, s, startDuel(t, s, ana, cyd, 0), ana, cyd)
 	st, err := s.Stats(ana.ID)
@@ -121,6 +113,89 @@ func TestStatsAndHistory(t *testing.T) {
 	} {
 		if games, n, err := s.MyFinished(ana.ID, tc.f, 0, 10); err != nil || n != tc.want || len(games) != tc.want {
 			t.Errorf("filter %+v: %d games (%d listed), %v; want %d", tc.f, n, len(games), err, tc.want)
+		}
+	}
+}
+
+// veteran signs name up and has them finish a game against a bot; the
+// caller lets a day pass before they count for others' ratings.
+func veteran(t *testing.T, s *models.Store, name string) *models.User {
+	t.Helper()
+	u := models.MustUser(t, s, name)
+	g, err := s.CreateGame(u, models.GameSpec{Seats: []string{"greedy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; mustLoad(t, s, g.ID).Game.Status != models.StatusFinished; i++ {
+		if i == 100 {
+			t.Fatal("the game did not finish")
+		}
+		if _, err := autoplay.Bots(s, g.ID, nil); err != nil {
+			t.Fatal(err)
+		}
+		actAll(t, s, g.ID, u)
+	}
+	return u
+}
+
+// resignAfter has first resign game id after making turns turns of their
+// own (second playing along), and the bot finish it against second.
+func resignAfter(t *testing.T, s *models.Store, id uint, first, second *models.User, turns int) {
+	t.Helper()
+	for made := 0; made < turns; {
+		l := mustLoad(t, s, id)
+		if l.Play.State().Current() == l.SeatOf(first.ID) {
+			made++
+		}
+		actAll(t, s, id, first)
+		actAll(t, s, id, second)
+	}
+	if _, err := s.Resign(id, first.ID); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; mustLoad(t, s, id).Game.Status != models.StatusFinished; i++ {
+		if i == 100 {
+			t.Fatal("the game did not finish")
+		}
+		if _, err := autoplay.Bots(s, id, nil); err != nil {
+			t.Fatal(err)
+		}
+		actAll(t, s, id, second)
+	}
+}
+
+// TestRatingFarming: a player who resigns before MinRatedTurns turns of
+// their own leaves the game unrated; an opponent younger than a day, or
+// without a finished game of their own before, moves nobody's rating
+// (theirs moves). (TestResultsAndRatings and TestResignedRanksLast rate
+// games between established players.)
+func TestRatingFarming(t *testing.T) {
+	s, clock := openClocked(t)
+	ana, bob, cyd := veteran(t, s, "ana"), veteran(t, s, "bob"), veteran(t, s, "cyd")
+	idle := models.MustUser(t, s, "idle")
+	clock.Advance(models.RatedAge)
+	young := veteran(t, s, "young")
+	fresh := models.MustUser(t, s, "fresh")
+	rated := func(u *models.User) float64 {
+		t.Helper()
+		got, err := s.UserByID(u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.Rating
+	}
+
+	resignAfter(t, s, startDuel(t, s, ana, bob, 0), ana, bob, models.MinRatedTurns-1)
+	if rated(ana) != 1500 || rated(bob) != 1500 {
+		t.Fatalf("ana resigned after %d turns: rated %.1f, bob %.1f", models.MinRatedTurns-1, rated(ana), rated(bob))
+	}
+	for _, other := range []*models.User{idle, young, fresh} {
+		l := playOut(t, s, startDuel(t, s, other, cyd, 0), other, cyd)
+		if rated(cyd) != 1500 || l.Seats[l.SeatOf(cyd.ID)].RatedTo != 0 {
+			t.Fatalf("a game against %s rated cyd %.1f", other.Username, rated(cyd))
+		}
+		if rated(other) == 1500 {
+			t.Fatalf("%s, against cyd, was not rated", other.Username)
 		}
 	}
 }

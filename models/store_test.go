@@ -2,6 +2,7 @@ package models
 
 import (
 	"errors"
+	"math"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -346,7 +347,7 @@ func TestNotifications(t *testing.T) {
 		if ns[0].Kind != "finished" || !strings.Contains(ns[0].Text, "you won") && !strings.Contains(ns[0].Text, "you share the win") && !strings.Contains(ns[0].Text, "you finished in place 2 of 2") {
 			t.Fatalf("%s's last notification: %+v", u.Username, ns[0])
 		}
-		if err := s.MarkRead(u.ID); err != nil {
+		if err := s.MarkRead(u.ID, ns[0].ID); err != nil {
 			t.Fatal(err)
 		}
 		if _, unread, _ := s.Notifications(u.ID, 0, 1); unread != 0 {
@@ -454,7 +455,7 @@ func TestUnreadCountKept(t *testing.T) {
 	if got := count(s); got != 1 {
 		t.Fatalf("%d unread after opening again, want 1", got)
 	}
-	if err := s.MarkRead(ana.ID); err != nil {
+	if err := s.MarkRead(ana.ID, math.MaxUint32); err != nil {
 		t.Fatal(err)
 	}
 	if got := count(s); got != 0 {

@@ -96,15 +96,17 @@ func volatility(phi, v, delta, sigma float64) float64 {
 	return math.Exp(A / 2)
 }
 
-// Table rates one game: ratings[i] is player i's rating before it and
-// ranks[i] their place (1 first; equal places tie). It returns each
-// player's rating after the game.
-func Table(ratings []Rating, ranks []int) []Rating {
-	out := make([]Rating, len(ratings))
+// Table rates one game: ratings[i] is player i's rating before it, ranks[i]
+// their place (1 first; equal places tie) and counts[i] whether others
+// meet them in their rating period. It returns each player's rating after
+// the game, and whether it was rated: a player who met no counted
+// opponent keeps their rating.
+func Table(ratings []Rating, ranks []int, counts []bool) ([]Rating, []bool) {
+	out, rated := make([]Rating, len(ratings)), make([]bool, len(ratings))
 	for i := range ratings {
 		var results []Result
 		for j := range ratings {
-			if i == j {
+			if i == j || !counts[j] {
 				continue
 			}
 			score := 0.5
@@ -116,7 +118,10 @@ func Table(ratings []Rating, ranks []int) []Rating {
 			}
 			results = append(results, Result{Opponent: ratings[j], Score: score})
 		}
-		out[i] = Update(ratings[i], results)
+		out[i], rated[i] = ratings[i], len(results) > 0
+		if rated[i] {
+			out[i] = Update(ratings[i], results)
+		}
 	}
-	return out
+	return out, rated
 }

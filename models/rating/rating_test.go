@@ -30,14 +30,23 @@ func TestNoGames(t *testing.T) {
 
 // TestTable: in a game of three new players the winner gains what the
 // last loses, the middle one stays put; a tie of two equals changes
-// neither's rating.
+// neither's rating. A player who does not count moves nobody, and is
+// rated against those who count.
 func TestTable(t *testing.T) {
-	out := Table([]Rating{New, New, New}, []int{1, 2, 3})
+	all := []bool{true, true, true}
+	out, rated := Table([]Rating{New, New, New}, []int{1, 2, 3}, all)
 	if !(out[0].R > 1500 && out[2].R < 1500) || math.Abs(out[1].R-1500) > 1e-9 || math.Abs((out[0].R-1500)+(out[2].R-1500)) > 1e-9 {
 		t.Fatalf("three new players: %+v", out)
 	}
-	tie := Table([]Rating{New, New}, []int{1, 1})
+	if rated[0] != true || rated[1] != true || rated[2] != true {
+		t.Fatalf("three new players, not all rated: %v", rated)
+	}
+	tie, _ := Table([]Rating{New, New}, []int{1, 1}, all[:2])
 	if math.Abs(tie[0].R-1500) > 1e-9 || math.Abs(tie[1].R-1500) > 1e-9 || tie[0].RD >= 350 {
 		t.Fatalf("a tie: %+v", tie)
+	}
+	out, rated = Table([]Rating{New, New, New}, []int{1, 2, 3}, []bool{false, true, false})
+	if out[1] != New || rated[1] || !rated[0] || !rated[2] || out[0].R <= 1500 || out[2].R >= 1500 {
+		t.Fatalf("the middle player alone counts: %+v, rated %v", out, rated)
 	}
 }
