@@ -20,11 +20,28 @@ const (
 // failed.
 const MailGiveUp = 48 * time.Hour
 
-// DueMail returns up to limit outbox messages whose time has come, oldest
-// first.
+// postChannels are the channels whose news is posted to servers the
+// players chose (DuePosts); the rest is mail (DueMail).
+var postChannels = []string{ChanPush, ChanHook}
+
+// DueMail returns up to limit outbox mails whose time has come, oldest
+// first: not the pushes and webhook posts (DuePosts).
 func (s *Store) DueMail(limit int) ([]Mail, error) {
 	var ms []Mail
-	err := s.db.Where("status = ? AND next_attempt <= ?", MailPending, s.now()).Order("id").Limit(limit).Find(&ms).Error
+	err := s.db.Where("status = ? AND next_attempt <= ? AND channel NOT IN ?", MailPending, s.now(), postChannels).Order("id").Limit(limit).Find(&ms).Error
+	return ms, err
+}
+
+// DuePosts returns up to limit pushes and webhook posts whose time has
+// come, at most one of each user (their oldest), none of the users in
+// skip; the users whose oldest post is oldest first.
+func (s *Store) DuePosts(limit int, skip []uint) ([]Mail, error) {
+	oldest := s.db.Model(&Mail{}).Select("MIN(id)").Where("status = ? AND channel IN ? AND next_attempt <= ?", MailPending, postChannels, s.now())
+	if len(skip) > 0 {
+		oldest = oldest.Where("user_id NOT IN ?", skip)
+	}
+	var ms []Mail
+	err := s.db.Where("id IN (?)", oldest.Group("user_id")).Order("id").Limit(limit).Find(&ms).Error
 	return ms, err
 }
 
