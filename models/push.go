@@ -124,3 +124,11 @@ func webAddress(raw string, max int) bool {
 	u, err := url.Parse(raw)
 	return err == nil && len(raw) <= max && (u.Scheme == "https" || u.Scheme == "http") && u.Host != "" && u.User == nil
 }
+
+// A device or webhook is switched off once OffAfterFailures posts to it
+// in a row have failed (no answer in time, or another error worth a
+// retry), the first at least OffAfter before the last.
+const (
+	OffAfterFailures = 5
+	OffAfter         = time.Hour
+)
