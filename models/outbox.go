@@ -74,6 +74,11 @@ func (s *Store) MailSent(m *Mail, news ...Mail) error {
 				return err
 			}
 		}
+		if m.Channel == ChanPush || m.Channel == ChanHook {
+			if err := postWent(tx, m); err != nil {
+				return err
+			}
+		}
 		return tx.Model(&Mail{}).Where("id = ?", m.ID).Updates(sent).Error
 	})
 }
@@ -97,11 +102,16 @@ func (s *Store) MailSkipped(m *Mail, why string) error {
 // MailRetry records a failed attempt: m is tried again after backoff, or
 // marked failed once it is older than MailGiveUp.
 func (s *Store) MailRetry(m *Mail, cause error) error {
+	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(s.retry(m, cause)).Error
+}
+
+// retry is what MailRetry writes.
+func (s *Store) retry(m *Mail, cause error) map[string]any {
 	upd := map[string]any{"last_error": cause.Error(), "next_attempt": s.now().Add(Backoff(m.Attempts))}
 	if s.now().Sub(m.CreatedAt) > MailGiveUp {
 		upd["status"] = MailFailed
 	}
-	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(upd).Error
+	return upd
 }
 
 // Backoff is the wait after the attempts-th failed attempt: 30 s doubling
@@ -173,11 +183,11 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 		r.To = u.Email
 	case ChanPush:
 		if r.Push, err = s.pushSub(m); err != nil || r.Push == nil {
-			return r, "the device is no longer registered", err
+			return r, "the device is no longer registered, or switched off", err
 		}
 	case ChanHook:
-		if u.HookURL == "" {
-			return r, "the user has no webhook now", nil
+		if !u.HookOn() {
+			return r, "the user has no webhook now, or it is switched off", nil
 		}
 	}
 	switch m.Kind {

@@ -124,7 +124,17 @@ func (o *Outbox) deliver(ctx context.Context, m *models.Mail) (Stats, error) {
 		if o.Log != nil {
 			o.Log.Warn("news not sent", "id", m.ID, "kind", m.Kind, "channel", m.Channel, "attempt", m.Attempts, "err", err)
 		}
-		return Stats{Failed: 1}, o.Store.MailRetry(m, err)
+		if m.Channel != models.ChanPush && m.Channel != models.ChanHook {
+			return Stats{Failed: 1}, o.Store.MailRetry(m, err)
+		}
+		off, err := o.Store.PostFailed(m, err)
+		if off {
+			if o.Log != nil {
+				o.Log.Info("switched off", "user", m.UserID, "channel", m.Channel, "device", m.To)
+			}
+			return Stats{Off: 1}, err
+		}
+		return Stats{Failed: 1}, err
 	}
 	return Stats{Sent: 1}, o.Store.MailSent(m, rcpt.News...)
 }
