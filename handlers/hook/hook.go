@@ -246,10 +246,10 @@ func Public(ip netip.Addr) bool {
 // ErrPrivate is the error (wrapped) when the dialer refuses an address.
 var ErrPrivate = errors.New("hook: the address is not public")
 
-// The client's timeouts: a server must take the connection (and finish
-// the TLS handshake) within ConnectTimeout, and the whole post, its
-// answer read, must end within Timeout. A server that takes posts and
-// never answers holds each for Timeout at most.
+// The client's timeouts: a server must take the connection within
+// ConnectTimeout, and then finish the TLS handshake within as long again;
+// the whole post, its answer read, ends within Timeout. A server that
+// takes posts and never answers holds each for Timeout at most.
 const (
 	ConnectTimeout = 3 * time.Second
 	Timeout        = 10 * time.Second

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"cacao/handlers/hook"
+	"cacao/models"
 )
 
 // DefaultPostsAtOnce is how many pushes and webhook posts a process has
@@ -55,9 +56,15 @@ func (p *posting) start(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	due, err := p.o.Store.DuePosts(free, slices.Collect(maps.Keys(p.served)))
-	if err == nil && len(due) == 0 && len(p.served) > len(p.busy) {
+	if err == nil && len(due) < free && len(p.served) > len(p.busy) {
+		// Every player with a post due was served this round: a new one.
 		p.served = maps.Clone(p.busy)
-		due, err = p.o.Store.DuePosts(free, slices.Collect(maps.Keys(p.served)))
+		for _, m := range due {
+			p.served[m.UserID] = true
+		}
+		var more []models.Mail
+		more, err = p.o.Store.DuePosts(free-len(due), slices.Collect(maps.Keys(p.served)))
+		due = append(due, more...)
 	}
 	if err != nil {
 		return 0, err
