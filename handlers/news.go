@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -31,9 +32,16 @@ func (s *Server) newsVM(c echo.Context, u *models.User, vm *views.SettingsVM) er
 	if err != nil {
 		return err
 	}
-	for _, sub := range subs {
-		vm.Devices = append(vm.Devices, views.DeviceLine{ID: sub.ID, Device: sub.Device, Added: l.Date(sub.CreatedAt, true, false)})
+	off := func(at *time.Time) string {
+		if at == nil {
+			return ""
+		}
+		return l.Date(*at, false, true)
 	}
+	for _, sub := range subs {
+		vm.Devices = append(vm.Devices, views.DeviceLine{ID: sub.ID, Device: sub.Device, Added: l.Date(sub.CreatedAt, true, false), Off: off(sub.OffAt)})
+	}
+	vm.HookOff = off(u.HookOffAt)
 	vm.PushKey, vm.HookURL = s.pushKey, u.HookURL
 	if u.HookURL != "" {
 		if hu, err := url.Parse(u.HookURL); err == nil {

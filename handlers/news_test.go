@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -148,6 +149,56 @@ func TestHookNewSecret(t *testing.T) {
 	if code != http.StatusOK || fresh == old || len(after.HookSecret) != len(before.HookSecret) || after.HookURL != before.HookURL ||
 		!strings.Contains(page, `<code class="secret">`+fresh+`</code>`) || strings.Contains(page, old) {
 		t.Fatalf("a new webhook key: %d, %s after %s", code, fresh, old)
+	}
+}
+
+// A device and a webhook switched off, their posts failing, are shown so
+// in Settings, in the viewer's language, and told of among the notices;
+// set again, they are on.
+func TestSettingsShowWhatIsSwitchedOff(t *testing.T) {
+	s := newSiteWith(t, func(c *handlers.Config) { c.PrivateHooks = true })
+	ana := s.signup("ana")
+	key, auth := "B"+strings.Repeat("A", 86), strings.Repeat("A", 22)
+	device := url.Values{"endpoint": {"http://127.0.0.1:9/push/1"}, "p256dh": {key}, "auth": {auth}}
+	ana.post("/settings/devices", device)
+	ana.post("/settings/hook", url.Values{"hook": {"http://127.0.0.1:9/hook"}})
+	subs, _ := s.store.PushSubs(s.userID("ana"))
+	if len(subs) != 1 {
+		t.Fatalf("ana's devices: %+v", subs)
+	}
+	_, page := ana.get("/settings")
+	if strings.Contains(page, "Switched off") {
+		t.Fatal("Settings show a device or webhook switched off before any post failed")
+	}
+	for range models.OffAfterFailures {
+		for _, m := range []models.Mail{{UserID: s.userID("ana"), Channel: models.ChanPush, To: fmt.Sprint(subs[0].ID)}, {UserID: s.userID("ana"), Channel: models.ChanHook}} {
+			if _, err := s.store.PostFailed(&m, errors.New("context deadline exceeded")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s.clock.Advance(models.OffAfter / (models.OffAfterFailures - 1))
+	}
+	_, page = ana.get("/settings")
+	for _, want := range []string{"Switched off on Tue 1 Dec, 10:00 UTC: no notice went through", `id="hook-off">Switched off on Tue 1 Dec, 10:00 UTC: no post went through`} {
+		if !strings.Contains(page, want) {
+			t.Fatalf("Settings do not say %q", want)
+		}
+	}
+	_, page = ana.get("/notifications")
+	for _, want := range []string{`<h2 id="notices-0">Your account</h2>`, "Posts to your webhook are switched off", "Notices to one of your devices are switched off"} {
+		if !strings.Contains(page, want) {
+			t.Fatalf("the notices do not say %q", want)
+		}
+	}
+	ana.post("/language", url.Values{"lang": {"fa"}})
+	if _, page = ana.get("/settings"); !strings.Contains(page, "خاموش شد: بیش از یک ساعت هیچ درخواستی به آن نرسید") {
+		t.Fatal("Settings in Persian do not say the webhook is switched off")
+	}
+	ana.post("/language", url.Values{"lang": {"en"}})
+	ana.post("/settings/devices", device)
+	ana.post("/settings/hook", url.Values{"hook": {"http://127.0.0.1:9/hook"}})
+	if _, page = ana.get("/settings"); strings.Contains(page, "Switched off") {
+		t.Fatal("set again, a device or the webhook is still shown switched off")
 	}
 }
 

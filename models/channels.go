@@ -199,7 +199,7 @@ const KindTest = "test"
 var ErrTooManyTests = invalid("you sent test notices just now: wait a minute")
 
 // QueueTest puts a test notice in the outbox for each of userID's devices
-// and their webhook, and returns how many.
+// and their webhook switched on, and returns how many.
 func (s *Store) QueueTest(userID uint) (int, error) {
 	var u User
 	if err := s.db.Take(&u, userID).Error; err != nil {
@@ -217,7 +217,7 @@ func (s *Store) QueueTest(userID uint) (int, error) {
 			return err
 		}
 		n = len(p.subs[userID])
-		if u.HookURL != "" {
+		if u.HookOn() {
 			n++
 		}
 		return s.queue(tx, p, u, m)

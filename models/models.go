@@ -67,6 +67,12 @@ type User struct {
 	RatingDev  float64 `gorm:"not null;default:350"`
 	RatingVol  float64 `gorm:"not null;default:0.06"`
 	RatedGames int     `gorm:"not null;default:0"`
+	// HookFailures counts the posts to the webhook that failed in a row,
+	// the first at HookFailingSince; HookOffAt is when it was switched off
+	// for that (PostFailed): no post goes to it until it is set again.
+	HookFailures     int `gorm:"not null;default:0"`
+	HookFailingSince *time.Time
+	HookOffAt        *time.Time
 }
 
 // OnVacation reports whether the user's clocks are paused at now.

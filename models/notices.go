@@ -68,7 +68,7 @@ func (s *Store) queue(tx *gorm.DB, p *people, u User, m Mail) error {
 			add(ChanPush, strconv.FormatUint(uint64(id), 10))
 		}
 	}
-	if u.Wants(ChanHook, m.Kind) && u.HookURL != "" {
+	if u.Wants(ChanHook, m.Kind) && u.HookOn() {
 		add(ChanHook, "")
 	}
 	if u.Wants(ChanDigest, m.Kind) && NewsOf(m.Kind)&^digestListed != 0 && u.EmailVerified && u.Email != "" {

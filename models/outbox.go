@@ -20,11 +20,28 @@ const (
 // failed.
 const MailGiveUp = 48 * time.Hour
 
-// DueMail returns up to limit outbox messages whose time has come, oldest
-// first.
+// postChannels are the channels whose news is posted to servers the
+// players chose (DuePosts); the rest is mail (DueMail).
+var postChannels = []string{ChanPush, ChanHook}
+
+// DueMail returns up to limit outbox mails whose time has come, oldest
+// first: not the pushes and webhook posts (DuePosts).
 func (s *Store) DueMail(limit int) ([]Mail, error) {
 	var ms []Mail
-	err := s.db.Where("status = ? AND next_attempt <= ?", MailPending, s.now()).Order("id").Limit(limit).Find(&ms).Error
+	err := s.db.Where("status = ? AND next_attempt <= ? AND channel NOT IN ?", MailPending, s.now(), postChannels).Order("id").Limit(limit).Find(&ms).Error
+	return ms, err
+}
+
+// DuePosts returns up to limit pushes and webhook posts whose time has
+// come, at most one of each user (their oldest), none of the users in
+// skip; the users whose oldest post is oldest first.
+func (s *Store) DuePosts(limit int, skip []uint) ([]Mail, error) {
+	oldest := s.db.Model(&Mail{}).Select("MIN(id)").Where("status = ? AND channel IN ? AND next_attempt <= ?", MailPending, postChannels, s.now())
+	if len(skip) > 0 {
+		oldest = oldest.Where("user_id NOT IN ?", skip)
+	}
+	var ms []Mail
+	err := s.db.Where("id IN (?)", oldest.Group("user_id")).Order("id").Limit(limit).Find(&ms).Error
 	return ms, err
 }
 
@@ -57,6 +74,11 @@ func (s *Store) MailSent(m *Mail, news ...Mail) error {
 				return err
 			}
 		}
+		if m.Channel == ChanPush || m.Channel == ChanHook {
+			if err := postWent(tx, m); err != nil {
+				return err
+			}
+		}
 		return tx.Model(&Mail{}).Where("id = ?", m.ID).Updates(sent).Error
 	})
 }
@@ -80,11 +102,16 @@ func (s *Store) MailSkipped(m *Mail, why string) error {
 // MailRetry records a failed attempt: m is tried again after backoff, or
 // marked failed once it is older than MailGiveUp.
 func (s *Store) MailRetry(m *Mail, cause error) error {
+	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(s.retry(m, cause)).Error
+}
+
+// retry is what MailRetry writes.
+func (s *Store) retry(m *Mail, cause error) map[string]any {
 	upd := map[string]any{"last_error": cause.Error(), "next_attempt": s.now().Add(Backoff(m.Attempts))}
 	if s.now().Sub(m.CreatedAt) > MailGiveUp {
 		upd["status"] = MailFailed
 	}
-	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(upd).Error
+	return upd
 }
 
 // Backoff is the wait after the attempts-th failed attempt: 30 s doubling
@@ -156,11 +183,11 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 		r.To = u.Email
 	case ChanPush:
 		if r.Push, err = s.pushSub(m); err != nil || r.Push == nil {
-			return r, "the device is no longer registered", err
+			return r, "the device is no longer registered, or switched off", err
 		}
 	case ChanHook:
-		if u.HookURL == "" {
-			return r, "the user has no webhook now", nil
+		if !u.HookOn() {
+			return r, "the user has no webhook now, or it is switched off", nil
 		}
 	}
 	switch m.Kind {

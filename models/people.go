@@ -12,7 +12,7 @@ import (
 type people struct {
 	tx   *gorm.DB
 	m    map[uint]User
-	subs map[uint][]uint // the users' devices (PushSub ids)
+	subs map[uint][]uint // the users' devices switched on (PushSub ids)
 }
 
 // peopleIn reads in tx the settings of the users seated or invited at
@@ -51,7 +51,7 @@ func (p *people) read(ids []uint) error {
 		return nil
 	}
 	var us []User
-	err := p.tx.Select("id", "email", "email_verified", "vacation_until", "app_news", "mail_news", "push_news", "hook_news", "digest_news", "hook_url").
+	err := p.tx.Select("id", "email", "email_verified", "vacation_until", "app_news", "mail_news", "push_news", "hook_news", "digest_news", "hook_url", "hook_off_at").
 		Where("id IN ?", ids).Find(&us).Error
 	if err != nil {
 		return err
@@ -60,7 +60,7 @@ func (p *people) read(ids []uint) error {
 		p.m[u.ID] = u
 	}
 	var subs []PushSub
-	if err := p.tx.Select("id", "user_id").Where("user_id IN ?", ids).Order("id").Find(&subs).Error; err != nil {
+	if err := p.tx.Select("id", "user_id").Where("user_id IN ? AND off_at IS NULL", ids).Order("id").Find(&subs).Error; err != nil {
 		return err
 	}
 	for _, sub := range subs {

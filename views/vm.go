@@ -105,6 +105,7 @@ type SettingsVM struct {
 	HookURL       string
 	HookForm      string // how the webhook is posted: "ntfy", "discord" or "json"
 	HookSecret    string // hex: what its posts are signed with
+	HookOff       string // when it was switched off, its posts failing ("" when on)
 	DigestHour    int    // 0–23, in TimeZone
 	QuietFrom     int    // quiet hours, in TimeZone (equal: none)
 	QuietTo       int
@@ -135,6 +136,7 @@ type NewsCell struct {
 type DeviceLine struct {
 	ID            uint
 	Device, Added string
+	Off           string // when it was switched off, its pushes failing ("" when on)
 }
 
 // LoginLine is one of the viewer's signed-in sessions.

@@ -14,7 +14,9 @@ import (
 // bots whose move was lost (a crash) play it, sends
 // reminders, queues digests, cancels tables nobody completed in 14 days,
 // gives games finished before their results were kept those results, and
-// delivers the outbox. Everything it needs is
+// delivers the outbox's mail; beside it, the outbox's pushes and webhook
+// posts go on their own (mail.Outbox.Posts), so that none of this waits
+// for a server that is slow to answer. Everything it needs is
 // in the database, so a restarted worker carries on where one stopped, and
 // each step is safe to run twice (or in two processes at once).
 type Worker struct {
@@ -25,12 +27,17 @@ type Worker struct {
 	Log    *slog.Logger
 }
 
-// Run works once at once, then every w.Every, until ctx ends.
+// Run works once at once, then every w.Every, and delivers the posts
+// meanwhile, until ctx ends; it returns once the posts under way have
+// ended.
 func (w *Worker) Run(ctx context.Context) {
 	every := w.Every
 	if every <= 0 {
 		every = 15 * time.Second
 	}
+	posts := make(chan struct{})
+	go func() { defer close(posts); w.Outbox.Posts(ctx, every) }()
+	defer func() { <-posts }()
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {

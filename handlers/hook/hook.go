@@ -246,9 +246,18 @@ func Public(ip netip.Addr) bool {
 // ErrPrivate is the error (wrapped) when the dialer refuses an address.
 var ErrPrivate = errors.New("hook: the address is not public")
 
-// Client returns the HTTP client for webhooks (and web push): 10 s timeout; redirects are not followed (the 3xx is returned as is); unless allowPrivate, its dialer refuses, at connect time after DNS resolution (net.Dialer.Control), any address that is not Public, so that DNS rebinding cannot reach inside; proxies from the environment are not used.
+// The client's timeouts: a server must take the connection within
+// ConnectTimeout, and then finish the TLS handshake within as long again;
+// the whole post, its answer read, ends within Timeout. A server that
+// takes posts and never answers holds each for Timeout at most.
+const (
+	ConnectTimeout = 3 * time.Second
+	Timeout        = 10 * time.Second
+)
+
+// Client returns the HTTP client for webhooks (and web push): ConnectTimeout, then Timeout in all; redirects are not followed (the 3xx is returned as is); unless allowPrivate, its dialer refuses, at connect time after DNS resolution (net.Dialer.Control), any address that is not Public, so that DNS rebinding cannot reach inside; proxies from the environment are not used.
 func Client(allowPrivate bool) *http.Client {
-	d := &net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}
+	d := &net.Dialer{Timeout: ConnectTimeout, KeepAlive: 30 * time.Second}
 	if !allowPrivate {
 		d.Control = func(_, address string, _ syscall.RawConn) error {
 			ap, err := netip.ParseAddrPort(address)
@@ -259,15 +268,14 @@ func Client(allowPrivate bool) *http.Client {
 		}
 	}
 	return &http.Client{
-		Timeout: 10 * time.Second,
+		Timeout: Timeout,
 		Transport: &http.Transport{
-			Proxy:                 nil, // a proxy would dial for us, unchecked
-			DialContext:           d.DialContext,
-			ForceAttemptHTTP2:     true,
-			TLSHandshakeTimeout:   5 * time.Second,
-			ResponseHeaderTimeout: 10 * time.Second,
-			MaxIdleConns:          20,
-			IdleConnTimeout:       90 * time.Second,
+			Proxy:               nil, // a proxy would dial for us, unchecked
+			DialContext:         d.DialContext,
+			ForceAttemptHTTP2:   true,
+			TLSHandshakeTimeout: ConnectTimeout,
+			MaxIdleConns:        20,
+			IdleConnTimeout:     90 * time.Second,
 		},
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse

@@ -92,6 +92,8 @@ func (o *Outbox) push(ctx context.Context, m *models.Mail, r models.Recipient) e
 		return err
 	}
 	urgent := models.NewsOf(m.Kind)&models.WaitingNews != 0
+	ctx, cancel := context.WithTimeout(ctx, postTimeout)
+	defer cancel()
 	err = o.Push.Send(ctx, r.Push, payload, PushLife, urgent)
 	if errors.Is(err, push.ErrGone) {
 		if err := o.Store.PushGone(r.Push.ID); err != nil {
@@ -121,6 +123,8 @@ func (o *Outbox) hook(ctx context.Context, m *models.Mail, r models.Recipient) e
 		kind = models.KindTest
 	}
 	ev := hook.Event{Kind: kind, Game: m.GameID, Title: l.T("Cacao: %s", views.NewsName(l, kind)), Text: text, URL: link, At: m.CreatedAt, Sent: now}
+	ctx, cancel := context.WithTimeout(ctx, postTimeout)
+	defer cancel()
 	err := hook.Post(ctx, o.Hooks, r.User.HookURL, r.User.HookSecret, ev)
 	if err != nil && hook.Permanent(err) {
 		return &stopped{why: err.Error()}

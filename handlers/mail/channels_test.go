@@ -58,11 +58,11 @@ func TestPushThroughOutbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := w.twoPlayerGame("bob", "ana", 1) // ana is told it started; bob moved, so it is her turn (not chosen for push)
-	if _, err := ob.RunOnce(ctx); err != nil {
+	if _, err := ob.PostOnce(ctx); err != nil {
 		t.Fatal(err)
 	}
 	w.clock.Advance(mailDelay)
-	if _, err := ob.RunOnce(ctx); err != nil {
+	if _, err := ob.PostOnce(ctx); err != nil {
 		t.Fatal(err)
 	}
 	msgs := svc.Wait(t, 2, 5*time.Second)
@@ -89,7 +89,7 @@ func TestPushThroughOutbox(t *testing.T) {
 	if n, err := w.store.QueueTest(ana.ID); err != nil || n != 2 {
 		t.Fatalf("test notices to %d devices: %v", n, err)
 	}
-	st, err := ob.RunOnce(ctx)
+	st, err := ob.PostOnce(ctx)
 	if err != nil || st.Sent != 1 || st.Skipped != 1 {
 		t.Fatalf("with one device gone: %+v, %v", st, err)
 	}
@@ -116,11 +116,11 @@ func TestPushWaitsOutQuietHours(t *testing.T) {
 	if _, err := w.store.QueueTest(ana.ID); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := ob.RunOnce(ctx); err != nil || st.Held != 1 || len(svc.Messages()) != 0 {
+	if st, err := ob.PostOnce(ctx); err != nil || st.Held != 1 || len(svc.Messages()) != 0 {
 		t.Fatalf("in quiet hours: %+v, %v, %d pushes", st, err, len(svc.Messages()))
 	}
 	w.clock.Advance(time.Hour)
-	if st, err := ob.RunOnce(ctx); err != nil || st.Sent != 1 {
+	if st, err := ob.PostOnce(ctx); err != nil || st.Sent != 1 {
 		t.Fatalf("after quiet hours: %+v, %v", st, err)
 	}
 	svc.Wait(t, 1, 5*time.Second)
@@ -166,7 +166,7 @@ func TestHookThroughOutbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.twoPlayerGame("bob", "ana", 0)
-	if st, err := ob.RunOnce(ctx); err != nil || srv.count() != 1 {
+	if st, err := ob.PostOnce(ctx); err != nil || srv.count() != 1 {
 		t.Fatalf("the start: %+v, %v, %d posts", st, err, srv.count())
 	}
 	fresh, _ := w.store.UserByID(ana.ID)
@@ -187,7 +187,7 @@ func TestHookThroughOutbox(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	st, err := ob.RunOnce(ctx)
+	st, err := ob.PostOnce(ctx)
 	if err != nil || srv.count() != mail.HooksPerHour || st.Held != 3 {
 		t.Fatalf("over the limit: %+v, %v, %d posts", st, err, srv.count())
 	}
@@ -195,7 +195,7 @@ func TestHookThroughOutbox(t *testing.T) {
 		t.Fatalf("a test post: %s", srv.data[1])
 	}
 	w.clock.Advance(time.Hour)
-	if _, err := ob.RunOnce(ctx); err != nil || srv.count() != mail.HooksPerHour+3 {
+	if _, err := ob.PostOnce(ctx); err != nil || srv.count() != mail.HooksPerHour+3 {
 		t.Fatalf("an hour later %d posts, %v", srv.count(), err)
 	}
 	// The site's own client refuses this machine: the post is given up.
@@ -203,7 +203,7 @@ func TestHookThroughOutbox(t *testing.T) {
 	if _, err := w.store.QueueTest(ana.ID); err != nil {
 		t.Fatal(err)
 	}
-	if st, err := ob.RunOnce(ctx); err != nil || st.Skipped != 1 || srv.count() != mail.HooksPerHour+3 {
+	if st, err := ob.PostOnce(ctx); err != nil || st.Skipped != 1 || srv.count() != mail.HooksPerHour+3 {
 		t.Fatalf("to a private address: %+v, %v", st, err)
 	}
 }
@@ -220,41 +220,5 @@ func TestDigestTellsOtherNews(t *testing.T) {
 	msg := ob.Compose(m, r)
 	if msg.Subject != "Cacao: news of your games" || !strings.Contains(msg.Body, "News since the last daily email:\n\n- Game 4 is over: you won. (Tue 1 Dec, 10:00 UTC)\n  http://cacao.test/m/go?t=") {
 		t.Fatalf("a digest of news: %q\n%s", msg.Subject, msg.Body)
-	}
-}
-
-// A webhook that does not answer holds up neither mail nor other posts:
-// they go while it waits.
-func TestSlowHookHoldsNothingUp(t *testing.T) {
-	w := newOutboxWorld(t, "ana")
-	ob, _ := w.pushOutbox()
-	smtp := mailtest.Start(t)
-	ob.Mailer = mail.NewSMTP(mail.SMTPConfig{Host: smtp.Host(), Port: smtp.Port(), From: "cacao@example.test"})
-	release := make(chan struct{})
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
-	t.Cleanup(slow.Close)
-	defer close(release)
-	ana := w.users["ana"]
-	if err := w.store.SetHook(ana.ID, slow.URL); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.store.QueueTest(ana.ID); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.store.RequestReset("ana"); err != nil { // queued after the post
-		t.Fatal(err)
-	}
-	done := make(chan mail.Stats, 1)
-	go func() { st, _ := ob.RunOnce(context.Background()); done <- st }()
-	deadline := time.Now().Add(5 * time.Second)
-	for len(smtp.Messages()) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the mail waited for the webhook")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	release <- struct{}{}
-	if st := <-done; st.Sent != 2 {
-		t.Fatalf("%+v; want the mail and the post sent", st)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"cacao/handlers/push"
@@ -31,13 +30,16 @@ const GoLinkLife = 7 * 24 * time.Hour
 const VerifyLinkLife = 3 * 24 * time.Hour
 
 // claimLease is how long one delivery attempt holds a message against other
-// workers.
+// workers: well over a post's time (postTimeout), so that no other worker
+// takes a post still under way.
 const claimLease = 2 * time.Minute
 
 // Outbox delivers the messages the store queued, composing each one as
 // things are when it is sent: to the user's current verified address, with
 // signed one-click links, and only if it is still wanted (see
-// models.Store.MailRecipient).
+// models.Store.MailRecipient). Mail goes in RunOnce; pushes and webhook
+// posts, which wait on servers the players chose, go apart (Posts), so
+// that no mail waits for them.
 type Outbox struct {
 	Store   *models.Store
 	Mailer  Mailer
@@ -49,81 +51,55 @@ type Outbox struct {
 	// them that news is skipped.
 	Push  *push.Sender
 	Hooks *http.Client
+	// PostsAtOnce bounds the posts under way at once (0: DefaultPostsAtOnce).
+	PostsAtOnce int
 }
 
-// Stats counts what one RunOnce did (Held: put off until the end of the
-// recipient's quiet hours).
-type Stats struct{ Sent, Skipped, Failed, Held int }
+// Stats counts what a run did (Held: put off until the end of the
+// recipient's quiet hours or the hour's limit; Off: posts whose device or
+// webhook was switched off, failing, after them).
+type Stats struct{ Sent, Skipped, Failed, Held, Off int }
 
-// RunOnce tries every message that is due once. A failed attempt is retried
-// later with backoff (models.Backoff); the message is never lost. Pushes
-// and webhook posts, which wait on servers the players chose, go up to
-// outboundAtOnce at a time, so that a slow one holds up neither mail nor
-// the others.
+// add counts what o did in st too.
+func (st *Stats) add(o Stats) {
+	st.Sent, st.Skipped, st.Failed, st.Held, st.Off = st.Sent+o.Sent, st.Skipped+o.Skipped, st.Failed+o.Failed, st.Held+o.Held, st.Off+o.Off
+}
+
+// RunOnce tries every mail that is due once, in turn (not the pushes and
+// webhook posts: Posts). A failed attempt is retried later with backoff
+// (models.Backoff); the message is never lost.
 func (o *Outbox) RunOnce(ctx context.Context) (Stats, error) {
 	var st Stats
 	due, err := o.Store.DueMail(100)
 	if err != nil {
 		return st, err
 	}
-	var (
-		mu    sync.Mutex
-		first error
-		wg    sync.WaitGroup
-		slots = make(chan struct{}, outboundAtOnce)
-	)
-	count := func(out *int, err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if out != nil {
-			*out++
-		}
-		if err != nil && first == nil {
-			first = err
-		}
-	}
 	for i := range due {
-		m := &due[i]
-		if m.Channel == models.ChanPush || m.Channel == models.ChanHook {
-			slots <- struct{}{}
-			wg.Add(1)
-			go func() {
-				defer func() { <-slots; wg.Done() }()
-				count(o.deliver(ctx, m, &st))
-			}()
-			continue
-		}
-		count(o.deliver(ctx, m, &st))
-		mu.Lock()
-		failed := first != nil
-		mu.Unlock()
-		if failed {
-			break
+		did, err := o.deliver(ctx, &due[i])
+		st.add(did)
+		if err != nil {
+			return st, err
 		}
 	}
-	wg.Wait()
-	return st, first
+	return st, nil
 }
 
-// outboundAtOnce bounds the pushes and webhook posts under way at once.
-const outboundAtOnce = 8
-
-// deliver tries m once and returns the count of st its outcome adds to
-// (nil when another worker took it).
-func (o *Outbox) deliver(ctx context.Context, m *models.Mail, st *Stats) (*int, error) {
+// deliver tries m once and returns what it did (nothing when another
+// worker took it).
+func (o *Outbox) deliver(ctx context.Context, m *models.Mail) (Stats, error) {
 	ok, err := o.Store.ClaimMail(m, claimLease)
 	if err != nil || !ok {
-		return nil, err
+		return Stats{}, err
 	}
 	rcpt, skip, err := o.Store.MailRecipient(m)
 	if err != nil {
-		return nil, err
+		return Stats{}, err
 	}
 	if skip != "" {
-		return &st.Skipped, o.Store.MailSkipped(m, skip)
+		return Stats{Skipped: 1}, o.Store.MailSkipped(m, skip)
 	}
 	if until, quiet := rcpt.User.QuietUntil(o.Store.Clock()); quiet && models.Held(m.Kind) {
-		return &st.Held, o.Store.MailHeld(m, until)
+		return Stats{Held: 1}, o.Store.MailHeld(m, until)
 	}
 	switch m.Channel {
 	case models.ChanPush:
@@ -137,16 +113,30 @@ func (o *Outbox) deliver(ctx context.Context, m *models.Mail, st *Stats) (*int, 
 	switch {
 	case errors.As(err, &stop):
 		if stop.until.IsZero() {
-			return &st.Skipped, o.Store.MailSkipped(m, stop.why)
+			return Stats{Skipped: 1}, o.Store.MailSkipped(m, stop.why)
 		}
-		return &st.Held, o.Store.MailHeld(m, stop.until)
+		return Stats{Held: 1}, o.Store.MailHeld(m, stop.until)
+	case err != nil && ctx.Err() != nil:
+		// The worker is stopping: the claim's lease runs out and another
+		// attempt follows; the failure was not the server's.
+		return Stats{}, nil
 	case err != nil:
 		if o.Log != nil {
 			o.Log.Warn("news not sent", "id", m.ID, "kind", m.Kind, "channel", m.Channel, "attempt", m.Attempts, "err", err)
 		}
-		return &st.Failed, o.Store.MailRetry(m, err)
+		if m.Channel != models.ChanPush && m.Channel != models.ChanHook {
+			return Stats{Failed: 1}, o.Store.MailRetry(m, err)
+		}
+		off, err := o.Store.PostFailed(m, err)
+		if off {
+			if o.Log != nil {
+				o.Log.Info("switched off", "user", m.UserID, "channel", m.Channel, "device", m.To)
+			}
+			return Stats{Off: 1}, err
+		}
+		return Stats{Failed: 1}, err
 	}
-	return &st.Sent, o.Store.MailSent(m, rcpt.News...)
+	return Stats{Sent: 1}, o.Store.MailSent(m, rcpt.News...)
 }
 
 // Compose writes the email for an outbox message.

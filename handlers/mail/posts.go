@@ -1,0 +1,156 @@
+package mail
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"time"
+
+	"cacao/handlers/hook"
+	"cacao/models"
+)
+
+// DefaultPostsAtOnce is how many pushes and webhook posts a process has
+// under way at once by default. A post to a server that never answers
+// holds one for postTimeout; a player holds at most one.
+const DefaultPostsAtOnce = 16
+
+// postTimeout bounds one push or webhook post, whatever the client: the
+// site's (hook.Client) gives up then too.
+const postTimeout = hook.Timeout
+
+// posting is one run of the posts: those under way, and the players served
+// this round.
+type posting struct {
+	o      *Outbox
+	slots  int
+	busy   map[uint]bool // players with a post under way
+	served map[uint]bool // players whose post went this round (the busy too)
+	done   chan posted
+	st     Stats
+	first  error
+}
+
+// posted is what a post under way did.
+type posted struct {
+	user uint
+	did  Stats
+	err  error
+}
+
+func (o *Outbox) posting() *posting {
+	slots := o.PostsAtOnce
+	if slots <= 0 {
+		slots = DefaultPostsAtOnce
+	}
+	return &posting{o: o, slots: slots, busy: map[uint]bool{}, served: map[uint]bool{}, done: make(chan posted, slots)}
+}
+
+// start starts the due posts the free slots take: players take turns, a
+// round at a time (one not served this round first; when every player
+// with a post due was served, a new round), each with one post under way
+// at most. It returns how many it started.
+func (p *posting) start(ctx context.Context) (int, error) {
+	free := p.slots - len(p.busy)
+	if free <= 0 || ctx.Err() != nil {
+		return 0, nil
+	}
+	due, err := p.o.Store.DuePosts(free, slices.Collect(maps.Keys(p.served)))
+	if err == nil && len(due) < free && len(p.served) > len(p.busy) {
+		// Every player with a post due was served this round: a new one.
+		p.served = maps.Clone(p.busy)
+		for _, m := range due {
+			p.served[m.UserID] = true
+		}
+		var more []models.Mail
+		more, err = p.o.Store.DuePosts(free-len(due), slices.Collect(maps.Keys(p.served)))
+		due = append(due, more...)
+	}
+	if err != nil {
+		return 0, err
+	}
+	for _, m := range due {
+		p.busy[m.UserID], p.served[m.UserID] = true, true
+		go func() {
+			did, err := p.o.deliver(ctx, &m)
+			p.done <- posted{m.UserID, did, err}
+		}()
+	}
+	return len(due), nil
+}
+
+// end takes in what a post under way did.
+func (p *posting) end(d posted) {
+	delete(p.busy, d.user)
+	p.st.add(d.did)
+	if d.err != nil {
+		p.o.logErr(d.err)
+		if p.first == nil {
+			p.first = d.err
+		}
+	}
+}
+
+// drain waits for the posts under way.
+func (p *posting) drain() {
+	for len(p.busy) > 0 {
+		p.end(<-p.done)
+	}
+}
+
+// Posts delivers the due pushes and webhook posts until ctx ends, apart
+// from mail: it starts posts whenever a slot is free (see
+// Outbox.PostsAtOnce and posting.start), never waiting for one before
+// taking the next, and looks for due posts when one ends and every
+// `every`; it logs what it did then. Once ctx ends it starts none and
+// returns when those under way (their context ended) have.
+func (o *Outbox) Posts(ctx context.Context, every time.Duration) {
+	p := o.posting()
+	t := time.NewTicker(every)
+	defer t.Stop()
+	report := func() {
+		if p.st != (Stats{}) && o.Log != nil {
+			o.Log.Info("posts", "sent", p.st.Sent, "skipped", p.st.Skipped, "failed", p.st.Failed, "held", p.st.Held, "switched_off", p.st.Off, "under_way", len(p.busy))
+		}
+		p.st = Stats{}
+	}
+	for {
+		if _, err := p.start(ctx); err != nil {
+			o.logErr(err)
+		}
+		select {
+		case d := <-p.done:
+			p.end(d)
+		case <-t.C:
+			report()
+		case <-ctx.Done():
+			p.drain()
+			report()
+			return
+		}
+	}
+}
+
+// PostOnce delivers the posts due as Posts does, and returns once none is
+// due or under way: what it did, and the first error.
+func (o *Outbox) PostOnce(ctx context.Context) (Stats, error) {
+	p := o.posting()
+	for {
+		n, err := p.start(ctx)
+		if err != nil && p.first == nil {
+			p.first = err
+		}
+		if n == 0 && len(p.busy) == 0 || err != nil {
+			p.drain()
+			return p.st, p.first
+		}
+		p.end(<-p.done)
+	}
+}
+
+// logErr logs an error of the store's.
+func (o *Outbox) logErr(err error) {
+	if o.Log != nil {
+		o.Log.Error("posts", "err", err)
+	}
+}
