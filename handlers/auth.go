@@ -32,7 +32,7 @@ func (s *Server) signup(c echo.Context) error {
 		return refuse(http.StatusTooManyRequests, lang(c).N("Too many sign-ups from your address. Try again in %d minute.", "Too many sign-ups from your address. Try again in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
 	}
 	var u *models.User
-	err := s.hashing.do(c.Request().Context(), func() error {
+	err := s.hash(c, func() error {
 		var err error
 		u, err = s.store.CreateUser(name, pw)
 		return err
@@ -69,7 +69,7 @@ func (s *Server) login(c echo.Context) error {
 		return refuse(http.StatusTooManyRequests, lang(c).N("Too many failed log-ins. Try again in %d minute.", "Too many failed log-ins. Try again in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
 	}
 	var u *models.User
-	err := s.hashing.do(c.Request().Context(), func() error {
+	err := s.hash(c, func() error {
 		var err error
 		u, err = s.store.Authenticate(name, c.FormValue("password"))
 		return err

@@ -71,7 +71,7 @@ func (s *Server) resetPassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	err = s.hashing.do(c.Request().Context(), func() error {
+	err = s.hash(c, func() error {
 		return s.store.ResetPassword(cl.User, cl.Version, c.FormValue("password"))
 	})
 	if errors.Is(err, models.ErrInvalid) && !errors.Is(err, models.ErrResetUsed) {
