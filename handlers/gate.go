@@ -5,6 +5,7 @@ import (
 	"errors"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 )
@@ -63,9 +64,27 @@ func (g *gate) do(ctx context.Context, addr string, fn func() error) error {
 	return fn()
 }
 
-// hash runs fn, which checks or sets a password, through the site's gate
-// for c's client.
+// checksError refuses a password check from an address that has used its
+// passwordChecks, for wait.
+type checksError struct{ wait time.Duration }
+
+func (e *checksError) Error() string { return "handlers: too many password checks from one address" }
+
+// takeCheck takes one of the password checks of c's client address, or
+// refuses with a *checksError (and Retry-After).
+func (s *Server) takeCheck(c echo.Context) error {
+	if d := s.take(c, checksKey(c.RealIP())); d > 0 {
+		return &checksError{wait: d}
+	}
+	return nil
+}
+
+// hash runs fn, which checks or sets a password, for c's client: one of
+// its address's password checks first, then its turn in the site's gate.
 func (s *Server) hash(c echo.Context, fn func() error) error {
+	if err := s.takeCheck(c); err != nil {
+		return err
+	}
 	return s.hashing.do(c.Request().Context(), AddressOf(c.RealIP()), fn)
 }
 

@@ -44,10 +44,12 @@ func (s *Store) hashPassword(pw string) ([]byte, error) {
 	return bcrypt.GenerateFromPassword([]byte(pw), s.opts.passwordCost)
 }
 
-// CreateUser signs a user up with a bcrypt-hashed password.
+// CreateUser signs a user up with a bcrypt-hashed password. A sign-up
+// refused for its name or password is refused before the hash
+// (CheckSignup): a stranger cannot make the site hash by trying names.
 func (s *Store) CreateUser(username, password string) (*User, error) {
 	username = strings.TrimSpace(username)
-	if err := ValidateUsername(username); err != nil {
+	if err := s.CheckSignup(username, password); err != nil {
 		return nil, err
 	}
 	hash, err := s.hashPassword(password)
@@ -55,16 +57,12 @@ func (s *Store) CreateUser(username, password string) (*User, error) {
 		return nil, err
 	}
 	u := &User{Username: username, PasswordHash: hash}
-	// A name is taken in any capitals ("Ana" is "ana"): checked in the
-	// transaction (on SQLite no other sign-up enters it meanwhile; on
-	// PostgreSQL an index on the lower-case name refuses the second).
+	// The name again, in the transaction: on SQLite no other sign-up enters
+	// it meanwhile; on PostgreSQL an index on the lower-case name refuses
+	// the second.
 	err = s.transaction(func(tx *gorm.DB) error {
-		var n int64
-		if err := tx.Model(&User{}).Where("lower(username) = lower(?)", username).Count(&n).Error; err != nil {
+		if err := nameFree(tx, username); err != nil {
 			return err
-		}
-		if n > 0 {
-			return ErrUsernameTaken
 		}
 		return tx.Create(u).Error
 	})
