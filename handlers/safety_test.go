@@ -131,6 +131,42 @@ func TestCreationRateLimit(t *testing.T) {
 	ana.createGame("greedy")
 }
 
+// TestRematchCountsAsNewGame: a rematch is a game opened: resigning and
+// asking for a rematch, over and over, opens no more games in a row than
+// the home page's form does.
+func TestRematchCountsAsNewGame(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	id := ana.createGame("random")
+	rematch := func() (int, string) {
+		t.Helper()
+		if code, _ := ana.post(fmt.Sprintf("/games/%d/resign", id), nil); code != http.StatusOK {
+			t.Fatalf("resigning game %d: %d", id, code)
+		}
+		s.bots.Wait()
+		return ana.post(fmt.Sprintf("/games/%d/rematch", id), nil)
+	}
+	for n := 2; n <= 10; n++ {
+		code, body := rematch()
+		m := gameIDRE.FindStringSubmatch(body)
+		if code != http.StatusOK || m == nil {
+			t.Fatalf("rematch %d: %d\n%.500s", n, code, body)
+		}
+		fmt.Sscan(m[1], &id)
+	}
+	code, body := rematch()
+	if code != http.StatusTooManyRequests || !strings.Contains(body, "You opened many games in a row") || ana.last.Get("Retry-After") == "" {
+		t.Fatalf("an 11th game at once, by rematch: %d\n%.500s", code, body)
+	}
+	if l, err := s.store.LoadGame(id); err != nil || l.Game.RematchID != nil {
+		t.Fatalf("the refused rematch was made (%v)", err)
+	}
+	s.clock.Advance(3 * time.Minute)
+	if code, _ := ana.post(fmt.Sprintf("/games/%d/rematch", id), nil); code != http.StatusOK {
+		t.Fatalf("a rematch once the next game is due: %d", code)
+	}
+}
+
 // TestCSRFOnEveryPost: every POST route of the router refuses a request
 // without the CSRF token (the one-click unsubscribe, which mail clients
 // send, refuses it for want of a valid signed token), and nothing changes.
