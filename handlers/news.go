@@ -145,10 +145,9 @@ func (s *Server) saveHook(c echo.Context) error {
 // testNews sends a test notice to the viewer's devices and webhook.
 func (s *Server) testNews(c echo.Context) error {
 	u := currentUser(c)
-	if s.limiter.wait(testKey(u.ID)) > 0 {
+	if s.take(c, testKey(u.ID)) > 0 {
 		return s.settingsRefused(c, u, models.ErrTooManyTests)
 	}
-	s.limiter.spend(testKey(u.ID))
 	n, err := s.store.QueueTest(u.ID)
 	if err != nil {
 		return s.settingsRefused(c, u, err)
