@@ -87,6 +87,9 @@ func (s *Store) SetEmail(userID uint, address, preset string) (*User, error) {
 			return err
 		}
 		if changed && address != "" {
+			if err := s.lockCounting(tx, confirmationsLock); err != nil {
+				return err
+			}
 			now := s.now()
 			if err := checkConfirmations(tx, u.ID, address, now); err != nil {
 				return err
