@@ -3,6 +3,7 @@ package handlers
 import (
 	"encoding/hex"
 	"net"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"strconv"
@@ -64,6 +65,14 @@ func (s *Server) saveNews(c echo.Context) error {
 				}
 				choices[ch] |= n
 			}
+		}
+	}
+	// A new address takes one of the client address's confirmation mails
+	// first; the store then counts the account's and the site's.
+	if email := strings.TrimSpace(c.FormValue("email")); email != "" && email != u.Email {
+		if d := s.take(c, confirmKey(c.RealIP())); d > 0 {
+			h := int(d.Hours()) + 1
+			return s.renderSettings(c, http.StatusTooManyRequests, u, lang(c).N("Your address asked for many confirmation mails today. Try again in %d hour.", "Your address asked for many confirmation mails today. Try again in %d hours.", h, h))
 		}
 	}
 	nu, err := s.store.SetEmail(u.ID, c.FormValue("email"), "")
