@@ -11,8 +11,8 @@ import (
 
 // TestCountsHoldAtOnce: what the store counts in a transaction before it
 // adds one more (a player's open tables and invitations of the day, the
-// invitations a player receives, an address's confirmation mails) holds
-// when many ask at once, on either backend.
+// invitations a player receives, an address's confirmation mails, names
+// that look alike) holds when many ask at once, on either backend.
 func TestCountsHoldAtOnce(t *testing.T) {
 	s := models.MustOpen(t)
 	bob, cyd := models.MustUser(t, s, "bob"), models.MustUser(t, s, "cyd")
@@ -67,6 +67,17 @@ func TestCountsHoldAtOnce(t *testing.T) {
 	})
 	if made != models.MaxConfirmationsPerAddress {
 		t.Errorf("10 confirmations to one address at once: %d sent; want %d", made, models.MaxConfirmationsPerAddress)
+	}
+	names := []string{"alice", "aIice", "a1ice", "AIice", "Alice", "A1ice"}
+	made = atOnce(t, len(names), func(i int) error {
+		_, err := s.CreateUser(names[i], "password-x1")
+		if errors.Is(err, models.ErrUsernameLookalike) {
+			return errSkip
+		}
+		return refused(err, models.ErrUsernameTaken)
+	})
+	if made != 1 {
+		t.Errorf("%d look-alike names signed up at once: %d made; want 1", len(names), made)
 	}
 }
 

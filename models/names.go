@@ -3,8 +3,12 @@ package models
 import (
 	"strings"
 
+	"github.com/mtibben/confusables"
 	"gorm.io/gorm"
 )
+
+// ErrUsernameLookalike refuses a name like another player's.
+var ErrUsernameLookalike = invalid("that username looks too much like another player's: choose another")
 
 // CheckSignup refuses, before any password hash, a sign-up CreateUser
 // would refuse for its name or its password; nil when it can be made now
@@ -20,7 +24,8 @@ func (s *Store) CheckSignup(username, password string) error {
 	return nameFree(s.db, username)
 }
 
-// nameFree refuses a name taken in any capitals ("Ana" is "ana").
+// nameFree refuses a name taken in any capitals ("Ana" is "ana"), or
+// that looks like one taken.
 func nameFree(db *gorm.DB, username string) error {
 	var n int64
 	if err := db.Model(&User{}).Where("lower(username) = lower(?)", username).Count(&n).Error; err != nil {
@@ -29,5 +34,54 @@ func nameFree(db *gorm.DB, username string) error {
 	if n > 0 {
 		return ErrUsernameTaken
 	}
+	if err := db.Model(&User{}).Where("name_key = ?", nameKey(username)).Count(&n).Error; err != nil {
+		return err
+	}
+	if n > 0 {
+		return ErrUsernameLookalike
+	}
 	return nil
+}
+
+// nameKey is what a name shares with the names that look like it: its
+// Unicode TR39 skeleton (a capital I and a 1 are an l, a 0 an O, an m is
+// rn), in small letters. The skeleton is of the name as written ("aIice"
+// looks like "alice", "aiice" does not); names that differ only in
+// capitals are kept apart by the lower-case name (nameFree).
+func nameKey(name string) string {
+	return strings.ToLower(confusables.Skeleton(name))
+}
+
+// fillNameKeys gives the accounts without one (from before name keys)
+// their name key, oldest first: one whose name looks like an older
+// account's keeps none (both stay; a new name may look like neither).
+func fillNameKeys(w *gorm.DB) error {
+	var users []User
+	if err := w.Select("id", "username").Where("name_key IS NULL").Order("id").Find(&users).Error; err != nil {
+		return err
+	}
+	if len(users) == 0 {
+		return nil
+	}
+	var keys []string
+	if err := w.Model(&User{}).Where("name_key IS NOT NULL").Pluck("name_key", &keys).Error; err != nil {
+		return err
+	}
+	have := make(map[string]bool, len(keys)+len(users))
+	for _, k := range keys {
+		have[k] = true
+	}
+	return w.Transaction(func(tx *gorm.DB) error {
+		for _, u := range users {
+			k := nameKey(u.Username)
+			if have[k] {
+				continue
+			}
+			have[k] = true
+			if err := tx.Model(&User{}).Where("id = ?", u.ID).Update("name_key", k).Error; err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

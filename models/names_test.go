@@ -1,7 +1,9 @@
 package models
 
 import (
+	"database/sql"
 	"errors"
+	"path/filepath"
 	"testing"
 
 	"golang.org/x/crypto/bcrypt"
@@ -26,5 +28,83 @@ func TestSignupRefusedBeforeHashing(t *testing.T) {
 	var cost bcrypt.InvalidCostError
 	if _, err := s.CreateUser("carol", "password-x1"); !errors.As(err, &cost) {
 		t.Fatalf("a sign-up that can be made did not hash: %v", err)
+	}
+}
+
+// TestLookalikeNames: a name that looks like a player's (the same Unicode
+// TR39 skeleton, in any capitals: a capital I or a 1 for an l, a 0 for an
+// o) is refused, before any hash; names only alike in part are not. A
+// name mixing scripts cannot be made (a name is letters of the Latin
+// alphabet, digits, dots, dashes and underscores).
+func TestLookalikeNames(t *testing.T) {
+	s := MustOpen(t)
+	for _, name := range []string{"alice", "b0b", "Carl"} {
+		mustUser(t, s, name)
+	}
+	s.opts.passwordCost = bcrypt.MaxCost + 1 // a hash fails: a refusal came before it
+	for _, name := range []string{"aIice", "a1ice", "AIice", "bob", "BOB", "CarI", "carl"} {
+		if _, err := s.CreateUser(name, "password-x1"); !errors.Is(err, ErrUsernameLookalike) && !errors.Is(err, ErrUsernameTaken) {
+			t.Errorf("sign-up as %q: %v, want refused as like another's", name, err)
+		}
+	}
+	if _, err := s.CreateUser("aIice", "password-x1"); !errors.Is(err, ErrUsernameLookalike) {
+		t.Errorf("the refusal of aIice: %v", err)
+	}
+	for _, name := range []string{"\u0430lice", "\u0430\u043b\u0438\u0441\u0430"} { // Cyrillic а, and all Cyrillic
+		if _, err := s.CreateUser(name, "password-x1"); !errors.Is(err, ErrInvalid) || errors.Is(err, ErrUsernameLookalike) {
+			t.Errorf("sign-up as %q: %v, want an invalid name", name, err)
+		}
+	}
+	s.opts.passwordCost = bcrypt.MinCost
+	for _, name := range []string{"alicia", "bobby", "carla"} {
+		mustUser(t, s, name)
+	}
+}
+
+// TestNameKeysFilledAtStart: a database from before name keys gets them
+// when the site starts, oldest account first; an account whose name looks
+// like an older one's (both made before) keeps none, and a new name may
+// look like neither.
+func TestNameKeysFilledAtStart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	s, err := Open(path, WithPasswordCost(bcrypt.MinCost))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustUser(t, s, "alice")
+	mustUser(t, s, "bob")
+	s.Close()
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"DROP INDEX idx_users_name_key", "ALTER TABLE users DROP COLUMN name_key",
+		"INSERT INTO users (username, password_hash, created_at) VALUES ('aIice', x'00', '2026-01-01 00:00:00')"} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	if s, err = Open(path, WithPasswordCost(bcrypt.MinCost)); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for name, want := range map[string]string{"alice": "alice", "bob": "bob", "aIice": ""} {
+		u, err := s.UserNamed(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := "" // none
+		if u.NameKey != nil {
+			got = *u.NameKey
+		}
+		if got != want {
+			t.Errorf("%s's name key: %q; want %q", name, got, want)
+		}
+	}
+	for _, name := range []string{"a1ice", "b0b"} {
+		if _, err := s.CreateUser(name, "password-x1"); !errors.Is(err, ErrUsernameLookalike) {
+			t.Errorf("sign-up as %q: %v", name, err)
+		}
 	}
 }

@@ -56,10 +56,11 @@ func (s *Store) CreateUser(username, password string) (*User, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := &User{Username: username, PasswordHash: hash}
+	key := nameKey(username)
+	u := &User{Username: username, NameKey: &key, PasswordHash: hash}
 	// The name again, in the transaction: on SQLite no other sign-up enters
-	// it meanwhile; on PostgreSQL an index on the lower-case name refuses
-	// the second.
+	// it meanwhile; on PostgreSQL the unique indexes on the lower-case name
+	// and on the name key refuse the second.
 	err = s.transaction(func(tx *gorm.DB) error {
 		if err := nameFree(tx, username); err != nil {
 			return err
