@@ -2,13 +2,30 @@ package models
 
 import (
 	"strings"
+	"time"
 
 	"github.com/mtibben/confusables"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
-// ErrUsernameLookalike refuses a name like another player's.
-var ErrUsernameLookalike = invalid("that username looks too much like another player's: choose another")
+// NameHoldTime is how long a deleted account's name is nobody's: it still
+// appears in old records (others' notices, the admins' log).
+const NameHoldTime = 30 * 24 * time.Hour
+
+// Refusals of a name like another player's, or held.
+var (
+	ErrUsernameLookalike = invalid("that username looks too much like another player's: choose another")
+	ErrUsernameHeld      = invalid("that username belonged to an account deleted less than 30 days ago: choose another")
+)
+
+// NameHold keeps a deleted account's name, and the names like it, from
+// anyone else until Until.
+type NameHold struct {
+	Name    string    `gorm:"primaryKey;size:32"` // in small letters
+	NameKey string    `gorm:"index;size:100;not null"`
+	Until   time.Time `gorm:"index;not null"`
+}
 
 // CheckSignup refuses, before any password hash, a sign-up CreateUser
 // would refuse for its name or its password; nil when it can be made now
@@ -21,12 +38,14 @@ func (s *Store) CheckSignup(username, password string) error {
 	if err := ValidatePassword(password); err != nil {
 		return err
 	}
-	return nameFree(s.db, username)
+	return s.nameFree(s.db, username)
 }
 
 // nameFree refuses a name taken in any capitals ("Ana" is "ana"), or
-// that looks like one taken.
-func nameFree(db *gorm.DB, username string) error {
+// that looks like one taken, or held (NameHold). The hold is looked at
+// last: a sign-up racing the deletion of an account sees the account, or
+// else its hold, as the deletion commits both at once.
+func (s *Store) nameFree(db *gorm.DB, username string) error {
 	var n int64
 	if err := db.Model(&User{}).Where("lower(username) = lower(?)", username).Count(&n).Error; err != nil {
 		return err
@@ -40,7 +59,25 @@ func nameFree(db *gorm.DB, username string) error {
 	if n > 0 {
 		return ErrUsernameLookalike
 	}
+	err := db.Model(&NameHold{}).Where("(name = ? OR name_key = ?) AND until > ?", strings.ToLower(username), nameKey(username), s.now()).Count(&n).Error
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		return ErrUsernameHeld
+	}
 	return nil
+}
+
+// holdName holds u's name for NameHoldTime, in tx (the one that deletes
+// u), and forgets the holds that ended.
+func (s *Store) holdName(tx *gorm.DB, u *User) error {
+	now := s.now()
+	if err := tx.Where("until <= ?", now).Delete(&NameHold{}).Error; err != nil {
+		return err
+	}
+	hold := NameHold{Name: strings.ToLower(u.Username), NameKey: nameKey(u.Username), Until: now.Add(NameHoldTime)}
+	return tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&hold).Error
 }
 
 // nameKey is what a name shares with the names that look like it: its

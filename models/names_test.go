@@ -5,8 +5,11 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"cacao/models/modeltest"
 )
 
 // TestSignupRefusedBeforeHashing: a sign-up refused for its name (taken,
@@ -106,5 +109,33 @@ func TestNameKeysFilledAtStart(t *testing.T) {
 		if _, err := s.CreateUser(name, "password-x1"); !errors.Is(err, ErrUsernameLookalike) {
 			t.Errorf("sign-up as %q: %v", name, err)
 		}
+	}
+}
+
+// TestNameHeldAfterDeletion: a deleted account's name (in any capitals,
+// or one like it) is nobody's for 30 days, while it still appears in old
+// records; then it is free.
+func TestNameHeldAfterDeletion(t *testing.T) {
+	clock := modeltest.NewClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), 0)
+	s := MustOpen(t, WithClock(clock.Now))
+	ana, lily := mustUser(t, s, "ana"), mustUser(t, s, "lily")
+	mustUser(t, s, "bob")
+	for _, u := range []*User{ana, lily} {
+		if _, err := s.DeleteAccount(u.ID, "password-"+u.Username); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"ana", "ANA", "lily", "LiIy"} {
+		if err := s.CheckSignup(name, "password-x1"); !errors.Is(err, ErrUsernameHeld) {
+			t.Errorf("sign-up as %q the day ana left: %v, want held", name, err)
+		}
+	}
+	clock.Advance(NameHoldTime - time.Minute)
+	if _, err := s.CreateUser("Ana", "password-x1"); !errors.Is(err, ErrUsernameHeld) {
+		t.Fatalf("sign-up as Ana a minute before the hold ends: %v", err)
+	}
+	clock.Advance(2 * time.Minute)
+	if _, err := s.CreateUser("ana", "password-x1"); err != nil {
+		t.Fatalf("sign-up as ana once the hold ended: %v", err)
 	}
 }

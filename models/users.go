@@ -62,7 +62,7 @@ func (s *Store) CreateUser(username, password string) (*User, error) {
 	// it meanwhile; on PostgreSQL the unique indexes on the lower-case name
 	// and on the name key refuse the second.
 	err = s.transaction(func(tx *gorm.DB) error {
-		if err := nameFree(tx, username); err != nil {
+		if err := s.nameFree(tx, username); err != nil {
 			return err
 		}
 		return tx.Create(u).Error
