@@ -1,6 +1,7 @@
 package models
 
 import (
+	"regexp"
 	"strings"
 	"time"
 
@@ -13,11 +14,25 @@ import (
 // appears in old records (others' notices, the admins' log).
 const NameHoldTime = 30 * 24 * time.Hour
 
-// Refusals of a name like another player's, or held.
+// Refusals of a name taken, like another player's, or held, worded for
+// the person signing up.
 var (
+	ErrUsernameTaken     = invalid("that username is taken")
 	ErrUsernameLookalike = invalid("that username looks too much like another player's: choose another")
 	ErrUsernameHeld      = invalid("that username belonged to an account deleted less than 30 days ago: choose another")
 )
+
+// A name is letters of the Latin alphabet, digits, dots, dashes and
+// underscores: no name mixes scripts.
+var usernameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,24}$`)
+
+// ValidateUsername says what is wrong with a username, or returns nil.
+func ValidateUsername(name string) error {
+	if !usernameRE.MatchString(name) {
+		return invalid("a username has 3 to 24 letters, digits, dots, dashes or underscores")
+	}
+	return nil
+}
 
 // NameHold keeps a deleted account's name, and the names like it, from
 // anyone else until Until.

@@ -2,7 +2,6 @@ package models
 
 import (
 	"errors"
-	"regexp"
 	"strings"
 	"time"
 	_ "time/tzdata" // the time zones, for a host that has no zoneinfo
@@ -11,21 +10,8 @@ import (
 	"gorm.io/gorm"
 )
 
-// Account errors, worded for the person signing up or logging in.
-var (
-	ErrUsernameTaken = invalid("that username is taken")
-	ErrBadLogin      = invalid("wrong username or password")
-)
-
-var usernameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,24}$`)
-
-// ValidateUsername says what is wrong with a username, or returns nil.
-func ValidateUsername(name string) error {
-	if !usernameRE.MatchString(name) {
-		return invalid("a username has 3 to 24 letters, digits, dots, dashes or underscores")
-	}
-	return nil
-}
+// ErrBadLogin refuses a log-in, worded for the person logging in.
+var ErrBadLogin = invalid("wrong username or password")
 
 // ValidatePassword says what is wrong with a password, or returns nil.
 func ValidatePassword(pw string) error {
