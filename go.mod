@@ -12,6 +12,7 @@ require (
 	github.com/klauspost/compress v1.20.4
 	github.com/labstack/echo/v4 v4.16.0
 	github.com/mattn/go-sqlite3 v1.14.22
+	github.com/mtibben/confusables v0.0.0-20210201002637-9d1b0723b659
 	github.com/wneessen/go-mail v0.8.1
 	golang.org/x/crypto v0.59.0
 	gorm.io/driver/postgres v1.6.3

@@ -2,9 +2,9 @@ package handlers
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -26,25 +26,27 @@ func (s *Server) signup(c echo.Context) error {
 	refuse := func(code int, msg string) error {
 		return render(c, code, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Sign up")), Signup: true, Username: name, Error: msg, Next: safeNext(c.FormValue("next"))}))
 	}
-	key := signupKey(c.RealIP())
-	if d := s.limiter.wait(key); d > 0 {
-		c.Response().Header().Set("Retry-After", fmt.Sprint(int(d.Seconds())+1))
+	// A sign-up refused for its name costs no hash, but one of the
+	// address's password checks all the same: asking which names are taken
+	// is no faster than signing up.
+	if err := s.takeCheck(c); err != nil {
+		return refused(c, err, refuse)
+	}
+	if err := s.store.CheckSignup(name, pw); err != nil {
+		return refused(c, err, refuse)
+	}
+	if d := s.take(c, signupKey(c.RealIP())); d > 0 {
 		return refuse(http.StatusTooManyRequests, lang(c).N("Too many sign-ups from your address. Try again in %d minute.", "Too many sign-ups from your address. Try again in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
 	}
 	var u *models.User
-	err := s.hashing.do(c.Request().Context(), func() error {
+	err := s.hashing.do(c.Request().Context(), AddressOf(c.RealIP()), func() error {
 		var err error
 		u, err = s.store.CreateUser(name, pw)
 		return err
 	})
-	if errors.Is(err, models.ErrInvalid) {
-		_, msg := status(lang(c), err)
-		return refuse(http.StatusUnprocessableEntity, msg)
-	}
 	if err != nil {
-		return err
+		return refused(c, err, refuse)
 	}
-	s.limiter.spend(key) // a sign-up made counts
 	// The browser's time zone (app.js fills it in) is a guess: one the
 	// site does not know leaves UTC, changeable in Settings.
 	if tz := c.FormValue("tz"); tz != "" {
@@ -58,40 +60,62 @@ func (s *Server) signup(c echo.Context) error {
 	return redirect(c, safeNext(c.FormValue("next")))
 }
 
+// login signs a user in. Failures are counted once the password is found
+// wrong (wait, then spend: a right password must not count), per account
+// and address and per address; racing guesses gain little over that, as
+// one address has at most two password checks under way at once (gate).
+// The account's log-ins are taken once it is found right; one past them
+// waits without a hash.
 func (s *Server) login(c echo.Context) error {
 	name := c.FormValue("username")
-	keys := []limitKey{accountKey(strings.ToLower(strings.TrimSpace(name)), c.RealIP()), addressKey(c.RealIP())}
+	folded := strings.ToLower(strings.TrimSpace(name))
+	failures := []limitKey{accountKey(folded, c.RealIP()), addressKey(c.RealIP())}
 	refuse := func(code int, msg string) error {
 		return render(c, code, views.AuthPage(views.AuthVM{Page: s.page(c, tr(c, "Log in")), Username: name, Error: msg, Next: safeNext(c.FormValue("next"))}))
 	}
-	if d := s.limiter.wait(keys...); d > 0 {
-		c.Response().Header().Set("Retry-After", fmt.Sprint(int(d.Seconds())+1))
+	tooMany := func(d time.Duration) error {
+		retryAfter(c, d)
+		return refuse(http.StatusTooManyRequests, lang(c).N("This account was logged in to many times in a row. Try again in %d minute.", "This account was logged in to many times in a row. Try again in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
+	}
+	if d := s.limiter.wait(failures...); d > 0 {
+		retryAfter(c, d)
 		return refuse(http.StatusTooManyRequests, lang(c).N("Too many failed log-ins. Try again in %d minute.", "Too many failed log-ins. Try again in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
 	}
+	if d := s.limiter.wait(loginsKey(folded)); d > 0 {
+		return tooMany(d)
+	}
 	var u *models.User
-	err := s.hashing.do(c.Request().Context(), func() error {
+	err := s.hash(c, func() error {
 		var err error
 		u, err = s.store.Authenticate(name, c.FormValue("password"))
 		return err
 	})
 	if errors.Is(err, models.ErrBadLogin) {
-		s.limiter.spend(keys...)
+		s.limiter.spend(failures...)
 		_, msg := status(lang(c), err)
 		return refuse(http.StatusUnauthorized, msg)
 	}
-	var banned *models.BannedError
-	if errors.As(err, &banned) {
-		code, msg := status(lang(c), err)
-		return refuse(code, msg)
-	}
 	if err != nil {
-		return err
+		return refused(c, err, refuse)
 	}
-	s.limiter.forget(keys[0])
+	s.limiter.forget(failures[0])
+	if d := s.take(c, loginsKey(folded)); d > 0 {
+		return tooMany(d) // log-ins at once, past the account's
+	}
 	if err := s.startSession(c, u); err != nil {
 		return err
 	}
 	return redirect(c, safeNext(c.FormValue("next")))
+}
+
+// refused shows a form again with why err refused it (refuse renders it);
+// an error of the site's own is returned, for the error handler.
+func refused(c echo.Context, err error, refuse func(code int, msg string) error) error {
+	code, msg := status(lang(c), err)
+	if code >= http.StatusInternalServerError {
+		return err
+	}
+	return refuse(code, msg)
 }
 
 // startSession signs u in on a fresh session token (no fixation).

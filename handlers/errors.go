@@ -20,9 +20,14 @@ func status(l *i18n.Lang, err error) (int, string) {
 	var ie *engine.IllegalError
 	var me *models.InvalidError
 	var be *models.BannedError
+	var ce *checksError
 	switch {
 	case errors.Is(err, errBusy):
 		return http.StatusTooManyRequests, l.T("the site is busy checking passwords: try again in a moment")
+	case errors.As(err, &ce):
+		n := int(ce.wait.Seconds()) + 1
+		return http.StatusTooManyRequests, l.N("Too many log-ins, sign-ups or password changes from your address. Try again in %d second.",
+			"Too many log-ins, sign-ups or password changes from your address. Try again in %d seconds.", n, n)
 	case errors.As(err, &be):
 		return http.StatusForbidden, l.T("This account is banned: %s", be.Reason)
 	case errors.As(err, &he):

@@ -11,20 +11,18 @@ import (
 // wait, and past that a try is refused at once (errBusy); a waiter whose
 // client left is dropped without hashing.
 func TestHashGate(t *testing.T) {
-	g := newGate(1, 1)
+	g := newGate(1, 1, 2)
 	release := make(chan struct{})
 	started := make(chan struct{})
-	go g.do(context.Background(), func() error { close(started); <-release; return nil })
+	go g.do(context.Background(), "a", func() error { close(started); <-release; return nil })
 	<-started
 
 	ctx, cancel := context.WithCancel(context.Background())
 	ran := false
 	waiter := make(chan error)
-	go func() { waiter <- g.do(ctx, func() error { ran = true; return nil }) }()
-	for g.waiting.Load() != 1 {
-		time.Sleep(time.Millisecond)
-	}
-	if err := g.do(context.Background(), func() error { return nil }); !errors.Is(err, errBusy) {
+	go func() { waiter <- g.do(ctx, "b", func() error { ran = true; return nil }) }()
+	waitFor(t, g, 1)
+	if err := g.do(context.Background(), "c", func() error { return nil }); !errors.Is(err, errBusy) {
 		t.Fatalf("a third try with one hashing and one waiting: %v", err)
 	}
 	cancel()
@@ -32,7 +30,53 @@ func TestHashGate(t *testing.T) {
 		t.Fatalf("a waiter whose client left: %v, hashed %v", err, ran)
 	}
 	close(release)
-	for g.do(context.Background(), func() error { return nil }) != nil {
+	for g.do(context.Background(), "a", func() error { return nil }) != nil {
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestHashGateFair: one address holds at most its share of the gate's
+// places (hashing or waiting): however many tries it sends at once, a
+// try from another address still finds a place and is hashed.
+func TestHashGateFair(t *testing.T) {
+	g := newGate(1, 3, 2)
+	release := make(chan struct{})
+	started := make(chan struct{})
+	go g.do(context.Background(), "mallory", func() error { close(started); <-release; return nil })
+	<-started
+	results := make(chan error, 10)
+	for range 5 {
+		go func() { results <- g.do(context.Background(), "mallory", func() error { return nil }) }()
+	}
+	for deadline := time.Now().Add(5 * time.Second); g.waitingNow()+len(results) < 5 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	if g.waitingNow() != 1 || len(results) != 4 {
+		t.Fatalf("of mallory's 5 tries at once with one of hers hashing, %d wait and %d were answered; want 1 and 4", g.waitingNow(), len(results))
+	}
+	for range 4 {
+		if err := <-results; !errors.Is(err, errBusy) {
+			t.Fatalf("a try of mallory's past her share: %v", err)
+		}
+	}
+	hashed := make(chan error)
+	go func() { hashed <- g.do(context.Background(), "ana", func() error { return nil }) }()
+	waitFor(t, g, 2)
+	close(release)
+	if err := <-hashed; err != nil {
+		t.Fatalf("ana's try while mallory floods the gate: %v", err)
+	}
+	if err := <-results; err != nil {
+		t.Fatalf("mallory's waiting try: %v", err)
+	}
+}
+
+// waitFor waits until n tries wait in g.
+func waitFor(t *testing.T, g *gate, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); g.waitingNow() != n; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d wait, want %d", g.waitingNow(), n)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"slices"
 	"time"
@@ -43,13 +42,10 @@ func (s *Server) hint(c echo.Context) error {
 	if l.Game.Status != models.StatusActive || st.Over() || st.Current() != seat || len(st.Player(seat).Queue()) > 0 {
 		return s.refuse(c, l, http.StatusUnprocessableEntity, tr(c, "a hint is for your turn, once your pending choices are made"))
 	}
-	key := hintKey(u.ID)
-	if d := s.limiter.wait(key); d > 0 {
-		c.Response().Header().Set("Retry-After", fmt.Sprint(int(d.Seconds())+1))
+	if d := s.take(c, hintKey(u.ID)); d > 0 {
 		// 422, as the chat's limits: htmx shows the reason in place.
 		return s.refuse(c, l, http.StatusUnprocessableEntity, lang(c).N("You asked for many hints in a row. Ask again in %d second.", "You asked for many hints in a row. Ask again in %d seconds.", int(d.Seconds())+1, int(d.Seconds())+1))
 	}
-	s.limiter.spend(key)
 	var choice bot.Choice
 	// The search waits for the player's turn among the persons whose bots
 	// think, not for ever.

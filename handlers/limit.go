@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labstack/echo/v4"
+
 	"cacao/models"
 )
 
@@ -19,11 +21,18 @@ type (
 
 // The site's limits. Log-in failures slow the address that fails, for the
 // account it tries (a growing wait, never a lock: the owner logs in from
-// elsewhere), and stop an address that fails on many accounts.
+// elsewhere), and stop an address that fails on many accounts. Every
+// request that hashes a password (tens of milliseconds of a core) takes one
+// of its address's password checks first; an account is logged in to a
+// bounded number of times (one who knows its password cannot loop it from
+// many addresses).
 var (
 	loginFailures   = rule{Burst: 5, Every: 15 * time.Minute, Backoff: time.Second} // per account and address
 	addressFailures = rule{Burst: 20, Every: 45 * time.Second}                      // per address: 20 a quarter of an hour
+	passwordChecks  = rule{Burst: 20, Every: 3 * time.Second}                       // per address: 20 at once (an office signing in at nine), then 20 a minute, a few percent of a core
+	logins          = rule{Burst: 10, Every: 6 * time.Minute}                       // per account: 10 at once (a few devices), then 10 an hour
 	resetRequests   = rule{Burst: 20, Every: 45 * time.Second}                      // per address
+	confirmations   = rule{Burst: 5, Every: 24 * time.Hour / 5}                     // per address: 5 a day (a household's accounts, a retry each); 34 addresses get 170, less than new accounts may have (models.MaxConfirmationsOfNewAccounts)
 	signups         = rule{Burst: 5, Every: 12 * time.Minute}                       // per address: 5 an hour
 	hints           = rule{Burst: 5, Every: 20 * time.Second}                       // per user: 5 at once, then 3 a minute
 	tests           = rule{Burst: 2, Every: time.Minute}                            // test notices, per user
@@ -38,10 +47,27 @@ type limiter struct {
 
 // accountKey is an account tried from an address.
 func accountKey(name, ip string) limitKey {
-	if len(name) > 64 { // no name is that long: the key stays short
+	return limitKey{Key: "login:" + shortName(name) + "@" + AddressOf(ip), Rule: loginFailures}
+}
+
+// loginsKey is an account's successful log-ins, by its name in small
+// letters (as typed: it is counted before the password is checked).
+func loginsKey(name string) limitKey {
+	return limitKey{Key: "logins:" + shortName(name), Rule: logins}
+}
+
+// shortName is a name as typed, cut to the longest a name can be: the
+// keys stay short.
+func shortName(name string) string {
+	if len(name) > 64 {
 		name = strings.ToValidUTF8(name[:64], "")
 	}
-	return limitKey{Key: "login:" + name + "@" + AddressOf(ip), Rule: loginFailures}
+	return name
+}
+
+// checksKey is an address's password checks.
+func checksKey(ip string) limitKey {
+	return limitKey{Key: "hash:" + AddressOf(ip), Rule: passwordChecks}
 }
 
 // addressKey is an address's failed log-ins.
@@ -61,6 +87,12 @@ func hintKey(user uint) limitKey { return limitKey{Key: fmt.Sprintf("hint:%d", u
 // testKey is a user's test notices: two in a row, then one a minute.
 func testKey(user uint) limitKey { return limitKey{Key: fmt.Sprintf("test:%d", user), Rule: tests} }
 
+// confirmKey is the confirmation mails an address asks for, from any
+// accounts.
+func confirmKey(ip string) limitKey {
+	return limitKey{Key: "confirm:" + AddressOf(ip), Rule: confirmations}
+}
+
 // signupKey is an address's sign-ups.
 func signupKey(ip string) limitKey { return limitKey{Key: "signup:" + AddressOf(ip), Rule: signups} }
 
@@ -74,7 +106,35 @@ func AddressOf(ip string) string {
 	return p.Mask(net.CIDRMask(64, 128)).String() + "/64"
 }
 
-// wait returns how long tries on these keys must wait (0: go ahead).
+// take takes a try on k if it may go now, else returns how long it must
+// wait: the check and the count in one step, before the work it guards,
+// so that tries at once cannot pass the limit together.
+func (l *limiter) take(k limitKey) time.Duration {
+	d, err := l.store.LimitTake(k)
+	if err != nil {
+		l.log.Error("rate limit", "err", err)
+	}
+	return d
+}
+
+// take takes a try on k for c's request (limiter.take); when it must wait,
+// the answer says when to try again.
+func (s *Server) take(c echo.Context, k limitKey) time.Duration {
+	d := s.limiter.take(k)
+	if d > 0 {
+		retryAfter(c, d)
+	}
+	return d
+}
+
+// retryAfter tells the client to try again in d.
+func retryAfter(c echo.Context, d time.Duration) {
+	c.Response().Header().Set("Retry-After", fmt.Sprint(int(d.Seconds())+1))
+}
+
+// wait returns how long tries on these keys must wait (0: go ahead): for
+// limits on what is known only after the work (a failed log-in), which
+// spend counts then.
 func (l *limiter) wait(keys ...limitKey) time.Duration {
 	d, err := l.store.LimitWait(keys...)
 	if err != nil {

@@ -171,15 +171,6 @@ func seatUser(seat models.Seat) string {
 // per turn.
 func (s *Server) createGame(c echo.Context) error {
 	u := currentUser(c)
-	perHour := s.cfg.GamesPerHour
-	if perHour == 0 {
-		perHour = 20
-	}
-	key := creationKey(u.ID, max(perHour, 1))
-	if d := s.limiter.wait(key); perHour > 0 && d > 0 {
-		c.Response().Header().Set("Retry-After", fmt.Sprint(int(d.Seconds())+1))
-		return s.refuseHomeWith(c, u, http.StatusTooManyRequests, lang(c).N("You opened many games in a row. You can open the next in %d minute.", "You opened many games in a row. You can open the next in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
-	}
 	form, err := c.FormParams()
 	if err != nil {
 		return refusal(http.StatusBadRequest, "the form could not be read")
@@ -214,6 +205,11 @@ func (s *Server) createGame(c echo.Context) error {
 		_, msg := status(lang(c), models.ErrBadStandIn)
 		return s.refuseHome(c, u, msg)
 	}
+	// A game refused by the store (an unknown player invited) has taken
+	// its try all the same: the limit is taken before the work.
+	if d := s.takeGame(c, u); d > 0 {
+		return s.refuseGame(c, u, d)
+	}
 	g, err := s.store.CreateGame(u, spec)
 	if err != nil {
 		code, msg := status(lang(c), err)
@@ -222,13 +218,29 @@ func (s *Server) createGame(c echo.Context) error {
 		}
 		return s.refuseHome(c, u, msg)
 	}
-	if perHour > 0 {
-		s.limiter.spend(key) // a game made counts
-	}
 	if _, err := s.bots.Bots(g.ID, nil); err != nil {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/games/%d", g.ID))
+}
+
+// takeGame takes one of u's games in a row (creationKey; every one when
+// the site sets no limit), else returns how long until the next is due.
+func (s *Server) takeGame(c echo.Context, u *models.User) time.Duration {
+	perHour := s.cfg.GamesPerHour
+	if perHour == 0 {
+		perHour = 20
+	}
+	if perHour < 0 {
+		return 0
+	}
+	return s.take(c, creationKey(u.ID, perHour))
+}
+
+// refuseGame shows the home page again: u opened many games in a row, and
+// opens the next in d.
+func (s *Server) refuseGame(c echo.Context, u *models.User, d time.Duration) error {
+	return s.refuseHomeWith(c, u, http.StatusTooManyRequests, lang(c).N("You opened many games in a row. You can open the next in %d minute.", "You opened many games in a row. You can open the next in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
 }
 
 // refuseHome shows the home page again with why the form was refused.

@@ -3,6 +3,7 @@ package handlers
 import (
 	"encoding/hex"
 	"net"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"strconv"
@@ -72,6 +73,14 @@ func (s *Server) saveNews(c echo.Context) error {
 				}
 				choices[ch] |= n
 			}
+		}
+	}
+	// A new address takes one of the client address's confirmation mails
+	// first; the store then counts the account's and the site's.
+	if email := strings.TrimSpace(c.FormValue("email")); email != "" && email != u.Email {
+		if d := s.take(c, confirmKey(c.RealIP())); d > 0 {
+			h := int(d.Hours()) + 1
+			return s.renderSettings(c, http.StatusTooManyRequests, u, lang(c).N("Your address asked for many confirmation mails today. Try again in %d hour.", "Your address asked for many confirmation mails today. Try again in %d hours.", h, h))
 		}
 	}
 	nu, err := s.store.SetEmail(u.ID, c.FormValue("email"), "")
@@ -163,10 +172,9 @@ func (s *Server) newHookSecret(c echo.Context) error {
 // testNews sends a test notice to the viewer's devices and webhook.
 func (s *Server) testNews(c echo.Context) error {
 	u := currentUser(c)
-	if s.limiter.wait(testKey(u.ID)) > 0 {
+	if s.take(c, testKey(u.ID)) > 0 {
 		return s.settingsRefused(c, u, models.ErrTooManyTests)
 	}
-	s.limiter.spend(testKey(u.ID))
 	n, err := s.store.QueueTest(u.ID)
 	if err != nil {
 		return s.settingsRefused(c, u, err)

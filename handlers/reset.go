@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -28,13 +27,10 @@ func (s *Server) resetForm(c echo.Context) error {
 // confirmed address; the answer is the same whether or not it does (or
 // exists).
 func (s *Server) requestReset(c echo.Context) error {
-	key := resetKey(c.RealIP())
-	if d := s.limiter.wait(key); d > 0 {
-		c.Response().Header().Set("Retry-After", fmt.Sprint(int(d.Seconds())+1))
+	if d := s.take(c, resetKey(c.RealIP())); d > 0 {
 		return render(c, http.StatusTooManyRequests, views.ResetRequestPage(s.page(c, tr(c, "Forgot your password?")),
 			lang(c).N("Too many requests. Try again in %d minute.", "Too many requests. Try again in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1)))
 	}
-	s.limiter.spend(key)
 	if err := s.store.RequestReset(c.FormValue("name")); err != nil {
 		return err
 	}
@@ -71,7 +67,7 @@ func (s *Server) resetPassword(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	err = s.hashing.do(c.Request().Context(), func() error {
+	err = s.hash(c, func() error {
 		return s.store.ResetPassword(cl.User, cl.Version, c.FormValue("password"))
 	})
 	if errors.Is(err, models.ErrInvalid) && !errors.Is(err, models.ErrResetUsed) {

@@ -57,13 +57,20 @@ func canResign(l *models.Loaded, user uint) error {
 }
 
 // rematch proposes a rematch of the finished game (or goes to the one
-// proposed already); the bots of a rematch that starts at once play.
+// proposed already); the bots of a rematch that starts at once play. A
+// rematch is a game opened: it takes one of the player's games in a row.
 func (s *Server) rematch(c echo.Context) error {
-	id, err := gameID(c)
+	l, err := s.loadGame(c)
 	if err != nil {
 		return err
 	}
-	g, err := s.store.Rematch(currentUser(c), id)
+	u := currentUser(c)
+	if l.Game.RematchID == nil {
+		if d := s.takeGame(c, u); d > 0 {
+			return s.refuseGame(c, u, d)
+		}
+	}
+	g, err := s.store.Rematch(u, l.Game.ID)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -192,30 +191,7 @@ func TestFiftyConcurrentSubmits(t *testing.T) {
 	pl := st.LegalPlacements(nil)[0]
 	form := url.Values{"version": {fmt.Sprint(l.Game.Version)}, "tile": {pl.Tile.String()}, "rot": {fmt.Sprint(pl.Rot)},
 		"at": {fmt.Sprintf("%d,%d", pl.At.X, pl.At.Y)}, "_csrf": {ana.csrf}}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	codes := map[int]int{}
-	start := make(chan struct{})
-	for i := 0; i < 50; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			req, _ := http.NewRequest("POST", fmt.Sprintf("%s/games/%d/turn", s.srv.URL, id), strings.NewReader(form.Encode()))
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			res, err := ana.http.Do(req)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			res.Body.Close()
-			mu.Lock()
-			codes[res.StatusCode]++
-			mu.Unlock()
-		}()
-	}
-	close(start)
-	wg.Wait()
+	codes := atOnce(t, 50, func() *http.Request { return formRequest(s, fmt.Sprintf("/games/%d/turn", id), form) }, ana.http)
 	if codes[http.StatusOK] != 1 || codes[http.StatusConflict] != 49 {
 		t.Fatalf("status codes %v; want one 200 and 49 409", codes)
 	}

@@ -117,7 +117,7 @@ func (s *Server) settingsRefused(c echo.Context, u *models.User, err error) erro
 func (s *Server) changePassword(c echo.Context) error {
 	u := currentUser(c)
 	var nu *models.User
-	err := s.hashing.do(c.Request().Context(), func() error {
+	err := s.hash(c, func() error {
 		var err error
 		nu, err = s.store.ChangePassword(u.ID, c.FormValue("current"), c.FormValue("password"))
 		return err
@@ -150,7 +150,7 @@ func (s *Server) signOutEverywhere(c echo.Context) error {
 func (s *Server) deleteAccount(c echo.Context) error {
 	u := currentUser(c)
 	var running []uint
-	err := s.hashing.do(c.Request().Context(), func() error {
+	err := s.hash(c, func() error {
 		var err error
 		running, err = s.store.DeleteAccount(u.ID, c.FormValue("password"))
 		return err

@@ -169,7 +169,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 }
 
 // tables are the models stored, one table each.
-var tables = []any{&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}, &Invitation{}, &Login{}, &Audit{}, &Block{}, &ChatMessage{}, &ChatReport{}, &PushSub{}, &Limit{}}
+var tables = []any{&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}, &Invitation{}, &Login{}, &Audit{}, &Block{}, &ChatMessage{}, &ChatReport{}, &PushSub{}, &Limit{}, &NameHold{}}
 
 // openDB opens a pool of conns connections. GORM's own times (CreatedAt,
 // UpdatedAt) are the store's clock's, in UTC: SQLite compares the stored
@@ -204,12 +204,16 @@ func closeDB(db *gorm.DB) {
 // no longer used (games.rev, users.unread); the triggers that kept them are
 // dropped (on SQLite, where they were), so that nothing writes behind the
 // code's back. users.email_mode becomes the choices of
-// news by mail and digest, and goes (migrateMailMode).
+// news by mail and digest, and goes (migrateMailMode). Accounts get their
+// name keys (fillNameKeys).
 func migrate(w *gorm.DB) error {
 	if err := w.AutoMigrate(tables...); err != nil {
 		return err
 	}
 	if err := migrateMailMode(w); err != nil {
+		return err
+	}
+	if err := fillNameKeys(w); err != nil {
 		return err
 	}
 	if w.Dialector.Name() != "sqlite" {

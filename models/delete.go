@@ -15,7 +15,8 @@ const DeletedName = "deleted player"
 // to in others' tables are open again; their finished games keep their
 // seats under DeletedName; their notifications, mail, invitations,
 // chat messages (and reports), sessions and logins go, and with the
-// account every link of theirs stops working.
+// account every link of theirs stops working. Their name is held for
+// NameHoldTime (holdName): it still appears in old records.
 // It returns the running games whose seat it gave to the bot, for their
 // bots to play on.
 func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
@@ -57,6 +58,9 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 			return err
 		}
 		if err := tx.Where("user_id = ? OR blocked_id = ?", id, id).Delete(&Block{}).Error; err != nil {
+			return err
+		}
+		if err := s.holdName(tx, u); err != nil {
 			return err
 		}
 		return tx.Delete(&User{}, id).Error

@@ -15,27 +15,38 @@ const (
 	MaxConfirmationsPerAccount = 3
 	MaxConfirmationsPerAddress = 2
 	MaxConfirmationsPerDay     = 500
+	// An account younger than NewAccountAge is sent one only while the
+	// site sent fewer than MaxConfirmationsOfNewAccounts that day: a
+	// stranger opens accounts by the hundred in minutes, from a few
+	// addresses, but not accounts a day old; the rest of the day's mails
+	// stay for those (a password reset needs a confirmed address).
+	MaxConfirmationsOfNewAccounts = 200
+	NewAccountAge                 = 24 * time.Hour
 )
 
 // Refusals of a confirmation mail past its limits.
 var (
 	ErrTooManyConfirmations = invalid("too many confirmation mails today: try another address tomorrow")
 	ErrTooManyToAddress     = invalid("that address was sent confirmation mails already today: try again tomorrow")
+	ErrNewAccountsConfirmed = invalid("new accounts have been sent all the confirmation mails they may have today: try again once your account is a day old")
 )
 
-// checkConfirmations refuses a confirmation mail to address for user
-// past the limits of the day before now.
-func checkConfirmations(tx *gorm.DB, user uint, address string, now time.Time) error {
+// checkConfirmations refuses a confirmation mail to address for u past
+// the limits of the day before now.
+func checkConfirmations(tx *gorm.DB, u *User, address string, now time.Time) error {
 	day := tx.Model(&Mail{}).Where("kind = ? AND created_at > ?", KindVerify, now.Add(-24*time.Hour))
 	var all, mine, to int64
 	if err := day.Session(&gorm.Session{}).Count(&all).Error; err != nil {
 		return err
 	}
-	if err := day.Session(&gorm.Session{}).Where("user_id = ?", user).Count(&mine).Error; err != nil {
+	if err := day.Session(&gorm.Session{}).Where("user_id = ?", u.ID).Count(&mine).Error; err != nil {
 		return err
 	}
 	if all >= MaxConfirmationsPerDay || mine >= MaxConfirmationsPerAccount {
 		return ErrTooManyConfirmations
+	}
+	if all >= MaxConfirmationsOfNewAccounts && now.Sub(u.CreatedAt) < NewAccountAge {
+		return ErrNewAccountsConfirmed
 	}
 	if err := day.Session(&gorm.Session{}).Where("lower(\"to\") = lower(?)", address).Count(&to).Error; err != nil {
 		return err
@@ -87,8 +98,11 @@ func (s *Store) SetEmail(userID uint, address, preset string) (*User, error) {
 			return err
 		}
 		if changed && address != "" {
+			if err := s.lockCounting(tx, confirmationsLock); err != nil {
+				return err
+			}
 			now := s.now()
-			if err := checkConfirmations(tx, u.ID, address, now); err != nil {
+			if err := checkConfirmations(tx, &u, address, now); err != nil {
 				return err
 			}
 			return tx.Create(&Mail{UserID: u.ID, Kind: KindVerify, To: address, Text: "Confirm your email address",

@@ -52,10 +52,15 @@ func TestConfirmationMailLimits(t *testing.T) {
 // TestConfirmationMailsPerDay: the site sends at most
 // MaxConfirmationsPerDay confirmation mails a day, whoever asks.
 func TestConfirmationMailsPerDay(t *testing.T) {
-	s, _ := openClocked(t)
+	s, clock := openClocked(t)
+	var users []*models.User
+	for i := range models.MaxConfirmationsPerDay/models.MaxConfirmationsPerAccount + 1 {
+		users = append(users, models.MustUser(t, s, fmt.Sprintf("user%d", i)))
+	}
+	clock.Advance(models.NewAccountAge) // none of them new
 	n := 0
 	for i := 0; n < models.MaxConfirmationsPerDay; i++ {
-		u := models.MustUser(t, s, fmt.Sprintf("user%d", i))
+		u := users[i]
 		for j := 0; j < models.MaxConfirmationsPerAccount && n < models.MaxConfirmationsPerDay; j++ {
 			if _, err := s.SetEmail(u.ID, fmt.Sprintf("u%d.%d@example.test", i, j), models.MailEach); err != nil {
 				t.Fatal(err)
@@ -66,5 +71,33 @@ func TestConfirmationMailsPerDay(t *testing.T) {
 	last := models.MustUser(t, s, "last")
 	if _, err := s.SetEmail(last.ID, "last@example.test", models.MailEach); !errors.Is(err, models.ErrTooManyConfirmations) {
 		t.Fatalf("a confirmation past the day's: %v", err)
+	}
+}
+
+// TestConfirmationsOfNewAccounts: accounts less than a day old together
+// get MaxConfirmationsOfNewAccounts of the day's confirmation mails; the
+// rest stay for older accounts, which a stranger cannot open by the
+// hundred in a moment.
+func TestConfirmationsOfNewAccounts(t *testing.T) {
+	s, clock := openClocked(t)
+	old := models.MustUser(t, s, "old")
+	clock.Advance(models.NewAccountAge)
+	n := 0
+	for i := 0; n <= models.MaxConfirmationsOfNewAccounts; i++ {
+		u := models.MustUser(t, s, fmt.Sprintf("new%d", i))
+		_, err := s.SetEmail(u.ID, fmt.Sprintf("new%d@example.test", i), models.MailEach)
+		if errors.Is(err, models.ErrNewAccountsConfirmed) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != models.MaxConfirmationsOfNewAccounts {
+		t.Fatalf("new accounts got %d confirmation mails; want %d", n, models.MaxConfirmationsOfNewAccounts)
+	}
+	if _, err := s.SetEmail(old.ID, "old@example.test", models.MailEach); err != nil {
+		t.Fatalf("an account a day old, after them: %v", err)
 	}
 }

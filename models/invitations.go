@@ -31,6 +31,9 @@ var (
 // checkInvitee refuses creator's invitation of invitee when invitee
 // blocked them, or was invited enough today.
 func (s *Store) checkInvitee(tx *gorm.DB, creator, invitee uint) error {
+	if err := s.lockCounting(tx, invitationsLock); err != nil {
+		return err
+	}
 	var blocked int64
 	if err := tx.Model(&Block{}).Where("user_id = ? AND blocked_id = ?", invitee, creator).Count(&blocked).Error; err != nil {
 		return err

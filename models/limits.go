@@ -67,7 +67,9 @@ func (k LimitKey) tokens(st *Limit, now time.Time) float64 {
 	return min(float64(k.Rule.Burst), st.Tokens+float64(now.Sub(st.Last))/float64(k.Rule.Every))
 }
 
-// LimitWait returns how long tries on keys must wait (0: go ahead).
+// LimitWait returns how long tries on keys must wait (0: go ahead). With
+// LimitSpend it is for a limit on what is known only once the work is done
+// (a failed log-in); a limit on the work itself is taken with LimitTake.
 func (s *Store) LimitWait(keys ...LimitKey) (time.Duration, error) {
 	now := s.now()
 	names := make([]string, len(keys))
@@ -91,9 +93,9 @@ func (s *Store) LimitWait(keys ...LimitKey) (time.Duration, error) {
 	return d, nil
 }
 
-// LimitSpend counts a try on keys (a failed log-in, a reset asked for, a
-// sign-up, a game made), all in one transaction with the keys' rows
-// locked, so that two instances do not both take the last try.
+// LimitSpend counts a try on keys (a failed log-in), all in one
+// transaction with the keys' rows locked, so that two instances do not
+// both take the last try.
 func (s *Store) LimitSpend(keys ...LimitKey) error {
 	return s.transaction(func(tx *gorm.DB) error {
 		for _, k := range keys {
@@ -106,8 +108,9 @@ func (s *Store) LimitSpend(keys ...LimitKey) error {
 }
 
 // LimitTake takes a try on k if it may go now, and otherwise returns how
-// long it must wait: the check and the count in one step, for work done
-// only within the limit (a webhook's post).
+// long it must wait: the check and the count in one step, before the work
+// it guards (a game opened, a sign-up, a webhook's post), so that tries at
+// once cannot pass the limit together.
 func (s *Store) LimitTake(k LimitKey) (time.Duration, error) {
 	var wait time.Duration
 	err := s.transaction(func(tx *gorm.DB) error {

@@ -1,6 +1,8 @@
 package models_test
 
 import (
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -69,5 +71,29 @@ func TestPostgresSharesLimits(t *testing.T) {
 		if d, err := s.LimitWait(k); err != nil || d < 59*time.Minute {
 			t.Fatalf("instance %d lets a fourth try wait %v (%v)", i, d, err)
 		}
+	}
+}
+
+// TestLimitTakeAtOnce: tries taken at once (one step each: the check and
+// the count) get no more through than the burst.
+func TestLimitTakeAtOnce(t *testing.T) {
+	s := models.MustOpen(t)
+	k := models.LimitKey{Key: "create:1", Rule: models.LimitRule{Burst: 5, Every: time.Hour}}
+	var wg sync.WaitGroup
+	var passed atomic.Int32
+	for range 30 {
+		wg.Go(func() {
+			d, err := s.LimitTake(k)
+			if err != nil {
+				t.Error(err)
+			}
+			if d == 0 {
+				passed.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if passed.Load() != 5 {
+		t.Fatalf("%d of 30 tries at once passed a burst of 5", passed.Load())
 	}
 }

@@ -4,9 +4,14 @@ import "time"
 
 // User is an account.
 type User struct {
-	ID           uint   `gorm:"primaryKey"`
-	Username     string `gorm:"uniqueIndex;size:32;not null"`
-	PasswordHash []byte `gorm:"not null"`
+	ID       uint   `gorm:"primaryKey"`
+	Username string `gorm:"uniqueIndex;size:32;not null"`
+	// NameKey is what the name shares with names that look like it
+	// (nameKey): unique, so that two look-alike names cannot both be
+	// made, even at once. nil on an account from before whose name looks
+	// like an older account's.
+	NameKey      *string `gorm:"uniqueIndex;size:100"`
+	PasswordHash []byte  `gorm:"not null"`
 	CreatedAt    time.Time
 	// Lang is the language the user chose for the site ("" follows the
 	// browser's).

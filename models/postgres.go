@@ -183,6 +183,25 @@ func (s *Store) lockUser(tx *gorm.DB, id uint) error {
 	return tx.Exec("SELECT id FROM users WHERE id = ? FOR UPDATE", id).Error
 }
 
+// The advisory locks of the transactions that count rows of several users
+// before they add one (lockCounting): the day's confirmation mails, the
+// invitations a player received.
+const (
+	confirmationsLock = 7_204_612
+	invitationsLock   = 7_204_613
+)
+
+// lockCounting makes tx wait (PostgreSQL) until no other transaction holds
+// lock: what they count is other users' rows, which no user's row lock
+// covers, and two at once would both pass the count. It is taken after
+// the user's own row lock, never before one.
+func (s *Store) lockCounting(tx *gorm.DB, lock int64) error {
+	if !s.pg {
+		return nil
+	}
+	return tx.Exec("SELECT pg_advisory_xact_lock(?)", lock).Error
+}
+
 // lockGame locks game id's row in tx until it ends (PostgreSQL): two
 // joins of one table wait for each other rather than fail.
 func (s *Store) lockGame(tx *gorm.DB, id uint) error {

@@ -52,9 +52,10 @@ func (s *Store) FillScale(template uint, sc Scale, progress func(string)) error 
 	}
 	now := s.now()
 	err = batches(db, s.pg, sc.Users, 10000, []string{
-		`INSERT INTO users (id, username, password_hash, created_at, lang, mail_news) VALUES (?, ?, ?, ?, '', 0)`,
+		`INSERT INTO users (id, username, name_key, password_hash, created_at, lang, mail_news) VALUES (?, ?, ?, ?, ?, '', 0)`,
 	}, func(i int, st []stmt) error {
-		_, err := st[0].Exec(firstUser+uint(i), fmt.Sprintf("scale%d", i), hash, now)
+		name := fmt.Sprintf("scale%d", i)
+		_, err := st[0].Exec(firstUser+uint(i), name, nameKey(name), hash, now)
 		return err
 	})
 	if err != nil {

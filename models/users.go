@@ -2,7 +2,6 @@ package models
 
 import (
 	"errors"
-	"regexp"
 	"strings"
 	"time"
 	_ "time/tzdata" // the time zones, for a host that has no zoneinfo
@@ -11,21 +10,8 @@ import (
 	"gorm.io/gorm"
 )
 
-// Account errors, worded for the person signing up or logging in.
-var (
-	ErrUsernameTaken = invalid("that username is taken")
-	ErrBadLogin      = invalid("wrong username or password")
-)
-
-var usernameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,24}$`)
-
-// ValidateUsername says what is wrong with a username, or returns nil.
-func ValidateUsername(name string) error {
-	if !usernameRE.MatchString(name) {
-		return invalid("a username has 3 to 24 letters, digits, dots, dashes or underscores")
-	}
-	return nil
-}
+// ErrBadLogin refuses a log-in, worded for the person logging in.
+var ErrBadLogin = invalid("wrong username or password")
 
 // ValidatePassword says what is wrong with a password, or returns nil.
 func ValidatePassword(pw string) error {
@@ -44,27 +30,26 @@ func (s *Store) hashPassword(pw string) ([]byte, error) {
 	return bcrypt.GenerateFromPassword([]byte(pw), s.opts.passwordCost)
 }
 
-// CreateUser signs a user up with a bcrypt-hashed password.
+// CreateUser signs a user up with a bcrypt-hashed password. A sign-up
+// refused for its name or password is refused before the hash
+// (CheckSignup): a stranger cannot make the site hash by trying names.
 func (s *Store) CreateUser(username, password string) (*User, error) {
 	username = strings.TrimSpace(username)
-	if err := ValidateUsername(username); err != nil {
+	if err := s.CheckSignup(username, password); err != nil {
 		return nil, err
 	}
 	hash, err := s.hashPassword(password)
 	if err != nil {
 		return nil, err
 	}
-	u := &User{Username: username, PasswordHash: hash}
-	// A name is taken in any capitals ("Ana" is "ana"): checked in the
-	// transaction (on SQLite no other sign-up enters it meanwhile; on
-	// PostgreSQL an index on the lower-case name refuses the second).
+	key := nameKey(username)
+	u := &User{Username: username, NameKey: &key, PasswordHash: hash}
+	// The name again, in the transaction: on SQLite no other sign-up enters
+	// it meanwhile; on PostgreSQL the unique indexes on the lower-case name
+	// and on the name key refuse the second.
 	err = s.transaction(func(tx *gorm.DB) error {
-		var n int64
-		if err := tx.Model(&User{}).Where("lower(username) = lower(?)", username).Count(&n).Error; err != nil {
+		if err := s.nameFree(tx, username); err != nil {
 			return err
-		}
-		if n > 0 {
-			return ErrUsernameTaken
 		}
 		return tx.Create(u).Error
 	})

@@ -1,0 +1,117 @@
+package models_test
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+
+	"cacao/models"
+)
+
+// TestCountsHoldAtOnce: what the store counts in a transaction before it
+// adds one more (a player's open tables and invitations of the day, the
+// invitations a player receives, an address's confirmation mails, names
+// that look alike) holds when many ask at once, on either backend.
+func TestCountsHoldAtOnce(t *testing.T) {
+	s := models.MustOpen(t)
+	bob, cyd := models.MustUser(t, s, "bob"), models.MustUser(t, s, "cyd")
+	var people []string
+	for i := range 45 {
+		people = append(people, models.MustUser(t, s, fmt.Sprintf("player%d", i)).Username)
+	}
+	made := atOnce(t, 30, func(int) error {
+		_, err := s.CreateGame(bob, models.GameSpec{Seats: []string{models.SeatOpen}})
+		return refused(err, models.ErrTooManyTables)
+	})
+	if made != models.MaxOpenTables {
+		t.Errorf("30 tables opened at once: %d made; want %d", made, models.MaxOpenTables)
+	}
+	invite := func(i int) (*models.Game, error) {
+		return s.CreateGame(cyd, models.GameSpec{Seats: []string{"@" + people[3*i], "@" + people[3*i+1], "@" + people[3*i+2]}})
+	}
+	for i := range models.MaxInvitesPerDay/3 - 1 { // all but the day's last three, on tables cancelled since
+		g, err := invite(i)
+		if err == nil {
+			err = s.CancelTable(g.ID, cyd)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	made = atOnce(t, 5, func(i int) error {
+		_, err := invite(10 + i)
+		return refused(err, models.ErrTooManyInvites)
+	})
+	if made != 1 {
+		t.Errorf("5 tables of 3 invitations at once, with 3 left for the day: %d made; want 1", made)
+	}
+	const received = 20 // what one player takes a day from players they do not know
+	made = atOnce(t, 25, func(i int) error {
+		u, err := s.UserNamed(people[20+i])
+		if err != nil {
+			return err
+		}
+		_, err = s.CreateGame(u, models.GameSpec{Seats: []string{"@bob"}})
+		return refused(err, models.ErrInvitedEnough)
+	})
+	if made != received {
+		t.Errorf("25 players invite one at once: %d invitations made; want %d", made, received)
+	}
+	made = atOnce(t, 10, func(i int) error {
+		u, err := s.UserNamed(people[i])
+		if err != nil {
+			return err
+		}
+		_, err = s.SetEmail(u.ID, "stranger@example.test", models.MailEach)
+		return refused(err, models.ErrTooManyToAddress)
+	})
+	if made != models.MaxConfirmationsPerAddress {
+		t.Errorf("10 confirmations to one address at once: %d sent; want %d", made, models.MaxConfirmationsPerAddress)
+	}
+	names := []string{"alice", "aIice", "a1ice", "AIice", "Alice", "A1ice"}
+	made = atOnce(t, len(names), func(i int) error {
+		_, err := s.CreateUser(names[i], "password-x1")
+		if errors.Is(err, models.ErrUsernameLookalike) {
+			return errSkip
+		}
+		return refused(err, models.ErrUsernameTaken)
+	})
+	if made != 1 {
+		t.Errorf("%d look-alike names signed up at once: %d made; want 1", len(names), made)
+	}
+}
+
+// atOnce runs f(0…n-1) at once and counts the runs that returned nil; a
+// run that returned errSkip is not counted, any other error fails t.
+func atOnce(t *testing.T, n int, f func(i int) error) int {
+	t.Helper()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	ok := 0
+	for i := range n {
+		wg.Go(func() {
+			err := f(i)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				ok++
+			case !errors.Is(err, errSkip):
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	return ok
+}
+
+var errSkip = errors.New("refused as expected")
+
+// refused is errSkip for want, err otherwise.
+func refused(err, want error) error {
+	if errors.Is(err, want) {
+		return errSkip
+	}
+	return err
+}
