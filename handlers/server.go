@@ -53,8 +53,8 @@ type Config struct {
 	// background (required). Close it at shutdown, before the store.
 	Bots *autoplay.Runner
 	// PrivateHooks lets players give webhooks and push endpoints on this
-	// machine or a private network (tests; the outbox's client must allow
-	// them too).
+	// machine or a private network (a host's own ntfy server, tests; the
+	// outbox's client must allow them too).
 	PrivateHooks bool
 }
 

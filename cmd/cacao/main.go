@@ -120,8 +120,10 @@ type Config struct {
 	// GamesPerHour bounds the games one player opens an hour (see
 	// handlers.Config); the flag's 0 is no limit.
 	GamesPerHour int
-	// PrivateHooks lets webhooks and push go to this machine and private
-	// networks (tests only: no flag sets it).
+	// PrivateHooks lets webhooks and push reach this machine and private
+	// networks (an ntfy server on the host's own network, a load run's
+	// tarpit). Off, the default, a player's webhook or push endpoint
+	// cannot probe the host's network.
 	PrivateHooks bool
 }
 
@@ -169,6 +171,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	fs.IntVar(&cfg.MemoryLimitMB, "memory-limit-mb", defInt("CACAO_MEMORY_LIMIT_MB", memDefault), "soft memory limit of the Go runtime in MB (0: none, or GOMEMLIMIT's; default 128 unless GOMEMLIMIT is set)")
 	fs.DurationVar(&cfg.WorkEvery, "work-every", 15*time.Second, "how often deadlines, reminders, digests and mail are processed")
 	fs.IntVar(&cfg.GamesPerHour, "games-per-hour", defInt("CACAO_GAMES_PER_HOUR", 20), "games one player may open an hour, half of them in a row (0: no limit)")
+	fs.BoolVar(&cfg.PrivateHooks, "private-hooks", def("CACAO_PRIVATE_HOOKS", "") == "1" || def("CACAO_PRIVATE_HOOKS", "") == "true", "let webhooks and push reach private and loopback addresses (an ntfy server on this host's network); off, a player's webhook cannot probe it")
 	fs.IntVar(&cfg.MaxConnsPerAddress, "max-conns-per-address", defInt("CACAO_MAX_CONNS_PER_ADDRESS", 64), "connections one client address may hold at once (not behind a proxy)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err

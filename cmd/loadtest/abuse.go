@@ -12,20 +12,44 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"cacao/handlers/hook/hooktest"
 )
 
 // Attacks is what the bounded attackers of an abuse run (-abuse) did
 // while the players played: the cheap requests that once took the site
-// down (README, issue "Hold under abuse"), each bounded in count and time,
-// on loopback only.
+// down (issues "Hold under abuse" and "No cheap way to take the site
+// down, round two"), each bounded in count and time, on loopback only.
 type Attacks struct {
 	SlowBodies                           int // connections sending a log-in's body a byte a second
 	Streams, StreamsHeld, StreamsRefused int // event streams one account asked for, got, and was refused (429)
 	Tables, TablesOpened, TablesRefused  int // open tables one account asked for, opened, and was refused
 	Signups, SignupsMade, SignupsRefused int // sign-ups from one address, made, and refused
+	HashTries, HashRefused               int // the hashing flood's sign-ups and log-ins answered, and of those refused (429)
+	Devices, Hooks                       int // push devices and webhooks given at the tarpit
+	Tests, TestsSent                     int // test notices asked for, and sent (the rest refused)
+	TarpitPosts                          int // posts the tarpit took
+	BotGames, BotGamesOpened             int // games against three hard bots asked for, and opened (the rest refused)
+	BotMoves                             int // moves of the hard-bot flood's accounts
+	Rematches, RematchesMade             int // rematches of the hard-bot flood asked for, and made (the rest refused)
 	Unexpected                           int // attack answers other than the expected ones
 	UnexpectedSample                     string
 	mu                                   sync.Mutex // guards the counts: the attacks run at once
+
+	// The attackers' accounts and the tarpit, made before the measured
+	// time (prepareAttacks).
+	base             string
+	streamer, tabler account
+	hashers, hookers []account
+	bots             []*vuser
+	tarpit           *hooktest.Tarpit
+}
+
+// account is an attacker's signed-up account: its client (with its
+// cookies), its CSRF token, its name and the address it comes from.
+type account struct {
+	c              *http.Client
+	csrf, name, ip string
 }
 
 // Bounds of the attacks.
@@ -36,17 +60,71 @@ const (
 	attackSignups    = 240
 )
 
-// attack runs the four attacks against base until ctx ends, each within
-// its bound, and returns what they met.
-func attack(ctx context.Context, base string) *Attacks {
-	a := &Attacks{}
+// prepareAttacks makes the attackers' accounts on base before the
+// measured time, as an attacker makes them beforehand: the accounts that
+// ask for event streams and tables, those of the hashing flood and of the
+// hard-bot flood, and those whose devices and webhooks point at a tarpit
+// (which it starts). Stop the tarpit with Close.
+func prepareAttacks(ctx context.Context, base string) (*Attacks, error) {
+	a := &Attacks{base: base}
+	run := rand.IntN(1e6)
+	enlist := func(kind string, i int, ip string) (account, error) {
+		name := fmt.Sprintf("atk_%s%d_%d", kind, run, i)
+		c, csrf, _, err := signUp(ctx, base, name, ip)
+		return account{c: c, csrf: csrf, name: name, ip: ip}, err
+	}
+	var err error
+	if a.streamer, err = enlist("s", 0, "203.0.113.2"); err != nil {
+		return nil, err
+	}
+	if a.tabler, err = enlist("t", 0, "203.0.113.3"); err != nil {
+		return nil, err
+	}
+	for i := range hashAccounts {
+		acc, err := enlist("h", i, hashAddresses[i%len(hashAddresses)])
+		if err != nil {
+			return nil, err
+		}
+		a.hashers = append(a.hashers, acc)
+	}
+	for k := range attackBotAccounts {
+		acc, err := enlist("b", k, fmt.Sprintf("203.0.113.%d", 20+k))
+		if err != nil {
+			return nil, err
+		}
+		a.bots = append(a.bots, &vuser{name: acc.name, base: base, addr: acc.ip, http: acc.c, csrf: acc.csrf,
+			r: rand.New(rand.NewPCG(uint64(run), uint64(k))), st: Stats{Lat: map[string][]time.Duration{}}})
+	}
+	if a.tarpit, err = hooktest.NewTarpit(); err != nil {
+		return nil, err
+	}
+	for k := range attackHookAccounts {
+		acc, err := enlist("w", k, fmt.Sprintf("203.0.113.%d", 30+k))
+		if err == nil {
+			err = a.hookUp(ctx, acc)
+		}
+		if err != nil {
+			a.Close()
+			return nil, err
+		}
+		a.hookers = append(a.hookers, acc)
+	}
+	return a, nil
+}
+
+// Close stops the tarpit.
+func (a *Attacks) Close() { a.tarpit.Close() }
+
+// run runs the attacks until ctx ends, each within its bound.
+func (a *Attacks) run(ctx context.Context) {
 	var wg sync.WaitGroup
-	for _, f := range []func(context.Context, string){a.slowBodies, a.streams, a.tables, a.signups} {
-		wg.Add(1)
-		go func() { defer wg.Done(); f(ctx, base) }()
+	for _, f := range []func(context.Context){a.slowBodies, a.streams, a.tables, a.signups, a.hashFlood, a.tarpitHooks, a.hardBots} {
+		wg.Go(func() { f(ctx) })
 	}
 	wg.Wait()
-	return a
+	a.mu.Lock()
+	a.TarpitPosts = a.tarpit.Taken()
+	a.mu.Unlock()
 }
 
 // unexpected notes an answer an attack did not expect.
@@ -61,8 +139,8 @@ func (a *Attacks) unexpected(what string) {
 
 // slowBodies keeps attackSlowBodies log-ins open, each sending its body a
 // byte a second (and opening a new one when the server closes it).
-func (a *Attacks) slowBodies(ctx context.Context, base string) {
-	host := strings.TrimPrefix(base, "http://")
+func (a *Attacks) slowBodies(ctx context.Context) {
+	host := strings.TrimPrefix(a.base, "http://")
 	var wg sync.WaitGroup
 	for i := 0; i < attackSlowBodies; i++ {
 		a.mu.Lock()
@@ -93,26 +171,33 @@ func (a *Attacks) slowBodies(ctx context.Context, base string) {
 	wg.Wait()
 }
 
-// attacker is a signed-up account of the attacks, from address ip.
-func attacker(ctx context.Context, base, name, ip string) (*http.Client, string, error) {
+// signUp signs name up from ip once, and returns its client and CSRF
+// token, or the status and why it failed.
+func signUp(ctx context.Context, base, name, ip string) (*http.Client, string, int, error) {
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
-	_, page, err := attackDo(ctx, c, "GET", base+"/signup", nil, ip)
+	code, page, err := attackDo(ctx, c, "GET", base+"/signup", nil, ip)
 	if err != nil {
-		return nil, "", err
+		return nil, "", code, err
 	}
 	m := csrfRE.FindStringSubmatch(page)
 	if m == nil {
-		return nil, "", fmt.Errorf("no CSRF token on the sign-up page")
+		return nil, "", code, fmt.Errorf("no CSRF token on the sign-up page")
 	}
-	code, page, err := attackDo(ctx, c, "POST", base+"/signup", url.Values{"_csrf": {m[1]}, "username": {name}, "password": {"attack-" + name}}, ip)
+	code, page, err = attackDo(ctx, c, "POST", base+"/signup", url.Values{"_csrf": {m[1]}, "username": {name}, "password": {"attack-" + name}}, ip)
 	if err != nil || code != http.StatusOK {
-		return nil, "", fmt.Errorf("signing %s up: %d %v", name, code, err)
+		return nil, "", code, fmt.Errorf("signing %s up: %d %v", name, code, err)
 	}
 	if m = csrfRE.FindStringSubmatch(page); m == nil {
-		return nil, "", fmt.Errorf("no CSRF token after signing up")
+		return nil, "", code, fmt.Errorf("no CSRF token after signing up")
 	}
-	return c, m[1], nil
+	return c, m[1], code, nil
+}
+
+// post sends a form from acc, with its CSRF token, and reads the answer.
+func (acc account) post(ctx context.Context, base, path string, form url.Values) (int, string, error) {
+	form.Set("_csrf", acc.csrf)
+	return attackDo(ctx, acc.c, "POST", base+path, form, acc.ip)
 }
 
 // attackDo sends one request from ip and reads the answer.
@@ -140,18 +225,14 @@ func attackDo(ctx context.Context, c *http.Client, method, u string, form url.Va
 
 // streams has one account ask for attackStreams event streams and hold
 // those it gets.
-func (a *Attacks) streams(ctx context.Context, base string) {
-	c, _, err := attacker(ctx, base, fmt.Sprintf("atk_s%d", rand.IntN(1e6)), "203.0.113.2")
-	if err != nil {
-		a.unexpected(err.Error())
-		return
-	}
+func (a *Attacks) streams(ctx context.Context) {
+	c := *a.streamer.c
 	c.Timeout = 0 // streams stay open
 	var wg sync.WaitGroup
 	for i := 0; i < attackStreams && ctx.Err() == nil; i++ {
-		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/events", nil)
+		req, _ := http.NewRequestWithContext(ctx, "GET", a.base+"/events", nil)
 		req.Header.Set("Accept", "text/event-stream")
-		req.Header.Set("X-Forwarded-For", "203.0.113.2")
+		req.Header.Set("X-Forwarded-For", a.streamer.ip)
 		res, err := c.Do(req)
 		a.mu.Lock()
 		a.Streams++
@@ -184,14 +265,9 @@ func (a *Attacks) streams(ctx context.Context, base string) {
 
 // tables has one account open tables as fast as it can, attackTables at
 // most.
-func (a *Attacks) tables(ctx context.Context, base string) {
-	c, csrf, err := attacker(ctx, base, fmt.Sprintf("atk_t%d", rand.IntN(1e6)), "203.0.113.3")
-	if err != nil {
-		a.unexpected(err.Error())
-		return
-	}
+func (a *Attacks) tables(ctx context.Context) {
 	for i := 0; i < attackTables && ctx.Err() == nil; i++ {
-		code, _, err := attackDo(ctx, c, "POST", base+"/games", url.Values{"_csrf": {csrf}, "seat": {"open"}}, "203.0.113.3")
+		code, _, err := a.tabler.post(ctx, a.base, "/games", url.Values{"seat": {"open"}})
 		a.mu.Lock()
 		a.Tables++
 		switch {
@@ -212,19 +288,19 @@ func (a *Attacks) tables(ctx context.Context, base string) {
 
 // signups signs accounts up from one address as fast as it can,
 // attackSignups at most.
-func (a *Attacks) signups(ctx context.Context, base string) {
+func (a *Attacks) signups(ctx context.Context) {
 	run := rand.IntN(1e6)
 	for i := 0; i < attackSignups && ctx.Err() == nil; i++ {
-		_, _, err := attacker(ctx, base, fmt.Sprintf("atk_u%d_%d", run, i), "203.0.113.4")
+		_, _, code, err := signUp(ctx, a.base, fmt.Sprintf("atk_u%d_%d", run, i), "203.0.113.4")
 		a.mu.Lock()
 		a.Signups++
-		if err != nil && strings.Contains(err.Error(), " 429 ") {
+		if code == http.StatusTooManyRequests {
 			a.SignupsRefused++
 		} else if err == nil {
 			a.SignupsMade++
 		}
 		a.mu.Unlock()
-		if err != nil && !strings.Contains(err.Error(), " 429 ") && ctx.Err() == nil {
+		if err != nil && code != http.StatusTooManyRequests && ctx.Err() == nil {
 			a.unexpected(err.Error())
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -233,45 +309,12 @@ func (a *Attacks) signups(ctx context.Context, base string) {
 
 // Print writes what the attacks met.
 func (a *Attacks) Print(w io.Writer) {
-	fmt.Fprintf(w, "attacks: %d slow log-in bodies held open; %d event streams asked for by one account, %d held, %d refused; %d tables asked for by one account, %d opened, %d refused; %d sign-ups from one address, %d made, %d refused; %d unexpected answers\n",
-		a.SlowBodies, a.Streams, a.StreamsHeld, a.StreamsRefused, a.Tables, a.TablesOpened, a.TablesRefused, a.Signups, a.SignupsMade, a.SignupsRefused, a.Unexpected)
+	fmt.Fprintf(w, "attacks: %d slow log-in bodies held open; %d event streams asked for by one account, %d held, %d refused; %d tables asked for by one account, %d opened, %d refused; %d sign-ups from one address, %d made, %d refused\n",
+		a.SlowBodies, a.Streams, a.StreamsHeld, a.StreamsRefused, a.Tables, a.TablesOpened, a.TablesRefused, a.Signups, a.SignupsMade, a.SignupsRefused)
+	fmt.Fprintf(w, "attacks: %d sign-ups with a taken name and log-ins by %d loops from %d addresses, %d refused; %d devices and %d webhooks at a tarpit, %d test notices asked for, %d sent, %d posts taken by the tarpit; %d games against three hard bots asked for by %d accounts, %d opened, %d moves, %d rematches asked for, %d made; %d unexpected answers\n",
+		a.HashTries, attackHashLoops, len(hashAddresses), a.HashRefused, a.Devices, a.Hooks, a.Tests, a.TestsSent, a.TarpitPosts,
+		a.BotGames, attackBotAccounts, a.BotGamesOpened, a.BotMoves, a.Rematches, a.RematchesMade, a.Unexpected)
 	if a.UnexpectedSample != "" {
 		fmt.Fprintln(w, "unexpected:", a.UnexpectedSample)
 	}
-}
-
-// runAbuse runs the open loop of o twice, without and with the attacks,
-// prints both reports, and ends with the ABUSE line: the players' p99
-// without and with, their errors under attack, and whether it held
-// (p99 within twice, no error, the rate held).
-func runAbuse(ctx context.Context, o Options, w io.Writer) error {
-	o.Abuse = false
-	calm, err := RunOpen(ctx, o, w)
-	if err != nil {
-		return err
-	}
-	calm.Print(w)
-	o.Abuse = true
-	hit, err := RunOpen(ctx, o, w)
-	if err != nil {
-		return err
-	}
-	hit.Print(w)
-	p99 := func(r *RateReport) float64 {
-		var all []time.Duration
-		for _, l := range r.Lat {
-			all = append(all, l...)
-		}
-		return ms(pct(all, 99))
-	}
-	before, after := p99(calm), p99(hit)
-	held := "no"
-	if after <= 2*before && hit.Errors == 0 && hit.Held() {
-		held = "yes"
-	}
-	a := hit.Attacks
-	fmt.Fprintf(w, "ABUSE rate=%.4g p99_ms_calm=%.2f p99_ms_attacked=%.2f ratio=%.2f errors=%d rate_held=%v held=%s slow_bodies=%d streams_refused=%d/%d tables_opened=%d/%d signups_made=%d/%d unexpected=%d\n",
-		o.Rate, before, after, after/before, hit.Errors, hit.Held(), held, a.SlowBodies, a.StreamsRefused, a.Streams,
-		a.TablesOpened, a.Tables, a.SignupsMade, a.Signups, a.Unexpected)
-	return nil
 }

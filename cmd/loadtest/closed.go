@@ -29,7 +29,7 @@ func Run(ctx context.Context, o Options, log io.Writer) (*Report, error) {
 	}
 	// Players who never think open a game every second or so: the limit
 	// on games a player opens is off.
-	srv, err := startSite(ctx, o, "-games-per-hour", "0")
+	srv, err := startSite(ctx, o, nil, "-games-per-hour", "0")
 	if err != nil {
 		return nil, err
 	}

@@ -20,8 +20,9 @@ type site struct {
 	pg      bool
 }
 
-// startSite starts o's servers with flags.
-func startSite(ctx context.Context, o Options, flags ...string) (site, error) {
+// startSite starts o's servers with flags, and env added to their
+// environment.
+func startSite(ctx context.Context, o Options, env []string, flags ...string) (site, error) {
 	db := o.DB
 	if db == "" {
 		db = filepath.Join(o.Dir, "load.db")
@@ -36,7 +37,7 @@ func startSite(ctx context.Context, o Options, flags ...string) (site, error) {
 		if i > 0 {
 			logPath = filepath.Join(o.Dir, fmt.Sprintf("server%d.log", i+1))
 		}
-		srv, err := StartServer(ctx, o.Server, db, logPath, flags...)
+		srv, err := startCmd(serverCmd(o.Server, db, env, flags...), logPath)
 		if err != nil {
 			s.Stop()
 			return site{}, err

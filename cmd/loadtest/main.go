@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"cacao/handlers/mail/mailtest"
 	"cacao/models"
 )
 
@@ -42,6 +43,10 @@ type Options struct {
 	// servers share, the players spread over them.
 	DB        string
 	Instances int
+	// Mail, in an abuse run (runAbuse), is the SMTP server on loopback the
+	// site mails to: the site starts as abuseSite says, and honest players
+	// (honest.go) are measured beside the load.
+	Mail *mailtest.Server
 }
 
 // closedUsers is the closed loop's number of users unless -users says.
@@ -62,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.DB, "db", "", "the site's database: a postgres:// address (default: a new SQLite file)")
 	fs.IntVar(&o.Instances, "instances", 1, "servers on the database (more than one needs -db postgres://…), the players spread over them")
 	cpuprof := fs.String("cpuprofile", "", "write the load generator's own CPU profile here")
-	abuse := fs.Bool("abuse", false, "open loop: run the load once as usual, then again while bounded attackers on loopback hold slow log-in bodies, flood one account's event streams, open tables and sign up from one address; the last line compares the players' p99")
+	abuse := fs.Bool("abuse", false, "open loop: run the load once as usual, then again while bounded attackers on loopback hold slow log-in bodies, flood one account's event streams, open tables, sign up from one address, flood the password hashing, point webhooks and push at a server that never answers and keep hard bots thinking; honest players log in, confirm an address and play a hard bot in both runs; the last line compares the players' p99 and the mail delay")
 	fill := fs.String("fill", "", "fill this new SQLite file for a scale check (with -fill-users, -fill-finished, -fill-running), then stop")
 	var sc models.Scale
 	fs.IntVar(&sc.Users, "fill-users", 100_000, "-fill: accounts")

@@ -84,3 +84,48 @@ func TestReportsPrint(t *testing.T) {
 		t.Fatalf("a run 10 %% short held:\n%s", out.String())
 	}
 }
+
+// TestAbuseLine: the ABUSE line compares the players' p99 and the honest
+// players' mean mail delay with the calm run's, and says held=yes only
+// when both stay within twice it, every mail came and the attacked run
+// held its rate without errors.
+func TestAbuseLine(t *testing.T) {
+	report := func(p99 time.Duration, mails ...time.Duration) *RateReport {
+		return &RateReport{Rate: 100, Offered: 1000, Stats: Stats{Elapsed: 10 * time.Second, Turns: 1000,
+			Lat: map[string][]time.Duration{"turn": {time.Millisecond, p99}}},
+			Honest:  &Honest{Mails: mails, Logins: 2, LoginsMade: 2, LoginLat: []time.Duration{100 * time.Millisecond, 300 * time.Millisecond}, BotMoves: []time.Duration{time.Second}},
+			Attacks: &Attacks{SlowBodies: 8, HashTries: 50, HashRefused: 40, TarpitPosts: 24, BotGames: 22, BotGamesOpened: 20}}
+	}
+	calm := report(10*time.Millisecond, 400*time.Millisecond, 600*time.Millisecond)
+	line := abuseLine(100, calm, report(15*time.Millisecond, 900*time.Millisecond, 1100*time.Millisecond))
+	re := regexp.MustCompile(`^ABUSE rate=100 p99_ms_calm=10\.00 p99_ms_attacked=15\.00 ratio=1\.50 mail_s_calm=0\.50 mail_s_attacked=1\.00 mail_ratio=2\.00 errors=0 rate_held=true held=yes ` +
+		`login_ms_calm=100\.00 login_ms_attacked=100\.00 logins_made=2/2 bot_move_s_calm=1\.00 bot_move_s_attacked=1\.00 bot_moves=1/1 ` +
+		`slow_bodies=8 streams_refused=0/0 tables_opened=0/0 signups_made=0/0 hash_refused=40/50 tarpit_posts=24 bot_games=20/22 rematches=0/0 unexpected=0 honest_failures=0$`)
+	if !re.MatchString(line) {
+		t.Fatalf("the line of a run that held:\n%s", line)
+	}
+	for name, hit := range map[string]*RateReport{
+		"mail more than twice as slow": report(15*time.Millisecond, 900*time.Millisecond, 1200*time.Millisecond),
+		"p99 more than twice":          report(21*time.Millisecond, 500*time.Millisecond),
+		"a mail lost": func() *RateReport {
+			r := report(10*time.Millisecond, 500*time.Millisecond)
+			r.Honest.MailsLost = 1
+			return r
+		}(),
+		"no mail": report(10 * time.Millisecond),
+		"an honest player failed": func() *RateReport {
+			r := report(10*time.Millisecond, 500*time.Millisecond)
+			r.Honest.Failures = 1
+			return r
+		}(),
+		"the rate not held": func() *RateReport {
+			r := report(10*time.Millisecond, 500*time.Millisecond)
+			r.Turns = 800
+			return r
+		}(),
+	} {
+		if line := abuseLine(100, calm, hit); !strings.Contains(line, " held=no ") {
+			t.Errorf("%s, yet held:\n%s", name, line)
+		}
+	}
+}

@@ -52,7 +52,11 @@ func RunOpen(ctx context.Context, o Options, log io.Writer) (*RateReport, error)
 		fmt.Fprintf(log, "warning: %d games are offered a turn each every %s, little more than a turn's thinking: a rate not held may be the generator's (fewer -users or a shorter -think)\n",
 			z.Games, z.Interval.Round(time.Millisecond))
 	}
-	srv, err := startSite(ctx, o)
+	var env, flags []string
+	if o.Mail != nil {
+		env, flags = abuseSite(o.Mail)
+	}
+	srv, err := startSite(ctx, o, env, flags...)
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +69,21 @@ func RunOpen(ctx context.Context, o Options, log io.Writer) (*RateReport, error)
 	fmt.Fprintf(log, "signing %d accounts up ...\n", accounts)
 	if err := lt.Setup(rctx); err != nil {
 		return nil, err
+	}
+	var hon *honest
+	if o.Mail != nil {
+		fmt.Fprintln(log, "signing the honest players up ...")
+		if hon, err = newHonest(rctx, srv.servers[0].URL, o.Mail, o.Seed); err != nil {
+			return nil, err
+		}
+	}
+	var attacks *Attacks
+	if o.Abuse {
+		fmt.Fprintln(log, "signing the attackers up ...")
+		if attacks, err = prepareAttacks(rctx, srv.servers[0].URL); err != nil {
+			return nil, err
+		}
+		defer attacks.Close()
 	}
 	fmt.Fprintf(log, "starting %d games ...\n", z.Games)
 	arrivals := Arrivals(o.Rate, z.Warmup+o.Duration, o.Even, rand.New(rand.NewPCG(o.Seed, 99)))
@@ -92,12 +111,21 @@ func RunOpen(ctx context.Context, o Options, log io.Writer) (*RateReport, error)
 		}()
 	}
 	time.Sleep(time.Until(from))
-	var attacks *Attacks
+	// The attacks last as long as the honest players are measured: a mail
+	// asked for near the end is waited for under attack.
+	actx, stopAttacks := context.WithCancel(rctx)
+	defer stopAttacks()
 	attacked := make(chan struct{})
-	if o.Abuse {
-		go func() { defer close(attacked); attacks = attack(pctx, srv.servers[0].URL) }()
+	if attacks != nil {
+		go func() { defer close(attacked); attacks.run(actx) }()
 	} else {
 		close(attacked)
+	}
+	measured := make(chan struct{})
+	if hon != nil {
+		go func() { defer close(measured); hon.measure(rctx, from, to) }()
+	} else {
+		close(measured)
 	}
 	srv0, gen0 := srv.CPUTime(), selfCPU()
 	peak := peakBacklog(sched, t0, to)
@@ -107,11 +135,16 @@ func RunOpen(ctx context.Context, o Options, log io.Writer) (*RateReport, error)
 	elapsed := time.Since(from)
 	stopPlay()
 	wg.Wait()
+	<-measured
+	stopAttacks()
 	<-attacked
 	rep := &RateReport{Attacks: attacks, Rate: o.Rate, Even: o.Even, Think: o.Think, Sizing: z, Users: users, Accounts: accounts,
 		Offered: sched.Due(z.Warmup+o.Duration) - sched.Due(z.Warmup), Backlog: backlog, PeakBacklog: max(peak, backlog),
 		PeakRSSMB: srv.PeakRSSMB(), CPU: CPU{Server: spent(srv0, srv1), Gen: spent(gen0, gen1), Cores: runtime.NumCPU()},
 		Stats: Stats{Elapsed: elapsed, Lat: map[string][]time.Duration{}}}
+	if hon != nil {
+		rep.Honest = hon.rep
+	}
 	for _, u := range lt.users {
 		rep.Stats.add(&u.st)
 	}

@@ -21,6 +21,7 @@ type RateReport struct {
 	PeakRSSMB                     float64
 	CPU
 	Attacks *Attacks // what the attackers met, in an abuse run
+	Honest  *Honest  // what the honest players met, in an abuse run
 }
 
 // Achieved is committed turns per second over the measured time.
@@ -51,6 +52,9 @@ func (r *RateReport) Print(w io.Writer) {
 	fmt.Fprintf(w, "server peak RSS %.1f MB\n", r.PeakRSSMB)
 	if r.Attacks != nil {
 		r.Attacks.Print(w)
+	}
+	if r.Honest != nil {
+		r.Honest.Print(w)
 	}
 	sCPU, gCPU, ratio := -1.0, -1.0, -1.0
 	if r.CPU.measured(r.Turns) {

@@ -31,9 +31,19 @@ type Server struct {
 // StartServer runs bin on loopback with the database db, its logs going to
 // logPath, and waits until it answers /healthz.
 func StartServer(ctx context.Context, bin, db, logPath string, flags ...string) (*Server, error) {
+	return startCmd(serverCmd(bin, db, nil, flags...), logPath)
+}
+
+// serverCmd is the command that serves the site from bin on loopback
+// with the database db, env added to this process's environment.
+func serverCmd(bin, db string, env []string, flags ...string) *exec.Cmd {
 	// The players' addresses come in X-Forwarded-For (vuser.addr), as from
 	// a proxy.
-	return startCmd(exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0", "-db", db, "-trust-proxy"}, flags...)...), logPath)
+	cmd := exec.Command(bin, append([]string{"serve", "-addr", "127.0.0.1:0", "-db", db, "-trust-proxy"}, flags...)...)
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
+	return cmd
 }
 
 // startCmd starts a server, its output going to logPath, and waits until it

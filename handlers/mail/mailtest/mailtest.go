@@ -1,6 +1,6 @@
-// Package mailtest is a loopback SMTP server for tests: it accepts what a
-// mailer sends, keeps it for the test to inspect, and can be told to refuse
-// mail to exercise retries.
+// Package mailtest is a loopback SMTP server for tests and load runs: it
+// accepts what a mailer sends, keeps it for the caller to inspect, and can
+// be told to refuse mail to exercise retries.
 //
 // It speaks EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP and QUIT; any other
 // command is answered 502. By default it offers neither STARTTLS nor AUTH;
@@ -11,6 +11,7 @@ import (
 	"bufio"
 	"crypto/tls"
 	"encoding/base64"
+	"fmt"
 	"net"
 	"slices"
 	"strings"
@@ -58,22 +59,31 @@ type Server struct {
 	closed   bool
 }
 
-// Start starts a server on 127.0.0.1 at a free port. It is stopped by
-// t.Cleanup: the listener and any open connections are closed, and Cleanup
-// returns only once every connection goroutine has finished.
+// Start starts a server on 127.0.0.1 at a free port (Listen). It is
+// stopped by t.Cleanup (Close).
 func Start(t testing.TB, opts ...Option) *Server {
 	t.Helper()
+	s, err := Listen(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Listen starts a server on 127.0.0.1 at a free port, for a caller without
+// a test (a load run); Close stops it.
+func Listen(opts ...Option) (*Server, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		t.Fatalf("mailtest: listen: %v", err)
+		return nil, fmt.Errorf("mailtest: listen: %w", err)
 	}
 	s := &Server{ln: ln, conns: map[net.Conn]struct{}{}}
 	for _, o := range opts {
 		o(s)
 	}
 	s.wg.Go(s.accept)
-	t.Cleanup(s.close)
-	return s
+	return s, nil
 }
 
 // Host is the address to dial, "127.0.0.1".
@@ -133,7 +143,10 @@ func (s *Server) accept() {
 	}
 }
 
-func (s *Server) close() {
+// Close stops the server: the listener and any open connections are
+// closed, and Close returns only once every connection goroutine has
+// finished.
+func (s *Server) Close() {
 	s.mu.Lock()
 	s.closed = true
 	s.ln.Close()

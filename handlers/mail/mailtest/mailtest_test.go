@@ -136,6 +136,36 @@ func TestCleanupClosesIdleConnections(t *testing.T) {
 	}
 }
 
+// TestListenWithoutTest: a server started without a test (a load run's)
+// takes mail, and once closed it takes no more connections and holds none.
+func TestListenWithoutTest(t *testing.T) {
+	s, err := mailtest.Listen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := net.JoinHostPort(s.Host(), strconv.Itoa(s.Port()))
+	if err := smtp.SendMail(addr, nil, "a@example.test", []string{"b@example.test"}, []byte("Subject: hi\r\n\r\nhello\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	if m := s.Messages(); len(m) != 1 || m[0].To[0] != "b@example.test" {
+		t.Fatalf("messages: %+v", m)
+	}
+	idle, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	idle.Read(make([]byte, 64)) // greeting: the session is live
+	s.Close()
+	if _, err := idle.Read(make([]byte, 64)); err == nil {
+		t.Fatal("a session stays open after Close")
+	}
+	if c, err := net.Dial("tcp", addr); err == nil {
+		c.Close()
+		t.Fatal("a closed server takes connections")
+	}
+}
+
 // TestSTARTTLSAndAuth: with both options the server behaves like a
 // submission server: credentials only inside TLS, mail only after AUTH, and
 // what arrived says how it came.
