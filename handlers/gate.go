@@ -39,7 +39,7 @@ func newGate(slots, maxWait, perAddress int) *gate {
 // two places an address (an office behind one address is served two at a
 // time; nobody signs in faster than that by hand).
 func hashGate() *gate {
-	n := runtime.GOMAXPROCS(0)
+	n := min(runtime.GOMAXPROCS(0), runtime.NumCPU()) // cacao serve adds Ps for the bots
 	return newGate(n, 4*n, 2)
 }
 

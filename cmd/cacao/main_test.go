@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"runtime"
 	"testing"
 )
 
@@ -17,4 +18,14 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	closeChromes()
 	os.Exit(code)
+}
+
+// cacao serve gives each of the bots' search slots a P of its own beside
+// the cores'.
+func TestBotPs(t *testing.T) {
+	prev := runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(prev)
+	if slots := botPs(); slots != 2 || runtime.GOMAXPROCS(0) != 6 {
+		t.Errorf("with 4 Ps: %d slots, %d Ps; want 2 slots and 6 Ps", slots, runtime.GOMAXPROCS(0))
+	}
 }

@@ -16,8 +16,10 @@ import (
 // search thinks for a second) is played in the background and reaches the
 // table live, as anyone's move does.
 //
-// The search runs in a few slots (half the cores), so that the cores stay
-// free for the pages, one move at a time, and the slots are shared
+// The search runs in a few slots (Slots), one move at a time, on threads
+// of the lowest priority, so that it thinks with the time the pages
+// leave (a program that gives each slot a P of its own, as cacao serve
+// does, keeps the pages' cores theirs), and the slots are shared
 // between persons, not games: the persons whose games (or hints) wait
 // take turns, one move each, so that a person's move waits for at most
 // one move of each other person, however many games they keep busy.
@@ -83,12 +85,25 @@ type Option func(*Runner)
 // thinking for a second each.
 func WithMove(m Move) Option { return func(rn *Runner) { rn.move = m } }
 
+// WithSlots sets how many searches run at once (n > 0; default Slots()).
+func WithSlots(n int) Option {
+	return func(rn *Runner) {
+		if n > 0 {
+			rn.slots = n
+		}
+	}
+}
+
+// Slots is a Runner's searches at once unless WithSlots says: half the
+// cores (GOMAXPROCS), at least one.
+func Slots() int { return max(1, runtime.GOMAXPROCS(0)/2) }
+
 // NewRunner returns a Runner of store's games.
 func NewRunner(store *models.Store, log *slog.Logger, opts ...Option) *Runner {
 	if log == nil {
 		log = slog.Default()
 	}
-	rn := &Runner{store: store, log: log, slots: max(1, runtime.GOMAXPROCS(0)/2),
+	rn := &Runner{store: store, log: log, slots: Slots(),
 		waiting: map[uint][]*job{}, held: map[uint]int{}, games: map[uint]*job{}}
 	rn.move = func(ctx context.Context, id uint) (bool, error) {
 		_, waiting, err := play(ctx, store, id, nil, 1)
@@ -229,6 +244,10 @@ func (rn *Runner) release(j *job) {
 // Runner closes.
 func (rn *Runner) work() {
 	defer rn.wg.Done()
+	// The slot's thread yields to the pages': locked to this goroutine,
+	// given the lowest priority, it ends with it.
+	runtime.LockOSThread()
+	yieldToPages()
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	for {

@@ -67,11 +67,10 @@ func TestRunnerLeavesNoSearchForGamesNobodyPlays(t *testing.T) {
 // A search under way for a game whose persons have all gone stops: its
 // context ends once the game is handed to Bots again.
 func TestRunnerStopsThinkingWhenEveryoneLeft(t *testing.T) {
-	oneSlot(t)
 	s := open(t)
 	ana, _ := s.CreateUser("ana", "password-ana")
 	started, stopped := make(chan struct{}), make(chan struct{})
-	rn := autoplay.NewRunner(s, nil, autoplay.WithMove(func(ctx context.Context, id uint) (bool, error) {
+	rn := autoplay.NewRunner(s, nil, autoplay.WithSlots(1), autoplay.WithMove(func(ctx context.Context, id uint) (bool, error) {
 		close(started)
 		<-ctx.Done()
 		close(stopped)

@@ -79,12 +79,11 @@ type fakeMoves struct {
 
 // newFake returns a fakeMoves on a new store set up by opts.
 func newFake(t *testing.T, commit bool, opts ...models.Option) *fakeMoves {
-	oneSlot(t)
 	s := open(t, opts...)
 	ana, _ := s.CreateUser("ana", "password-ana")
 	bob, _ := s.CreateUser("bob", "password-bob")
 	f := &fakeMoves{s: s, ana: ana, bob: bob, commit: commit, calls: make(chan uint, 1000), release: make(chan struct{}), left: map[uint]int{}}
-	f.rn = autoplay.NewRunner(s, nil, autoplay.WithMove(f.move))
+	f.rn = autoplay.NewRunner(s, nil, autoplay.WithSlots(1), autoplay.WithMove(f.move))
 	return f
 }
 
@@ -134,12 +133,6 @@ func runnerGoroutines() int {
 		}
 	}
 	return n
-}
-
-// oneSlot runs the test with one slot (half the cores).
-func oneSlot(t *testing.T) {
-	prev := runtime.GOMAXPROCS(2)
-	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
 }
 
 // One user's ten games against three hard bots each take the slots in

@@ -1,0 +1,8 @@
+package autoplay
+
+import "syscall"
+
+// yieldToPages gives the calling thread the lowest priority (nice 19), so
+// that a search takes only the time the site's pages leave. A failure
+// leaves the thread as it was.
+func yieldToPages() { _ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), 19) }
