@@ -33,14 +33,23 @@ const maxSteps = 1000
 // that a move's answer need not read it again. Slow bots think within the
 // call: a request hands them to a Runner instead.
 func Bots(store *models.Store, id uint, from *models.Loaded) (*models.Loaded, error) {
-	l, _, err := play(context.Background(), store, id, from, -1)
+	l, _, err := play(context.Background(), store, id, from, -1, direct)
 	return l, err
 }
 
+// A thinker runs f, a bot's search, and returns once it has: on the
+// caller's thread (direct), or on a thread of the lowest priority (the
+// Runner's), which runs nothing but the search, so that the loads and
+// commits around it, which other players' moves may wait for, keep the
+// site's priority.
+type thinker func(f func())
+
+func direct(f func()) { f() }
+
 // play is Bots making at most slow moves of slow bots (below 0: any
-// number); it stops before the next and says so (waiting). Once ctx ends
-// it commits nothing more (and is not waiting).
-func play(ctx context.Context, store *models.Store, id uint, from *models.Loaded, slow int) (l *models.Loaded, waiting bool, err error) {
+// number), each searched by think; it stops before the next and says so
+// (waiting). Once ctx ends it commits nothing more (and is not waiting).
+func play(ctx context.Context, store *models.Store, id uint, from *models.Loaded, slow int, think thinker) (l *models.Loaded, waiting bool, err error) {
 	r := engine.NewRand(seed())
 	l = from
 	for step := 0; step < maxSteps; step++ {
@@ -65,7 +74,7 @@ func play(ctx context.Context, store *models.Store, id uint, from *models.Loaded
 			}
 			slow--
 		}
-		actor, play, ok, err := botPlay(ctx, l, r)
+		actor, play, ok, err := botPlay(ctx, l, r, think)
 		if err != nil {
 			return nil, false, err
 		}
@@ -136,9 +145,10 @@ func person(l *models.Loaded) uint {
 	return first
 }
 
-// botPlay is what a bot of l does next (see nextBot). ok is false when no
-// bot has anything to do. A search ends early once ctx does.
-func botPlay(ctx context.Context, l *models.Loaded, r *engine.Rand) (models.Actor, models.Play, bool, error) {
+// botPlay is what a bot of l does next (see nextBot), a slow bot's move
+// searched by think. ok is false when no bot has anything to do. A search
+// ends early once ctx does.
+func botPlay(ctx context.Context, l *models.Loaded, r *engine.Rand, think thinker) (models.Actor, models.Play, bool, error) {
 	st := l.Play.State()
 	seat, resolve, ok := nextBot(l)
 	if !ok {
@@ -155,7 +165,14 @@ func botPlay(ctx context.Context, l *models.Loaded, r *engine.Rand) (models.Acto
 	if resolve {
 		return models.Actor{Bot: true, Seat: seat}, models.Play{Acts: b.Resolve(st, seat, r)}, true, nil
 	}
-	m, err := b.Move(st, r)
+	var m engine.Move
+	var err error
+	move := func() { m, err = b.Move(st, r) }
+	if bot.Slow(kindOf(l, seat)) {
+		think(move)
+	} else {
+		move()
+	}
 	if err != nil {
 		return models.Actor{}, models.Play{}, false, err
 	}

@@ -2,10 +2,14 @@ package autoplay_test
 
 import (
 	"context"
+	"os"
+	"sync"
 	"syscall"
 	"testing"
 
+	"cacao/models"
 	"cacao/models/autoplay"
+	"cacao/models/modeltest"
 )
 
 // A search thinks on a thread of the lowest priority (nice 19), so that
@@ -25,5 +29,43 @@ func TestRunnerThinksAtLowestPriority(t *testing.T) {
 	}
 	if mine, _ := syscall.Getpriority(syscall.PRIO_PROCESS, syscall.Gettid()); mine == 1 {
 		t.Errorf("the caller's thread was lowered too")
+	}
+}
+
+// A bot's move in the background searches at the lowest priority but
+// commits at the site's: a commit on a thread that gets the CPU last would
+// hold the database from every other player's move.
+func TestRunnerCommitsAtSitePriority(t *testing.T) {
+	if os.Getenv(modeltest.BackendEnv) == "postgres" {
+		t.Skip("on PostgreSQL the change is told on the listener's thread, not the committer's")
+	}
+	var mu sync.Mutex
+	var commits []int // getpriority of each commit's thread
+	s := open(t, models.WithChangeListener(func(models.Change) {
+		p, _ := syscall.Getpriority(syscall.PRIO_PROCESS, syscall.Gettid())
+		mu.Lock()
+		commits = append(commits, p)
+		mu.Unlock()
+	}))
+	ana, _ := s.CreateUser("ana", "password-ana")
+	id := hardGame(t, s, ana, 1)
+	rn := autoplay.NewRunner(s, nil, autoplay.WithSlots(1))
+	defer rn.Close()
+	mu.Lock()
+	commits = nil
+	mu.Unlock()
+	if _, err := rn.Bots(id, nil); err != nil {
+		t.Fatal(err)
+	}
+	rn.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(commits) == 0 {
+		t.Fatal("the hard bot did not move")
+	}
+	for _, p := range commits {
+		if p == 1 {
+			t.Fatalf("a bot's move was committed at nice 19 (getpriority of the commits: %v)", commits)
+		}
 	}
 }

@@ -16,10 +16,11 @@ import (
 // search thinks for a second) is played in the background and reaches the
 // table live, as anyone's move does.
 //
-// The search runs in a few slots (Slots), one move at a time, on threads
-// of the lowest priority, so that it thinks with the time the pages
-// leave (a program that gives each slot a P of its own, as cacao serve
-// does, keeps the pages' cores theirs), and the slots are shared
+// The search runs in a few slots (Slots), one move at a time, the search
+// itself on a thread of the lowest priority (lowThread), so that it thinks
+// with the time the pages leave (a program that gives each slot a P of
+// its own, as cacao serve does, keeps the pages' cores theirs), and the
+// slots are shared
 // between persons, not games: the persons whose games (or hints) wait
 // take turns, one move each, so that a person's move waits for at most
 // one move of each other person, however many games they keep busy.
@@ -39,12 +40,13 @@ type Runner struct {
 
 	mu      sync.Mutex
 	wg      sync.WaitGroup
-	workers int             // goroutines playing the line, at most slots
-	line    []uint          // the persons with jobs waiting, in turn
-	waiting map[uint][]*job // each person's jobs waiting, oldest first
-	held    map[uint]int    // each person's jobs waiting or under way
-	games   map[uint]*job   // the games waiting or under way
-	jobs    int             // every job waiting or under way
+	workers int              // goroutines playing the line, at most slots
+	line    []uint           // the persons with jobs waiting, in turn
+	waiting map[uint][]*job  // each person's jobs waiting, oldest first
+	held    map[uint]int     // each person's jobs waiting or under way
+	games   map[uint]*job    // the games waiting or under way
+	timing  map[seatKey]bool // the seats whose stand-in waits or thinks
+	jobs    int              // every job waiting or under way
 	closed  bool
 }
 
@@ -59,11 +61,11 @@ const (
 )
 
 // job is a turn in a slot: a game's next slow move, or f, a person's
-// search, for person.
+// search (a hint, a stand-in's move), for person.
 type job struct {
 	person uint
 	game   uint
-	f      func()
+	f      func(think thinker)
 	done   chan struct{} // closed once f ran (ran) or never will
 	ran    bool
 	under  bool               // under way
@@ -71,11 +73,11 @@ type job struct {
 	stop   context.CancelFunc // ends the game's move under way
 }
 
-// Move plays game id's next slow move in a slot, and the quick moves
-// after it, and reports whether another slow move waits (the game goes to
-// the back of its person's line for it). It stops early, and plays
-// nothing more, once ctx ends.
-type Move func(ctx context.Context, id uint) (waiting bool, err error)
+// Move plays game id's next slow move in a slot, its search run by think,
+// and the quick moves after it, and reports whether another slow move
+// waits (the game goes to the back of its person's line for it). It stops
+// early, and plays nothing more, once ctx ends.
+type Move func(ctx context.Context, id uint, think func(func())) (waiting bool, err error)
 
 // Option sets up a Runner.
 type Option func(*Runner)
@@ -104,9 +106,9 @@ func NewRunner(store *models.Store, log *slog.Logger, opts ...Option) *Runner {
 		log = slog.Default()
 	}
 	rn := &Runner{store: store, log: log, slots: Slots(),
-		waiting: map[uint][]*job{}, held: map[uint]int{}, games: map[uint]*job{}}
-	rn.move = func(ctx context.Context, id uint) (bool, error) {
-		_, waiting, err := play(ctx, store, id, nil, 1)
+		waiting: map[uint][]*job{}, held: map[uint]int{}, games: map[uint]*job{}, timing: map[seatKey]bool{}}
+	rn.move = func(ctx context.Context, id uint, think func(func())) (bool, error) {
+		_, waiting, err := play(ctx, store, id, nil, 1, think)
 		return waiting, err
 	}
 	for _, o := range opts {
@@ -129,7 +131,7 @@ func (rn *Runner) Bots(id uint, from *models.Loaded) (*models.Loaded, error) {
 	if person(from) == 0 {
 		rn.drop(id)
 	}
-	l, waiting, err := play(context.Background(), rn.store, id, from, 0)
+	l, waiting, err := play(context.Background(), rn.store, id, from, 0, direct) // no slow move: nothing to think
 	if err != nil || !waiting {
 		return l, err
 	}
@@ -244,10 +246,8 @@ func (rn *Runner) release(j *job) {
 // Runner closes.
 func (rn *Runner) work() {
 	defer rn.wg.Done()
-	// The slot's thread yields to the pages': locked to this goroutine,
-	// given the lowest priority, it ends with it.
-	runtime.LockOSThread()
-	yieldToPages()
+	think, done := lowThread()
+	defer done()
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
 	for {
@@ -261,10 +261,10 @@ func (rn *Runner) work() {
 		rn.mu.Unlock()
 		waiting := false
 		if j.game == 0 {
-			j.f()
+			j.f(think)
 		} else {
 			var err error
-			waiting, err = rn.move(ctx, j.game)
+			waiting, err = rn.move(ctx, j.game, think)
 			if err != nil {
 				rn.log.Error("a bot's move in the background", "game", j.game, "err", err)
 			}
@@ -290,7 +290,7 @@ var ErrBusy = errors.New("autoplay: the bots are busy")
 // and no more than user's share of them; ErrBusy when its turn does not
 // come before ctx ends, or user has perPerson searches and moves waiting.
 func (rn *Runner) Think(ctx context.Context, user uint, f func()) error {
-	j := &job{person: user, f: f, done: make(chan struct{})}
+	j := &job{person: user, f: func(think thinker) { think(f) }, done: make(chan struct{})}
 	rn.mu.Lock()
 	ok := rn.add(j)
 	rn.mu.Unlock()
@@ -318,18 +318,57 @@ func (rn *Runner) Think(ctx context.Context, user uint, f func()) error {
 	return nil
 }
 
-// Timeouts is the package's Timeouts, the stand-ins thinking in the slots
-// in their seat's player's turn, and the bots after them moving through
-// the Runner. A stand-in that finds no turn is left for a later call.
+// Timeouts is the package's Timeouts through the Runner: a quick
+// stand-in plays at once, off the slots; a slow one's search is queued in
+// the slots, in the seat's player's turn, and the call does not wait for
+// it (a seat queued already is left to it); when that player's share is
+// full, the unattended bot plays the seat at once. It returns how many
+// seats it played for or queued.
 func (rn *Runner) Timeouts() (int, error) {
-	think := func(seat models.Seat, f func()) bool {
-		var user uint
-		if seat.UserID != nil {
-			user = *seat.UserID
+	return timeouts(rn.store, func(seat models.Seat) (bool, error) {
+		played, err := playTimeout(rn.store, seat, nil, false, rn.bots)
+		if !errors.Is(err, errSlow) {
+			return played, err
 		}
-		return rn.Think(context.Background(), user, f) == nil
+		if rn.queueTimeout(seat) {
+			return true, nil
+		}
+		return playTimeout(rn.store, seat, nil, true, rn.bots)
+	})
+}
+
+// seatKey is a seat of a game.
+type seatKey struct {
+	game uint
+	seat int
+}
+
+// queueTimeout queues the slow stand-in's play of seat, and reports
+// whether it is queued (now or before).
+func (rn *Runner) queueTimeout(seat models.Seat) bool {
+	key := seatKey{seat.GameID, seat.Index}
+	var user uint
+	if seat.UserID != nil {
+		user = *seat.UserID
 	}
-	return timeouts(rn.store, think, rn.bots)
+	rn.mu.Lock()
+	defer rn.mu.Unlock()
+	if rn.timing[key] {
+		return true
+	}
+	j := &job{person: user, f: func(think thinker) {
+		if _, err := playTimeout(rn.store, seat, think, false, rn.bots); err != nil {
+			rn.log.Error("a stand-in's move in the background", "game", seat.GameID, "seat", seat.Index, "err", err)
+		}
+		rn.mu.Lock()
+		delete(rn.timing, key)
+		rn.mu.Unlock()
+	}}
+	if !rn.add(j) {
+		return false
+	}
+	rn.timing[key] = true
+	return true
 }
 
 // Stalled is the package's Stalled through the Runner: a game it plays

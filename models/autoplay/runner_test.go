@@ -70,7 +70,7 @@ func TestRunnerStopsThinkingWhenEveryoneLeft(t *testing.T) {
 	s := open(t)
 	ana, _ := s.CreateUser("ana", "password-ana")
 	started, stopped := make(chan struct{}), make(chan struct{})
-	rn := autoplay.NewRunner(s, nil, autoplay.WithSlots(1), autoplay.WithMove(func(ctx context.Context, id uint) (bool, error) {
+	rn := autoplay.NewRunner(s, nil, autoplay.WithSlots(1), autoplay.WithMove(func(ctx context.Context, id uint, _ func(func())) (bool, error) {
 		close(started)
 		<-ctx.Done()
 		close(stopped)

@@ -87,7 +87,7 @@ func newFake(t *testing.T, commit bool, opts ...models.Option) *fakeMoves {
 	return f
 }
 
-func (f *fakeMoves) move(ctx context.Context, id uint) (bool, error) {
+func (f *fakeMoves) move(ctx context.Context, id uint, _ func(func())) (bool, error) {
 	f.calls <- id
 	select {
 	case <-f.release:

@@ -19,6 +19,17 @@ import (
 // already played, by this or another worker), is refused with an error
 // matching models.ErrForbidden, and nothing changes.
 func TimeOut(store *models.Store, id uint, seat int) (*models.Loaded, error) {
+	return timeOut(store, id, seat, direct, false)
+}
+
+// errSlow refuses a timeout whose stand-in is slow to a caller that cannot
+// let it think now.
+var errSlow = errors.New("autoplay: the stand-in is slow")
+
+// timeOut is TimeOut with the stand-in's search run by think; with think
+// nil a slow stand-in plays nothing (errSlow), and with quick the
+// unattended bot plays instead of a slow one.
+func timeOut(store *models.Store, id uint, seat int, think thinker, quick bool) (*models.Loaded, error) {
 	r := engine.NewRand(seed())
 	for attempt := 0; ; attempt++ {
 		l, err := store.LoadGame(id)
@@ -31,11 +42,25 @@ func TimeOut(store *models.Store, id uint, seat int) (*models.Loaded, error) {
 		if seat < 0 || seat >= len(l.Seats) {
 			return nil, models.ErrForbidden
 		}
-		standIn, ok := bot.ByName(l.Game.StandIn)
-		if !ok {
-			standIn, _ = bot.ByName(models.DefaultStandIn)
+		kind := l.Game.StandIn
+		if _, ok := bot.ByName(kind); !ok {
+			kind = models.DefaultStandIn
 		}
-		plays, err := timeoutPlays(l.Play.State().Clone(), seat, l.Game.TurnHours > 0, standIn, r)
+		switch {
+		case !bot.Slow(kind):
+		case quick:
+			kind = unattended
+		case think == nil:
+			return nil, errSlow
+		}
+		standIn, _ := bot.ByName(kind)
+		var plays []models.Play
+		work := func() { plays, err = timeoutPlays(l.Play.State().Clone(), seat, l.Game.TurnHours > 0, standIn, r) }
+		if bot.Slow(kind) {
+			think(work)
+		} else {
+			work()
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -103,41 +128,45 @@ func stalled(store *models.Store, bots func(id uint) error) (int, error) {
 // most a hundred a call, then lets the bots of those games move. It
 // returns how many seats it played for.
 func Timeouts(store *models.Store) (int, error) {
-	think := func(_ models.Seat, f func()) bool { f(); return true }
-	return timeouts(store, think, func(id uint) error { _, err := Bots(store, id, nil); return err })
+	return timeouts(store, func(seat models.Seat) (bool, error) {
+		return playTimeout(store, seat, direct, false, func(id uint) error { _, err := Bots(store, id, nil); return err })
+	})
 }
 
-// timeouts is Timeouts, each stand-in's play for a seat run by think
-// (false: not run; the seat is left for a later call) and the bots let
-// move by bots.
-func timeouts(store *models.Store, think func(models.Seat, func()) bool, bots func(id uint) error) (int, error) {
+// timeouts is Timeouts, each seat played by play (false: not played now,
+// or nothing to play).
+func timeouts(store *models.Store, play func(models.Seat) (bool, error)) (int, error) {
 	due, err := store.DueTimeouts(100)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, seat := range due {
-		var err error
-		if !think(seat, func() { _, err = TimeOut(store, seat.GameID, seat.Index) }) {
-			continue
-		}
-		if errors.Is(err, models.ErrForbidden) {
-			// Nothing to play, or played meanwhile.
-			if err := store.ClearStale(seat); err != nil {
-				return n, err
-			}
-			continue
-		}
-		if errors.Is(err, models.ErrNotActive) || errors.Is(err, models.ErrConflict) {
-			continue // moved on meanwhile
-		}
+		played, err := play(seat)
 		if err != nil {
-			return n, fmt.Errorf("autoplay: timeout of game %d seat %d: %w", seat.GameID, seat.Index, err)
-		}
-		n++
-		if err := bots(seat.GameID); err != nil {
 			return n, err
+		}
+		if played {
+			n++
 		}
 	}
 	return n, nil
+}
+
+// playTimeout plays seat's timeout (see timeOut for think and quick) and
+// then lets bots move in its game; false when there was nothing to play
+// or the game moved on meanwhile, or, with think nil, its stand-in is
+// slow (errSlow).
+func playTimeout(store *models.Store, seat models.Seat, think thinker, quick bool, bots func(id uint) error) (bool, error) {
+	_, err := timeOut(store, seat.GameID, seat.Index, think, quick)
+	switch {
+	case errors.Is(err, models.ErrForbidden):
+		// Nothing to play, or played meanwhile.
+		return false, store.ClearStale(seat)
+	case errors.Is(err, models.ErrNotActive) || errors.Is(err, models.ErrConflict):
+		return false, nil // moved on meanwhile
+	case err != nil:
+		return false, fmt.Errorf("autoplay: timeout of game %d seat %d: %w", seat.GameID, seat.Index, err)
+	}
+	return true, bots(seat.GameID)
 }
