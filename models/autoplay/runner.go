@@ -19,11 +19,11 @@ import (
 // The search runs in a few slots (Slots), one move at a time, the search
 // itself on a thread of the lowest priority (lowThread), so that it thinks
 // with the time the pages leave (a program that gives each slot a P of
-// its own, as cacao serve does, keeps the pages' cores theirs), and the
-// slots are shared
-// between persons, not games: the persons whose games (or hints) wait
-// take turns, one move each, so that a person's move waits for at most
-// one move of each other person, however many games they keep busy.
+// its own, as cacao serve does, keeps the pages' cores theirs). The slots
+// are shared between persons, not games: the persons whose games (or
+// hints) wait take turns, one move each, so that a person's move waits
+// for at most one move of each other person, however many games they keep
+// busy.
 // A person has at most perPerson moves waiting or under way: a game
 // woken beyond that is not kept, and models.Store.StalledBots (the
 // worker's Stalled) offers it again later, as it does a game whose move
