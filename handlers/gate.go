@@ -49,11 +49,14 @@ func newGate(slots, maxWait, perAddress int) *gate {
 	return &gate{slots: slots, maxWait: maxWait, perAddress: perAddress, held: map[string]int{}}
 }
 
-// hashGate is the site's: one hash per core, four cores' worth waiting,
-// two places an address (an office behind one address is served two at a
-// time; nobody signs in faster than that by hand).
-func hashGate() *gate {
-	n := min(runtime.GOMAXPROCS(0), runtime.NumCPU()) // cacao serve adds Ps for the bots
+// hashGate is the site's, with n slots (0: GOMAXPROCS, which the Go
+// runtime sets from the cores or the container's CPU quota): four slots'
+// worth waiting, two places an address (an office behind one address is
+// served two at a time; nobody signs in faster than that by hand).
+func hashGate(n int) *gate {
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
 	return newGate(n, 4*n, 2)
 }
 

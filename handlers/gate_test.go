@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -69,6 +70,17 @@ func TestHashGateFair(t *testing.T) {
 	}
 	if err := <-results; err != nil {
 		t.Fatalf("mallory's waiting try: %v", err)
+	}
+}
+
+// TestHashGateSlots: the site's gate has the slots it is given, else one
+// a P; four slots' worth wait.
+func TestHashGateSlots(t *testing.T) {
+	if g := hashGate(3); g.slots != 3 || g.maxWait != 12 {
+		t.Errorf("given 3 slots: %d slots, %d waiting", g.slots, g.maxWait)
+	}
+	if g := hashGate(0); g.slots != runtime.GOMAXPROCS(0) {
+		t.Errorf("given none: %d slots with %d Ps", g.slots, runtime.GOMAXPROCS(0))
 	}
 }
 
