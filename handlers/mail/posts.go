@@ -12,8 +12,13 @@ import (
 
 // DefaultPostsAtOnce is how many pushes and webhook posts a process has
 // under way at once by default. A post to a server that never answers
-// holds one for postTimeout; a player holds at most one.
-const DefaultPostsAtOnce = 16
+// holds one for postTimeout (10 s); a player holds at most one. A post
+// costs a goroutine and a socket, little next to a page's; with 16, as
+// many players pointing at such servers held every slot and the others'
+// posts waited some 10 s a round. With 64 it takes 64 such accounts
+// (sign-ups are limited per address), and the honest posts, which end in
+// well under a second, share what slots are left.
+const DefaultPostsAtOnce = 64
 
 // postTimeout bounds one push or webhook post, whatever the client: the
 // site's (hook.Client) gives up then too.
