@@ -24,9 +24,10 @@ var errBusy = errors.New("handlers: too many password checks waiting")
 // taken, a try from an address holding fewer places than the address
 // holding the most turns away that address's newest waiting try (errBusy)
 // and waits in its place; other tries are refused at once (429). So
-// addresses that flood take turns with an honest one rather than keep it
-// out: it is turned away only when the gate holds as many addresses as
-// places, each with one.
+// addresses that flood make room for an honest one rather than keep it
+// out, and its try, once waiting (its address holding one place), is
+// turned away only when every waiting try is of an address holding one
+// place too: an attacker needs as many addresses as waiting places.
 type gate struct {
 	slots      int
 	maxWait    int
