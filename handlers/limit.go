@@ -32,7 +32,7 @@ var (
 	passwordChecks  = rule{Burst: 20, Every: 3 * time.Second}                       // per address: 20 at once (an office signing in at nine), then 20 a minute, a few percent of a core
 	logins          = rule{Burst: 10, Every: 6 * time.Minute}                       // per account: 10 at once (a few devices), then 10 an hour
 	resetRequests   = rule{Burst: 20, Every: 45 * time.Second}                      // per address
-	confirmations   = rule{Burst: 5, Every: 24 * time.Hour / 5}                     // per address: 5 a day (a household's accounts, a retry each); 34 addresses get 170, less than new accounts may have (models.MaxConfirmationsOfNewAccounts)
+	confirmations   = rule{Burst: 5, Every: 24 * time.Hour / 5}                     // per address: 5 a day (a household's accounts, a retry each); 40 addresses take the new players' share, never the established players' (models.MaxConfirmationsOfNewAccounts)
 	signups         = rule{Burst: 5, Every: 12 * time.Minute}                       // per address: 5 an hour
 	hints           = rule{Burst: 5, Every: 20 * time.Second}                       // per user: 5 at once, then 3 a minute
 	tests           = rule{Burst: 2, Every: time.Minute}                            // test notices, per user

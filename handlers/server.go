@@ -52,6 +52,10 @@ type Config struct {
 	// Bots plays the bots' moves after a person's, slow ones in the
 	// background (required). Close it at shutdown, before the store.
 	Bots *autoplay.Runner
+	// HashSlots is how many password hashes run at once, one a core (0:
+	// GOMAXPROCS; cacao serve gives the Ps it had before it added the
+	// bots').
+	HashSlots int
 	// PrivateHooks lets players give webhooks and push endpoints on this
 	// machine or a private network (a host's own ntfy server, tests; the
 	// outbox's client must allow them too).
@@ -133,7 +137,7 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: &limiter{store: store, log: cfg.Logger}, hashing: hashGate(), streams: newStreams(cfg.MaxStreams), bots: cfg.Bots, sessions: sm, cfg: cfg, log: cfg.Logger,
+	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: &limiter{store: store, log: cfg.Logger}, hashing: hashGate(cfg.HashSlots), streams: newStreams(cfg.MaxStreams), bots: cfg.Bots, sessions: sm, cfg: cfg, log: cfg.Logger,
 		pushKey: keys.Public}
 
 	views.RegisterSprite()

@@ -15,25 +15,29 @@ const (
 	MaxConfirmationsPerAccount = 3
 	MaxConfirmationsPerAddress = 2
 	MaxConfirmationsPerDay     = 500
-	// An account younger than NewAccountAge is sent one only while the
-	// site sent fewer than MaxConfirmationsOfNewAccounts that day: a
-	// stranger opens accounts by the hundred in minutes, from a few
-	// addresses, but not accounts a day old; the rest of the day's mails
-	// stay for those (a password reset needs a confirmed address).
+	// A new account (not established: less than RatedAge old, or without
+	// a game finished in its own seat) is sent one only while the site
+	// sent fewer than MaxConfirmationsOfNewAccounts that day; the other
+	// 300 stay for the players with a game behind them (a password reset
+	// needs a confirmed address). A stranger with 40 addresses (5 mails a
+	// day each: handlers' confirmations limit) can use up the new
+	// accounts' share, day after day, however early they made the
+	// accounts; the rest they reach only by playing a game to its end
+	// with each account, in its own seat (a bounded number of games an
+	// hour), and waiting a day.
 	MaxConfirmationsOfNewAccounts = 200
-	NewAccountAge                 = 24 * time.Hour
 )
 
 // Refusals of a confirmation mail past its limits.
 var (
 	ErrTooManyConfirmations = invalid("too many confirmation mails today: try another address tomorrow")
 	ErrTooManyToAddress     = invalid("that address was sent confirmation mails already today: try again tomorrow")
-	ErrNewAccountsConfirmed = invalid("new accounts have been sent all the confirmation mails they may have today: try again once your account is a day old")
+	ErrNewAccountsConfirmed = invalid("new players have been sent all the confirmation mails they may have today: try again tomorrow, or once your account is a day old and you have finished a game")
 )
 
 // checkConfirmations refuses a confirmation mail to address for u past
 // the limits of the day before now.
-func checkConfirmations(tx *gorm.DB, u *User, address string, now time.Time) error {
+func (s *Store) checkConfirmations(tx *gorm.DB, u *User, address string, now time.Time) error {
 	day := tx.Model(&Mail{}).Where("kind = ? AND created_at > ?", KindVerify, now.Add(-24*time.Hour))
 	var all, mine, to int64
 	if err := day.Session(&gorm.Session{}).Count(&all).Error; err != nil {
@@ -45,8 +49,14 @@ func checkConfirmations(tx *gorm.DB, u *User, address string, now time.Time) err
 	if all >= MaxConfirmationsPerDay || mine >= MaxConfirmationsPerAccount {
 		return ErrTooManyConfirmations
 	}
-	if all >= MaxConfirmationsOfNewAccounts && now.Sub(u.CreatedAt) < NewAccountAge {
-		return ErrNewAccountsConfirmed
+	if all >= MaxConfirmationsOfNewAccounts {
+		old, err := s.established(tx, u, 0)
+		if err != nil {
+			return err
+		}
+		if !old {
+			return ErrNewAccountsConfirmed
+		}
 	}
 	if err := day.Session(&gorm.Session{}).Where("lower(\"to\") = lower(?)", address).Count(&to).Error; err != nil {
 		return err
@@ -102,7 +112,7 @@ func (s *Store) SetEmail(userID uint, address, preset string) (*User, error) {
 				return err
 			}
 			now := s.now()
-			if err := checkConfirmations(tx, &u, address, now); err != nil {
+			if err := s.checkConfirmations(tx, &u, address, now); err != nil {
 				return err
 			}
 			return tx.Create(&Mail{UserID: u.ID, Kind: KindVerify, To: address, Text: "Confirm your email address",

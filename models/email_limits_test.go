@@ -53,11 +53,13 @@ func TestConfirmationMailLimits(t *testing.T) {
 // MaxConfirmationsPerDay confirmation mails a day, whoever asks.
 func TestConfirmationMailsPerDay(t *testing.T) {
 	s, clock := openClocked(t)
+	tpl := finishedTemplate(t, s)
 	var users []*models.User
 	for i := range models.MaxConfirmationsPerDay/models.MaxConfirmationsPerAccount + 1 {
 		users = append(users, models.MustUser(t, s, fmt.Sprintf("user%d", i)))
+		seatIn(t, s, tpl, users[i])
 	}
-	clock.Advance(models.NewAccountAge) // none of them new
+	clock.Advance(models.RatedAge) // none of them new
 	n := 0
 	for i := 0; n < models.MaxConfirmationsPerDay; i++ {
 		u := users[i]
@@ -74,18 +76,32 @@ func TestConfirmationMailsPerDay(t *testing.T) {
 	}
 }
 
-// TestConfirmationsOfNewAccounts: accounts less than a day old together
-// get MaxConfirmationsOfNewAccounts of the day's confirmation mails; the
-// rest stay for older accounts, which a stranger cannot open by the
-// hundred in a moment.
+// seatIn gives u a seat of their own in finished game id, by hand.
+func seatIn(t *testing.T, s *models.Store, id uint, u *models.User) {
+	t.Helper()
+	if err := models.DB(s).Create(&models.Seat{GameID: id, Slot: int(u.ID) + 10, UserID: &u.ID, Name: u.Username}).Error; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestConfirmationsOfNewAccounts: accounts less than a day old, or that
+// have not finished a game in their own seat, together get
+// MaxConfirmationsOfNewAccounts of the day's confirmation mails, however
+// long ago they were made; the rest stay for players with a game finished,
+// whom a stranger cannot make by the hundred.
 func TestConfirmationsOfNewAccounts(t *testing.T) {
 	s, clock := openClocked(t)
-	old := models.MustUser(t, s, "old")
-	clock.Advance(models.NewAccountAge)
+	tpl := finishedTemplate(t, s) // ana resigned it: the bot finished her seat
+	old, rival := models.MustUser(t, s, "old"), models.MustUser(t, s, "rival")
+	playOut(t, s, startDuel(t, s, old, rival, 24), old, rival)
+	var aged []*models.User // made a day ahead, no game finished
+	for i := range models.MaxConfirmationsOfNewAccounts + 1 {
+		aged = append(aged, models.MustUser(t, s, fmt.Sprintf("aged%d", i)))
+	}
+	clock.Advance(models.RatedAge)
 	n := 0
-	for i := 0; n <= models.MaxConfirmationsOfNewAccounts; i++ {
-		u := models.MustUser(t, s, fmt.Sprintf("new%d", i))
-		_, err := s.SetEmail(u.ID, fmt.Sprintf("new%d@example.test", i), models.MailEach)
+	for i, u := range aged {
+		_, err := s.SetEmail(u.ID, fmt.Sprintf("aged%d@example.test", i), models.MailEach)
 		if errors.Is(err, models.ErrNewAccountsConfirmed) {
 			break
 		}
@@ -95,9 +111,20 @@ func TestConfirmationsOfNewAccounts(t *testing.T) {
 		n++
 	}
 	if n != models.MaxConfirmationsOfNewAccounts {
-		t.Fatalf("new accounts got %d confirmation mails; want %d", n, models.MaxConfirmationsOfNewAccounts)
+		t.Fatalf("accounts a day old without a game finished got %d confirmation mails; want %d", n, models.MaxConfirmationsOfNewAccounts)
+	}
+	quick := models.MustUser(t, s, "quick") // a game finished, but made now
+	seatIn(t, s, tpl, quick)
+	ana, err := s.UserNamed("ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []*models.User{ana, quick} {
+		if _, err := s.SetEmail(u.ID, u.Username+"@example.test", models.MailEach); !errors.Is(err, models.ErrNewAccountsConfirmed) {
+			t.Errorf("%s, new, after them: %v", u.Username, err)
+		}
 	}
 	if _, err := s.SetEmail(old.ID, "old@example.test", models.MailEach); err != nil {
-		t.Fatalf("an account a day old, after them: %v", err)
+		t.Fatalf("an account a day old with a game finished, after them: %v", err)
 	}
 }

@@ -110,8 +110,14 @@ func (s *Store) LimitSpend(keys ...LimitKey) error {
 // LimitTake takes a try on k if it may go now, and otherwise returns how
 // long it must wait: the check and the count in one step, before the work
 // it guards (a game opened, a sign-up, a webhook's post), so that tries at
-// once cannot pass the limit together.
+// once cannot pass the limit together. A try that must wait is refused by
+// a read alone, without a transaction: in a flood most are, and on SQLite
+// each write waits for the one writer, ahead of the players' moves. The
+// transaction checks again.
 func (s *Store) LimitTake(k LimitKey) (time.Duration, error) {
+	if wait, err := s.LimitWait(k); err != nil || wait > 0 {
+		return wait, err
+	}
 	var wait time.Duration
 	err := s.transaction(func(tx *gorm.DB) error {
 		var err error

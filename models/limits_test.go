@@ -1,12 +1,14 @@
 package models_test
 
 import (
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"cacao/models"
+	"cacao/models/modeltest"
 )
 
 // A bucket lets Burst tries through, then one an Every; a back-off lets
@@ -95,5 +97,54 @@ func TestLimitTakeAtOnce(t *testing.T) {
 	wg.Wait()
 	if passed.Load() != 5 {
 		t.Fatalf("%d of 30 tries at once passed a burst of 5", passed.Load())
+	}
+}
+
+// TestLimitTakeRefusedReads: a take that must wait is refused by a read
+// alone: it does not wait for a writer busy with the key's row (on SQLite
+// the one writer, ahead of game moves), nor change the row. (A file
+// database: an in-memory one reads on its one writing connection.)
+func TestLimitTakeRefusedReads(t *testing.T) {
+	path := modeltest.DB(t)
+	if path == ":memory:" {
+		path = filepath.Join(t.TempDir(), "limits.db")
+	}
+	clock := modeltest.NewClock(t0, 0)
+	s := openFile(t, path, clock)
+	k := models.LimitKey{Key: "login:192.0.2.1", Rule: models.LimitRule{Burst: 1, Every: time.Minute}}
+	if d, err := s.LimitTake(k); err != nil || d != 0 {
+		t.Fatalf("the first take: wait %v (%v)", d, err)
+	}
+	var before models.Limit
+	if err := models.DB(s).Where("key = ?", k.Key).Take(&before).Error; err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(15 * time.Second)
+	busy := models.DB(s).Begin()
+	if err := busy.Exec("UPDATE limits SET tries = tries WHERE key = ?", k.Key).Error; err != nil {
+		t.Fatal(err)
+	}
+	refused := make(chan time.Duration, 1)
+	go func() {
+		d, err := s.LimitTake(k)
+		if err != nil {
+			t.Error(err)
+		}
+		refused <- d
+	}()
+	select {
+	case d := <-refused:
+		busy.Rollback()
+		if d != 45*time.Second {
+			t.Errorf("a take on an empty bucket a quarter refilled waits %v", d)
+		}
+	case <-time.After(5 * time.Second):
+		busy.Rollback()
+		<-refused
+		t.Error("a refused take waited for the writer")
+	}
+	var after models.Limit
+	if err := models.DB(s).Where("key = ?", k.Key).Take(&after).Error; err != nil || after.Tokens != before.Tokens || !after.Last.Equal(before.Last) {
+		t.Fatalf("a refused take changed the row from %+v to %+v (%v)", before, after, err)
 	}
 }

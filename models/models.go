@@ -9,7 +9,8 @@ type User struct {
 	// NameKey is what the name shares with names that look like it
 	// (nameKey): unique, so that two look-alike names cannot both be
 	// made, even at once. nil on an account from before whose name looks
-	// like an older account's.
+	// like an older account's (or a newer one's that took the key while
+	// the keys were filled).
 	NameKey      *string `gorm:"uniqueIndex;size:100"`
 	PasswordHash []byte  `gorm:"not null"`
 	CreatedAt    time.Time

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"errors"
 	"regexp"
 	"strings"
 	"time"
@@ -104,9 +105,12 @@ func nameKey(name string) string {
 	return strings.ToLower(confusables.Skeleton(name))
 }
 
-// fillNameKeys gives the accounts without one (from before name keys)
-// their name key, oldest first: one whose name looks like an older
-// account's keeps none (both stay; a new name may look like neither).
+// fillNameKeys gives the accounts without a name key (from before name
+// keys) theirs, oldest first, each apart: one whose key is taken (its
+// name looks like an older account's, or a sign-up on another instance
+// took the key meanwhile) keeps none (both stay; a new name may look like
+// neither). Once they are filled, the accounts without a key are those
+// few, which a start reads alone (through the key's index).
 func fillNameKeys(w *gorm.DB) error {
 	var users []User
 	if err := w.Select("id", "username").Where("name_key IS NULL").Order("id").Find(&users).Error; err != nil {
@@ -115,22 +119,12 @@ func fillNameKeys(w *gorm.DB) error {
 	if len(users) == 0 {
 		return nil
 	}
-	var keys []string
-	if err := w.Model(&User{}).Where("name_key IS NOT NULL").Pluck("name_key", &keys).Error; err != nil {
-		return err
-	}
-	have := make(map[string]bool, len(keys)+len(users))
-	for _, k := range keys {
-		have[k] = true
-	}
 	return w.Transaction(func(tx *gorm.DB) error {
 		for _, u := range users {
-			k := nameKey(u.Username)
-			if have[k] {
-				continue
-			}
-			have[k] = true
-			if err := tx.Model(&User{}).Where("id = ?", u.ID).Update("name_key", k).Error; err != nil {
+			err := tx.Transaction(func(tx *gorm.DB) error { // a savepoint: a taken key undoes this account's alone
+				return tx.Model(&User{}).Where("id = ?", u.ID).Update("name_key", nameKey(u.Username)).Error
+			})
+			if err != nil && !errors.Is(err, gorm.ErrDuplicatedKey) {
 				return err
 			}
 		}

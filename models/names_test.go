@@ -92,22 +92,62 @@ func TestNameKeysFilledAtStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for name, want := range map[string]string{"alice": "alice", "bob": "bob", "aIice": ""} {
+	wantNameKeys(t, s, map[string]string{"alice": "alice", "bob": "bob", "aIice": ""})
+	for _, name := range []string{"a1ice", "b0b"} {
+		if _, err := s.CreateUser(name, "password-x1"); !errors.Is(err, ErrUsernameLookalike) {
+			t.Errorf("sign-up as %q: %v", name, err)
+		}
+	}
+}
+
+// TestNameKeyTakenDuringFill: when a sign-up (on another instance) takes
+// a key while the start fills them, the account it would have gone to
+// keeps none, and the site starts. (A trigger signs up "b0b" as the fill
+// gives alice her key, before bob's.)
+func TestNameKeyTakenDuringFill(t *testing.T) {
+	path := modeltest.DB(t)
+	signup := `CREATE TRIGGER signup_meanwhile AFTER UPDATE OF name_key ON users WHEN NEW.username = 'alice' BEGIN
+		INSERT INTO users (username, name_key, password_hash) VALUES ('b0b', 'bob', x'00'); END`
+	if path == ":memory:" {
+		path = filepath.Join(t.TempDir(), "old.db")
+	} else {
+		signup = `CREATE FUNCTION signup_meanwhile() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+			INSERT INTO users (username, name_key, password_hash) VALUES ('b0b', 'bob', decode('00', 'hex')); RETURN NULL; END $$;
+		CREATE TRIGGER signup_meanwhile AFTER UPDATE OF name_key ON users FOR EACH ROW WHEN (NEW.username = 'alice') EXECUTE FUNCTION signup_meanwhile()`
+	}
+	s, err := Open(path, WithPasswordCost(bcrypt.MinCost))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustUser(t, s, "alice")
+	mustUser(t, s, "bob")
+	for _, q := range []string{"UPDATE users SET name_key = NULL", signup} {
+		if err := s.w.Exec(q).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	if s, err = Open(path, WithPasswordCost(bcrypt.MinCost)); err != nil {
+		t.Fatalf("the start with a key taken during the fill: %v", err)
+	}
+	defer s.Close()
+	wantNameKeys(t, s, map[string]string{"alice": "alice", "bob": "", "b0b": "bob"})
+}
+
+// wantNameKeys checks the accounts' name keys ("": none).
+func wantNameKeys(t *testing.T, s *Store, want map[string]string) {
+	t.Helper()
+	for name, key := range want {
 		u, err := s.UserNamed(name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := "" // none
+		got := ""
 		if u.NameKey != nil {
 			got = *u.NameKey
 		}
-		if got != want {
-			t.Errorf("%s's name key: %q; want %q", name, got, want)
-		}
-	}
-	for _, name := range []string{"a1ice", "b0b"} {
-		if _, err := s.CreateUser(name, "password-x1"); !errors.Is(err, ErrUsernameLookalike) {
-			t.Errorf("sign-up as %q: %v", name, err)
+		if got != key {
+			t.Errorf("%s's name key: %q; want %q", name, got, key)
 		}
 	}
 }

@@ -103,7 +103,8 @@ const RatedAge = 24 * time.Hour
 // established reports whether u's result in game counts for the other
 // players' ratings: u signed up RatedAge ago or more, and finished another
 // game before in their own seat (not resigned). New accounts made to lose
-// on purpose so lift nobody.
+// on purpose so lift nobody. With game 0, whether u is established at
+// all (a player, not a throwaway account: checkConfirmations).
 func (s *Store) established(tx *gorm.DB, u *User, game uint) (bool, error) {
 	if u.CreatedAt.After(s.now().Add(-RatedAge)) {
 		return false, nil

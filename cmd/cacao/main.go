@@ -61,6 +61,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return 2
 		}
+		cfg.HashSlots = runtime.GOMAXPROCS(0) // the runtime's Ps (cores or CPU quota), before botPs adds the bots'
 		cfg.BotSlots = botPs()
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
@@ -130,6 +131,9 @@ type Config struct {
 	// BotSlots is how many bot searches run at once (0:
 	// autoplay.Slots()).
 	BotSlots int
+	// HashSlots is how many password hashes run at once (0: GOMAXPROCS;
+	// see handlers.Config).
+	HashSlots int
 }
 
 // botPs gives the process a P (GOMAXPROCS) more for each of the bots'
@@ -229,7 +233,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 	bots := autoplay.NewRunner(store, logger, autoplay.WithSlots(cfg.BotSlots))
 	defer bots.Close() // before the store closes: a bot may be thinking
 	e, err := handlers.New(store, handlers.Config{SecureCookies: cfg.SecureCookies, BaseURL: cfg.BaseURL, Logger: logger, Live: hub, Signer: signer, TrustProxy: cfg.TrustProxy,
-		GamesPerHour: gamesPerHour(cfg.GamesPerHour), Bots: bots, PrivateHooks: cfg.PrivateHooks})
+		GamesPerHour: gamesPerHour(cfg.GamesPerHour), Bots: bots, PrivateHooks: cfg.PrivateHooks, HashSlots: cfg.HashSlots})
 	if err != nil {
 		return err
 	}
