@@ -102,7 +102,8 @@ const RatedAge = 24 * time.Hour
 
 // established reports whether u's result in game counts for the other
 // players' ratings: u signed up RatedAge ago or more, and finished another
-// game before in their own seat (not resigned). New accounts made to lose
+// game before in their own seat (not resigned, which leaves the seat, nor
+// played to the end by the stand-in bot: abandoned). New accounts made to lose
 // on purpose so lift nobody. With game 0, whether u is established at
 // all (a player, not a throwaway account: checkConfirmations).
 func (s *Store) established(tx *gorm.DB, u *User, game uint) (bool, error) {
@@ -110,7 +111,7 @@ func (s *Store) established(tx *gorm.DB, u *User, game uint) (bool, error) {
 		return false, nil
 	}
 	var n int64
-	err := tx.Model(&Seat{}).Where("user_id = ? AND game_id <> ? AND game_id IN (?)", u.ID, game,
+	err := tx.Model(&Seat{}).Where("user_id = ? AND NOT abandoned AND game_id <> ? AND game_id IN (?)", u.ID, game,
 		tx.Model(&Game{}).Select("id").Where("status = ?", StatusFinished)).Limit(1).Count(&n).Error
 	return n > 0, err
 }

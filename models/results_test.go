@@ -167,12 +167,31 @@ func resignAfter(t *testing.T, s *models.Store, id uint, first, second *models.U
 // TestRatingFarming: a player who resigns before MinRatedTurns turns of
 // their own leaves the game unrated; an opponent younger than a day, or
 // without a finished game of their own before, moves nobody's rating
-// (theirs moves). (TestResultsAndRatings and TestResignedRanksLast rate
+// (theirs moves), nor does one whose only finished game the stand-in bot played for them.
+// (TestResultsAndRatings and TestResignedRanksLast rate
 // games between established players.)
 func TestRatingFarming(t *testing.T) {
 	s, clock := openClocked(t)
 	ana, bob, cyd := veteran(t, s, "ana"), veteran(t, s, "bob"), veteran(t, s, "cyd")
 	idle := models.MustUser(t, s, "idle")
+	// quitter's one finished game was played to the end by the stand-in
+	// bot, their seat handed over while they kept ana waiting.
+	quitter := models.MustUser(t, s, "quitter")
+	q := startDuel(t, s, quitter, ana, 0)
+	actAll(t, s, q, ana)
+	clock.Advance(models.IdleHandOver)
+	if _, err := s.HandOver(q, ana.ID, mustLoad(t, s, q).SeatOf(quitter.ID)); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; mustLoad(t, s, q).Game.Status != models.StatusFinished; i++ {
+		if i == 100 {
+			t.Fatal("the game did not finish")
+		}
+		if _, err := autoplay.Bots(s, q, nil); err != nil {
+			t.Fatal(err)
+		}
+		actAll(t, s, q, ana)
+	}
 	clock.Advance(models.RatedAge)
 	young := veteran(t, s, "young")
 	fresh := models.MustUser(t, s, "fresh")
@@ -189,7 +208,7 @@ func TestRatingFarming(t *testing.T) {
 	if rated(ana) != 1500 || rated(bob) != 1500 {
 		t.Fatalf("ana resigned after %d turns: rated %.1f, bob %.1f", models.MinRatedTurns-1, rated(ana), rated(bob))
 	}
-	for _, other := range []*models.User{idle, young, fresh} {
+	for _, other := range []*models.User{idle, quitter, young, fresh} {
 		l := playOut(t, s, startDuel(t, s, other, cyd, 0), other, cyd)
 		if rated(cyd) != 1500 || l.Seats[l.SeatOf(cyd.ID)].RatedTo != 0 {
 			t.Fatalf("a game against %s rated cyd %.1f", other.Username, rated(cyd))
