@@ -12,24 +12,41 @@ import (
 	"cacao/models/modeltest"
 )
 
-// A search thinks on a thread of the lowest priority (nice 19), so that
-// it takes only the time the pages leave; the caller's thread keeps its
+// A search thinks on a thread of the lowest priority (SCHED_IDLE, nice
+// 19), so that it takes only the time the pages leave and gives the core
+// up at once when a page's thread wakes; the caller's thread keeps its
 // own.
 func TestRunnerThinksAtLowestPriority(t *testing.T) {
 	s := open(t)
 	rn := autoplay.NewRunner(s, nil, autoplay.WithSlots(1))
 	defer rn.Close()
 	// Linux's getpriority answers 20 - nice: 1 is nice 19.
-	var got int
-	if err := rn.Think(context.Background(), 1, func() { got, _ = syscall.Getpriority(syscall.PRIO_PROCESS, syscall.Gettid()) }); err != nil {
+	var got, policy int
+	if err := rn.Think(context.Background(), 1, func() {
+		got, _ = syscall.Getpriority(syscall.PRIO_PROCESS, syscall.Gettid())
+		policy = schedPolicy()
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if got != 1 {
 		t.Errorf("a search thinks at getpriority %d; want 1 (nice 19)", got)
 	}
-	if mine, _ := syscall.Getpriority(syscall.PRIO_PROCESS, syscall.Gettid()); mine == 1 {
+	if policy != schedIdle {
+		t.Errorf("a search thinks under scheduling policy %d; want SCHED_IDLE (%d)", policy, schedIdle)
+	}
+	if mine, _ := syscall.Getpriority(syscall.PRIO_PROCESS, syscall.Gettid()); mine == 1 || schedPolicy() == schedIdle {
 		t.Errorf("the caller's thread was lowered too")
 	}
+}
+
+// schedIdle is Linux's SCHED_IDLE.
+const schedIdle = 5
+
+// schedPolicy is the calling thread's scheduling policy
+// (sched_getscheduler).
+func schedPolicy() int {
+	p, _, _ := syscall.RawSyscall(syscall.SYS_SCHED_GETSCHEDULER, uintptr(syscall.Gettid()), 0, 0)
+	return int(p)
 }
 
 // A bot's move in the background searches at the lowest priority but
