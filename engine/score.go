@@ -1,7 +1,5 @@
 package engine
 
-import "sort"
-
 // Score is one seat's total with its parts: coins, temple awards, sun tokens
 // and the water field's value. Fruit left scores nothing but breaks ties.
 type Score struct {
@@ -33,35 +31,54 @@ type Result struct {
 // Score computes the totals as the game stands now. Once Over and no batch is
 // pending this is the final result.
 func (s *State) Score() Result {
-	var r Result
-	r.Scores = make([]Score, s.n)
-	for i := range r.Scores {
-		p := &s.players[i]
-		r.Scores[i] = Score{Seat: i, Coins: p.Gold, Sun: p.Sun, Water: p.WaterValue(), Fruit: p.Fruit}
-	}
+	r := Result{Scores: s.Scores(make([]Score, 0, s.n))}
 	for i := range s.pieces {
-		t := &s.pieces[i]
-		if t.jungle != TempleTile {
-			continue
+		if t := &s.pieces[i]; t.jungle == TempleTile {
+			tr := TempleResult{At: t.at, Workers: make([]int, s.n)}
+			s.templeWorkers(t.at, tr.Workers)
+			tr.Award = TempleAwards(tr.Workers)
+			r.Temples = append(r.Temples, tr)
 		}
-		tr := TempleResult{At: t.at, Workers: make([]int, s.n)}
-		for d := N; d <= W; d++ {
-			if q := s.at(t.at.Step(d)); q != nil && q.isWorker() {
-				tr.Workers[q.owner] += int(q.edges[d.Opposite()])
-			}
-		}
-		tr.Award = TempleAwards(tr.Workers)
-		for k, a := range tr.Award {
-			r.Scores[k].Temples += a
-		}
-		r.Temples = append(r.Temples, tr)
-	}
-	for i := range r.Scores {
-		sc := &r.Scores[i]
-		sc.Total = sc.Coins + sc.Temples + sc.Sun + sc.Water
 	}
 	r.Winners = Winners(r.Scores)
 	return r
+}
+
+// Scores is Score's Scores, written over dst (from dst[:0]) and returned:
+// with room in dst it allocates nothing, for a search that scores many
+// positions.
+func (s *State) Scores(dst []Score) []Score {
+	dst = dst[:0]
+	for i := 0; i < s.n; i++ {
+		p := &s.players[i]
+		dst = append(dst, Score{Seat: i, Coins: p.Gold, Sun: p.Sun, Water: p.WaterValue(), Fruit: p.Fruit})
+	}
+	var workers, award [4]int // a seat each, at most 4
+	for i := range s.pieces {
+		if t := &s.pieces[i]; t.jungle == TempleTile {
+			s.templeWorkers(t.at, workers[:s.n])
+			awardTemple(workers[:s.n], award[:s.n])
+			for k := range dst {
+				dst[k].Temples += award[k]
+			}
+		}
+	}
+	for i := range dst {
+		sc := &dst[i]
+		sc.Total = sc.Coins + sc.Temples + sc.Sun + sc.Water
+	}
+	return dst
+}
+
+// templeWorkers writes over workers each seat's workers next to the
+// temple at.
+func (s *State) templeWorkers(at Cell, workers []int) {
+	clear(workers)
+	for d := N; d <= W; d++ {
+		if q := s.at(at.Step(d)); q != nil && q.isWorker() {
+			workers[q.owner] += int(q.edges[d.Opposite()])
+		}
+	}
 }
 
 // TempleAwards splits a temple's gold by workers per seat (RULES.md section 5):
@@ -70,20 +87,19 @@ func (s *State) Score() Result {
 // worker take no part.
 func TempleAwards(workers []int) []int {
 	award := make([]int, len(workers))
-	var counts []int
+	awardTemple(workers, award)
+	return award
+}
+
+// awardTemple is TempleAwards written over award, as long as workers.
+func awardTemple(workers, award []int) {
+	clear(award)
+	top, nTop := 0, 0 // the most workers of a seat, and how many seats have it
 	for _, w := range workers {
-		if w > 0 {
-			counts = append(counts, w)
-		}
-	}
-	if len(counts) == 0 {
-		return award
-	}
-	sort.Sort(sort.Reverse(sort.IntSlice(counts)))
-	top := counts[0]
-	nTop := 0
-	for _, c := range counts {
-		if c == top {
+		switch {
+		case w > top:
+			top, nTop = w, 1
+		case w > 0 && w == top:
 			nTop++
 		}
 	}
@@ -93,26 +109,26 @@ func TempleAwards(workers []int) []int {
 				award[i] = TempleFirst / nTop
 			}
 		}
-		return award
+		return
 	}
-	second, nSecond := 0, 0
-	for _, c := range counts[1:] {
-		if second == 0 {
-			second = c
-		}
-		if c == second {
+	second, nSecond := 0, 0 // the most below top, and how many seats have it
+	for _, w := range workers {
+		switch {
+		case w >= top:
+		case w > second:
+			second, nSecond = w, 1
+		case w > 0 && w == second:
 			nSecond++
 		}
 	}
 	for i, w := range workers {
 		switch {
-		case w == top:
+		case top > 0 && w == top:
 			award[i] = TempleFirst
 		case second > 0 && w == second:
 			award[i] = TempleSecond / nSecond
 		}
 	}
-	return award
 }
 
 // Places returns each seat's place (1 for the winners): one more than the

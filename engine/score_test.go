@@ -243,3 +243,23 @@ func TestScoreSampleGames(t *testing.T) {
 		})
 	}
 }
+
+// TestScoresIsScoresScores: Scores gives Score's scores at every turn of
+// random games of 2 to 4 players, and allocates nothing given room.
+func TestScoresIsScoresScores(t *testing.T) {
+	for n := 2; n <= 4; n++ {
+		su, _ := NewSetup(n, uint64(10+n))
+		s, _ := New(su, 0)
+		r := NewRand(uint64(n))
+		buf := make([]Score, 0, 4)
+		for !s.Over() {
+			if got, want := s.Scores(buf), s.Score().Scores; !reflect.DeepEqual(got, want) {
+				t.Fatalf("%d players, turn %d: Scores %+v; Score %+v", n, s.Turns(), got, want)
+			}
+			playRandom(t, s, 1, r)
+		}
+		if a := testing.AllocsPerRun(100, func() { buf = s.Scores(buf) }); a != 0 {
+			t.Errorf("Scores allocated %.0f times a call", a)
+		}
+	}
+}

@@ -146,6 +146,7 @@ type tree struct {
 	path   []int32
 	reward []float64
 	won    []float64
+	scores []engine.Score
 	none   map[int][]engine.Act
 	random Random
 }
@@ -283,23 +284,39 @@ func (t *tree) playout(st *engine.State, r *engine.Rand) {
 // mostly its share of the win, and a little for its margin over the best
 // other total, so that a game won (or lost) anyway is still played well.
 func (t *tree) score(st *engine.State) {
-	res := st.Score()
-	share := 1 / float64(len(res.Winners))
-	for i, sc := range res.Scores {
+	t.scores = st.Scores(t.scores) // not st.Score: a search scores many positions
+	winners := 0
+	for _, sc := range t.scores {
+		if wins(t.scores, sc) {
+			winners++
+		}
+	}
+	for i, sc := range t.scores {
 		best := math.MinInt
-		for j, o := range res.Scores {
+		for j, o := range t.scores {
 			if j != i && o.Total > best {
 				best = o.Total
 			}
 		}
 		win := 0.0
-		if slices.Contains(res.Winners, i) {
-			win = share
+		if wins(t.scores, sc) {
+			win = 1 / float64(winners)
 		}
 		margin := min(max(float64(sc.Total-best)/40, -0.5), 0.5)
 		t.reward[i] = 0.9*win + 0.1*(0.5+margin)
 		t.won[i] = win
 	}
+}
+
+// wins reports whether sc is among the winners of scores (engine.Winners):
+// no seat has a higher total, or the same with more fruit left.
+func wins(scores []engine.Score, sc engine.Score) bool {
+	for _, b := range scores {
+		if b.Total > sc.Total || b.Total == sc.Total && b.Fruit > sc.Fruit {
+			return false
+		}
+	}
+	return true
 }
 
 // candidates lists the moves legal in st.
