@@ -380,7 +380,9 @@ func (rn *Runner) bots(id uint) error {
 	return err
 }
 
-// Wait returns once no bot thinks in the background.
+// Wait returns once no bot thinks in the background. It is for tests,
+// once their moves are made: a Bots, Think or Timeouts that starts work
+// while Wait waits on none may race it.
 func (rn *Runner) Wait() { rn.wg.Wait() }
 
 // Close starts nothing new, drops the moves and searches waiting (a
