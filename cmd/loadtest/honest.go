@@ -302,6 +302,14 @@ func (u *vuser) newBotGame(ctx context.Context, seats ...string) (int, error) {
 	return res.StatusCode, u.setGame(res)
 }
 
+// add adds o's log-ins, hard-bot moves and failures to h's (abuseLine
+// pools the runs of a kind).
+func (h *Honest) add(o *Honest) {
+	h.Logins, h.LoginsMade, h.Failures = h.Logins+o.Logins, h.LoginsMade+o.LoginsMade, h.Failures+o.Failures
+	h.LoginLat = append(h.LoginLat, o.LoginLat...)
+	h.BotMoves = append(h.BotMoves, o.BotMoves...)
+}
+
 // Print writes what the honest players met.
 func (h *Honest) Print(w io.Writer) {
 	fmt.Fprintf(w, "honest players: %d log-ins, %d made, %d refused, p50 %.2f ms, p99 %.2f ms; %d confirmation mails, delay mean %.2f s, p50 %.2f s, max %.2f s, %d not there after %s; %d hard-bot moves waited for, p50 %.2f s, max %.2f s; %d failures\n",

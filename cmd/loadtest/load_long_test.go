@@ -136,7 +136,7 @@ func TestLongAbuseRun(t *testing.T) {
 		t.Fatalf("exit %d: %s\n%s", code, errOut.String(), out.String())
 	}
 	last := lastLine(out.String())
-	re := regexp.MustCompile(`^ABUSE rate=20 p99_ms_calm=[\d.]+ p99_ms_attacked=[\d.]+ ratio=[\d.]+ mail_s_calm=([\d.]+) mail_s_attacked=([\d.]+) mail_ratio=[\d.]+ errors=(\d+) rate_held=\w+ held=\w+ ` +
+	re := regexp.MustCompile(`^ABUSE rate=20 pairs=1 p99_ms_calm=[\d.]+ p99_ms_attacked=[\d.]+ ratio=[\d.]+ ratios=[\d.]+ mail_s_calm=([\d.]+) mail_s_attacked=([\d.]+) mail_ratio=[\d.]+ errors=(\d+) rate_held=\w+ held=\w+ ` +
 		`login_ms_calm=[\d.]+ login_ms_attacked=[\d.]+ logins_made=(\d+)/(\d+) bot_move_s_calm=[\d.]+ bot_move_s_attacked=[\d.]+ bot_moves=\d+/\d+ ` +
 		`slow_bodies=8 streams_refused=(\d+)/(\d+) tables_opened=(\d+)/(\d+) signups_made=(\d+)/(\d+) hash_refused=(\d+)/(\d+) tarpit_posts=(\d+) bot_games=(\d+)/(\d+) rematches=(\d+)/\d+ unexpected=(\d+) honest_failures=(\d+)$`)
 	m := re.FindStringSubmatch(last)

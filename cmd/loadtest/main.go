@@ -38,6 +38,9 @@ type Options struct {
 	// Abuse runs bounded attackers (see attack) during the measured time
 	// of an open-loop run.
 	Abuse bool
+	// Pairs is how many calm and attacked runs an abuse run makes, in
+	// turn.
+	Pairs int
 	// DB is the site's database: "" for a new SQLite file in Dir, or a
 	// postgres:// address (best a new, empty database), which Instances
 	// servers share, the players spread over them.
@@ -68,6 +71,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.Instances, "instances", 1, "servers on the database (more than one needs -db postgres://…), the players spread over them")
 	cpuprof := fs.String("cpuprofile", "", "write the load generator's own CPU profile here")
 	abuse := fs.Bool("abuse", false, "open loop: run the load once as usual, then again while bounded attackers on loopback hold slow log-in bodies, flood one account's event streams, open tables, sign up from one address, flood the password hashing, point webhooks and push at a server that never answers and keep hard bots thinking; honest players log in, confirm an address and play a hard bot in both runs; the last line compares the players' p99 and the mail delay")
+	fs.IntVar(&o.Pairs, "pairs", 1, "-abuse: make this many calm and attacked runs, in turn, and compare their medians")
 	fill := fs.String("fill", "", "fill this new SQLite file for a scale check (with -fill-users, -fill-finished, -fill-running), then stop")
 	var sc models.Scale
 	fs.IntVar(&sc.Users, "fill-users", 100_000, "-fill: accounts")
@@ -169,6 +173,8 @@ func (o *Options) check(arrivals string) string {
 		return "-think must not be negative"
 	case o.Abuse && o.Rate == 0:
 		return "-abuse needs -rate (an open-loop run)"
+	case o.Abuse && o.Pairs < 1:
+		return "-pairs must be at least 1"
 	case arrivals != "poisson" && arrivals != "even":
 		return "-arrivals is poisson or even"
 	case o.Instances < 0:

@@ -97,8 +97,8 @@ func TestAbuseLine(t *testing.T) {
 			Attacks: &Attacks{SlowBodies: 8, HashTries: 50, HashRefused: 40, TarpitPosts: 24, BotGames: 22, BotGamesOpened: 20}}
 	}
 	calm := report(10*time.Millisecond, 400*time.Millisecond, 600*time.Millisecond)
-	line := abuseLine(100, calm, report(15*time.Millisecond, 900*time.Millisecond, 1100*time.Millisecond))
-	re := regexp.MustCompile(`^ABUSE rate=100 p99_ms_calm=10\.00 p99_ms_attacked=15\.00 ratio=1\.50 mail_s_calm=0\.50 mail_s_attacked=1\.00 mail_ratio=2\.00 errors=0 rate_held=true held=yes ` +
+	line := abuseLine(100, []*RateReport{calm}, []*RateReport{report(15*time.Millisecond, 900*time.Millisecond, 1100*time.Millisecond)})
+	re := regexp.MustCompile(`^ABUSE rate=100 pairs=1 p99_ms_calm=10\.00 p99_ms_attacked=15\.00 ratio=1\.50 ratios=1\.50 mail_s_calm=0\.50 mail_s_attacked=1\.00 mail_ratio=2\.00 errors=0 rate_held=true held=yes ` +
 		`login_ms_calm=100\.00 login_ms_attacked=100\.00 logins_made=2/2 bot_move_s_calm=1\.00 bot_move_s_attacked=1\.00 bot_moves=1/1 ` +
 		`slow_bodies=8 streams_refused=0/0 tables_opened=0/0 signups_made=0/0 hash_refused=40/50 tarpit_posts=24 bot_games=20/22 rematches=0/0 unexpected=0 honest_failures=0$`)
 	if !re.MatchString(line) {
@@ -124,8 +124,22 @@ func TestAbuseLine(t *testing.T) {
 			return r
 		}(),
 	} {
-		if line := abuseLine(100, calm, hit); !strings.Contains(line, " held=no ") {
+		if line := abuseLine(100, []*RateReport{calm}, []*RateReport{hit}); !strings.Contains(line, " held=no ") {
 			t.Errorf("%s, yet held:\n%s", name, line)
 		}
+	}
+	// Several pairs: the medians of the runs' p99 and mean mail delay are
+	// compared, each pair's p99 ratio listed.
+	ms := time.Millisecond
+	calms := []*RateReport{report(10*ms, 500*ms), report(30*ms, 500*ms), report(12*ms, 500*ms)}
+	hits := []*RateReport{report(20*ms, 600*ms), report(22*ms, 700*ms), report(100*ms, 2000*ms)}
+	line = abuseLine(100, calms, hits)
+	if !strings.Contains(line, " pairs=3 p99_ms_calm=12.00 p99_ms_attacked=22.00 ratio=1.83 ratios=2.00,0.73,8.33 mail_s_calm=0.50 mail_s_attacked=0.70 mail_ratio=1.40 ") ||
+		!strings.Contains(line, " held=yes ") {
+		t.Errorf("three pairs:\n%s", line)
+	}
+	hits[1].Honest.MailsLost = 1
+	if line := abuseLine(100, calms, hits); !strings.Contains(line, " held=no ") {
+		t.Errorf("a mail lost in one of three pairs, yet held:\n%s", line)
 	}
 }
