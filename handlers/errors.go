@@ -77,7 +77,8 @@ func playerArgs(l *i18n.Lang, args []any) []any {
 	return out
 }
 
-// httpStatusText names the statuses the site answers with.
+// httpStatusText names the statuses the site answers with, in words: an
+// error page's title and heading.
 func httpStatusText(l *i18n.Lang, code int) string {
 	switch code {
 	case http.StatusNotFound:
@@ -96,9 +97,13 @@ func httpStatusText(l *i18n.Lang, code int) string {
 		return l.T("Please log in")
 	case http.StatusServiceUnavailable:
 		return l.T("The site is busy; try again shortly")
+	case http.StatusConflict:
+		return l.T("Someone was quicker")
+	case http.StatusUnprocessableEntity:
+		return l.T("That cannot be done")
 	}
 	if code >= 500 {
-		return l.T("something went wrong on our side")
+		return l.T("Something went wrong on our side")
 	}
 	return l.T("That request could not be answered")
 }
@@ -127,5 +132,5 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 		_ = render(c, code, views.ErrorFragment(msg))
 		return
 	}
-	_ = render(c, code, views.ErrorPage(s.page(c, httpStatusText(l, code)), code, msg))
+	_ = render(c, code, views.ErrorPage(s.page(c, httpStatusText(l, code)), msg))
 }

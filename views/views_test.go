@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a-h/templ"
 
@@ -433,5 +434,25 @@ func TestNoticeTextOfTheGreedyBotDays(t *testing.T) {
 	got := NoticeText(fa, "ana resigned in game 3: the greedy bot plays their seat to the end.", old, []any{"ana", 3})
 	if want := fa.T("%s resigned in game %d: the stand-in bot plays their seat to the end.", "ana", 3); got != want || !strings.Contains(got, "ربات جانشین") {
 		t.Fatalf("the old notice reads %q, want %q", got, want)
+	}
+}
+
+// TestLanguageFormSelectsTheReadersLanguage: the selector shows the page's
+// language as chosen, also for a reader with a time zone of their own (a
+// signed-in player's language is theirs, in their zone).
+func TestLanguageFormSelectsTheReadersLanguage(t *testing.T) {
+	fa, _ := i18n.Get("fa")
+	zone, err := time.LoadLocation("Asia/Tehran")
+	if err != nil {
+		zone = time.FixedZone("IRST", 3*3600+1800)
+	}
+	for name, l := range map[string]*i18n.Lang{"fa": fa, "fa in a zone": fa.In(zone)} {
+		var buf bytes.Buffer
+		if err := LanguageForm(Page{}, "x").Render(i18n.With(context.Background(), l), &buf); err != nil {
+			t.Fatal(err)
+		}
+		if !regexp.MustCompile(`<option value="fa" lang="fa" selected>`).MatchString(buf.String()) {
+			t.Errorf("%s: Persian is not the language selected:\n%s", name, buf.String())
+		}
 	}
 }
