@@ -234,14 +234,15 @@ func (a *Attacks) streams(ctx context.Context) {
 		req.Header.Set("Accept", "text/event-stream")
 		req.Header.Set("X-Forwarded-For", a.streamer.ip)
 		res, err := c.Do(req)
+		if err != nil && ctx.Err() != nil {
+			break // cut off by the attack's end: not an answer
+		}
 		a.mu.Lock()
 		a.Streams++
 		a.mu.Unlock()
 		switch {
 		case err != nil:
-			if ctx.Err() == nil {
-				a.unexpected(err.Error())
-			}
+			a.unexpected(err.Error())
 		case res.StatusCode == http.StatusTooManyRequests:
 			res.Body.Close()
 			a.mu.Lock()
@@ -292,6 +293,9 @@ func (a *Attacks) signups(ctx context.Context) {
 	run := rand.IntN(1e6)
 	for i := 0; i < attackSignups && ctx.Err() == nil; i++ {
 		_, _, code, err := signUp(ctx, a.base, fmt.Sprintf("atk_u%d_%d", run, i), "203.0.113.4")
+		if err != nil && ctx.Err() != nil {
+			return // cut off by the attack's end: not an answer
+		}
 		a.mu.Lock()
 		a.Signups++
 		if code == http.StatusTooManyRequests {

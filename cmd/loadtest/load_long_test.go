@@ -132,7 +132,7 @@ func TestLongAbuseRun(t *testing.T) {
 		t.Skip("builds the server and runs a load: not in -short")
 	}
 	var out, errOut bytes.Buffer
-	if code := run([]string{"-rate", "20", "-duration", "4s", "-abuse"}, &out, &errOut); code != 0 {
+	if code := run([]string{"-rate", "20", "-duration", "8s", "-abuse"}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errOut.String(), out.String())
 	}
 	last := lastLine(out.String())
