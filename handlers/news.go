@@ -21,17 +21,18 @@ import (
 // viewer's devices and webhook.
 func (s *Server) newsVM(c echo.Context, u *models.User, vm *views.SettingsVM) error {
 	l := lang(c)
-	choices := u.Choices()
-	for _, n := range models.Kinds {
-		row := views.NewsRow{Name: n.Name(), Label: views.NewsName(l, n.Name())}
-		for _, ch := range models.ChannelNames {
-			row.Cells = append(row.Cells, views.NewsCell{Channel: ch, On: choices[ch]&n != 0, Fixed: ch == models.ChanApp && n == models.NewsChat})
-		}
-		vm.News = append(vm.News, row)
-	}
 	subs, err := s.store.PushSubs(u.ID)
 	if err != nil {
 		return err
+	}
+	choices := u.Choices()
+	nowhere := map[string]bool{models.ChanMail: u.Email == "", models.ChanDigest: u.Email == "", models.ChanPush: len(subs) == 0, models.ChanHook: u.HookURL == ""}
+	for _, n := range models.Kinds {
+		row := views.NewsRow{Name: n.Name(), Label: views.NewsName(l, n.Name())}
+		for _, ch := range models.ChannelNames {
+			row.Cells = append(row.Cells, views.NewsCell{Channel: ch, On: choices[ch]&n != 0, Fixed: ch == models.ChanApp && n == models.NewsChat, Nowhere: nowhere[ch]})
+		}
+		vm.News = append(vm.News, row)
 	}
 	off := func(at *time.Time) string {
 		if at == nil {

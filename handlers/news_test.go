@@ -20,7 +20,7 @@ func TestSettingsNewsTable(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
 	_, page := ana.get("/settings")
-	for _, want := range []string{`<caption>How each kind of news reaches you</caption>`, `name="news_push" value="chat" checked`,
+	for _, want := range []string{`<caption>How each kind of news reaches you</caption>`, `name="news_app" value="turn" checked`,
 		`aria-labelledby="news-c-mail news-r-turn"`, `action="/settings/devices"`} {
 		if !strings.Contains(page, want) {
 			t.Fatalf("the settings lack %s", want)
@@ -38,7 +38,7 @@ func TestSettingsNewsTable(t *testing.T) {
 		t.Fatalf("stored: %+v", u.Choices())
 	}
 	_, page = ana.get("/settings")
-	if !strings.Contains(page, `name="news_digest" value="result" checked`) || strings.Contains(page, `name="news_mail" value="turn" checked`) {
+	if !strings.Contains(page, `type="hidden" name="news_digest" value="result"`) || strings.Contains(page, `name="news_mail" value="turn"`) {
 		t.Fatal("the settings do not show the choices saved")
 	}
 	form.Set("news_hook", "everything")
@@ -47,6 +47,46 @@ func TestSettingsNewsTable(t *testing.T) {
 	}
 	if after, _ := s.store.UserNamed("ana"); after.Choices()[models.ChanHook] != 0 {
 		t.Fatal("a refused form changed the choices")
+	}
+}
+
+// A channel with nowhere to send yet (no address, device or webhook) shows
+// its boxes off and disabled, says why, and keeps what the player chose
+// for it when the table is saved; once it has somewhere to send, its boxes
+// show the choices kept.
+func TestSettingsNewsWaitForAnAddress(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	before, _ := s.store.UserNamed("ana")
+	_, page := ana.get("/settings")
+	for _, ch := range []string{"mail", "push", "hook", "digest"} {
+		if strings.Contains(page, `type="checkbox" name="news_`+ch+`"`) || !strings.Contains(page, `type="checkbox" disabled aria-labelledby="news-c-`+ch+` news-r-turn"`) {
+			t.Fatalf("the %s boxes are offered before there is anywhere to send", ch)
+		}
+	}
+	if !strings.Contains(page, `id="news-nowhere"`) {
+		t.Fatal("the settings do not say why the boxes are off")
+	}
+	// Saved as a browser sends the form: the boxes ticked and the choices
+	// kept for the channels without an address.
+	form := url.Values{"table": {"1"}}
+	for _, m := range regexp.MustCompile(`<input type="(?:checkbox|hidden)" name="(news_\w+)" value="(\w+)"( checked)?`).FindAllStringSubmatch(page, -1) {
+		if m[3] != "" || strings.Contains(m[0], "hidden") {
+			form.Add(m[1], m[2])
+		}
+	}
+	if code, _ := ana.post("/settings/news", form); code != http.StatusOK {
+		t.Fatalf("saving the table: %d", code)
+	}
+	if after, _ := s.store.UserNamed("ana"); fmt.Sprint(after.Choices()) != fmt.Sprint(before.Choices()) {
+		t.Fatalf("saving the table as shown changed the choices: %v, were %v", after.Choices(), before.Choices())
+	}
+	if code, _ := ana.post("/settings/news", newsForm("ana@example.test", eachMail...)); code != http.StatusOK {
+		t.Fatal("giving an address")
+	}
+	if _, page = ana.get("/settings"); !strings.Contains(page, `type="checkbox" name="news_mail" value="turn" checked`) ||
+		!strings.Contains(page, `type="checkbox" disabled aria-labelledby="news-c-push news-r-turn"`) {
+		t.Fatal("with an address, the mail boxes are not offered (or push is, without a device)")
 	}
 }
 

@@ -456,3 +456,43 @@ func TestLanguageFormSelectsTheReadersLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRotateForTheSameEveryWay: Rotate is offered for a chosen tile that
+// looks otherwise when turned, not for 1-1-1-1.
+func TestNoRotateForTheSameEveryWay(t *testing.T) {
+	vm := fixedGame(t)
+	for _, c := range []struct {
+		tile   string
+		rotate bool
+	}{{"1111", false}, {"2101", true}, {"3001", true}, {"3100", true}} {
+		w, ok := engine.ParseWorker(c.tile)
+		if !ok {
+			t.Fatalf("no worker %s", c.tile)
+		}
+		vm.View.Hand = []engine.Worker{w}
+		vm.Sel = Selection{Tile: w.String()}
+		var buf bytes.Buffer
+		if err := HandPanel(vm).Render(context.Background(), &buf); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(buf.String(), `id="rotate"`); got != c.rotate {
+			t.Errorf("%s chosen: Rotate offered %v; want %v", c.tile, got, c.rotate)
+		}
+	}
+}
+
+// TestPagesHaveADescription: every page says what the site is, for search
+// engines and link previews, in the page's language.
+func TestPagesHaveADescription(t *testing.T) {
+	zh, _ := i18n.Get("zh-Hans")
+	for _, l := range []*i18n.Lang{i18n.En, zh} {
+		var buf bytes.Buffer
+		if err := ErrorPage(Page{Title: "x"}, "y").Render(i18n.With(context.Background(), l), &buf); err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`<meta name="description" content="([^"]+)">`).FindStringSubmatch(buf.String())
+		if m == nil || !strings.Contains(m[1], "Cacao") || (l != i18n.En) == strings.Contains(m[1], "board game") {
+			t.Errorf("%s: description %v", l.Code, m)
+		}
+	}
+}

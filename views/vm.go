@@ -126,10 +126,12 @@ type NewsRow struct {
 	Cells       []NewsCell // in SettingsVM.Channels' order
 }
 
-// NewsCell is one box of the table: Fixed ones are not a choice.
+// NewsCell is one box of the table: Fixed ones are not a choice. A
+// channel with Nowhere to send yet (no address, device or webhook) shows
+// its boxes off and disabled, and keeps the choice (On) for when it has.
 type NewsCell struct {
-	Channel   string
-	On, Fixed bool
+	Channel            string
+	On, Fixed, Nowhere bool
 }
 
 // DeviceLine is one of the viewer's devices that push notifies.
@@ -332,7 +334,7 @@ type GameVM struct {
 	Arrived  map[engine.Cell]int
 	Fragment bool   // rendered for htmx: the game area alone, with the announcements after it
 	Step     bool   // a selection step's answer (htmx): the game area alone is taken, not the header's count
-	Focus    string // the control the next step starts from ("rotate", "confirm"); none on live refetches
+	Focus    string // the control the next step starts from ("rotate", "confirm"; for a tile that does not turn, "rotate" is the tile); none on live refetches
 	// OpenWorkers shows the worker choices open (the player is changing
 	// them).
 	OpenWorkers bool

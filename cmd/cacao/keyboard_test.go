@@ -334,17 +334,28 @@ func (kp *kbPlayer) playTurn() {
 	f, tabs = kp.tabUntil("a tile in the hand", false, 60, func(f focusInfo) bool { return f.Tile && !tried[tile(f)] }, nil)
 	kp.toTile = append(kp.toTile, tabs)
 	var cells int
+	turns := true // the tile chosen turns: 1111 does not, and has no Rotate
 	for {
 		tried[tile(f)] = true
+		kind := tile(f)
+		turns = kind != "1111"
 		kp.activate("Enter", kb.Enter, f)
-		kp.expectFocus("#rotate after choosing "+f.Label, func(f focusInfo) bool { return f.Rotate })
+		if turns {
+			kp.expectFocus("#rotate after choosing "+f.Label, func(f focusInfo) bool { return f.Rotate })
+		} else {
+			kp.expectFocus("the tile, which does not turn, after choosing "+f.Label, func(f focusInfo) bool { return f.Tile && tile(f) == kind })
+		}
 		st = kp.state()
-		if w := query(st.URL, "tile"); w == "" || tile(f) != w {
+		if w := query(st.URL, "tile"); w == "" || kind != w {
 			kp.fatalf("Enter on %s selected tile %q (%s)", f, w, st.URL)
+		}
+		cells, _ = eval[int](kp.tb, `document.querySelectorAll('#board a.cell').length`)
+		if !turns && cells > 0 {
+			break
 		}
 		// Rotate once, then as often as needed for a legal cell.
 		found := false
-		for r := 0; r < 4; r++ {
+		for r := 0; r < 4 && turns; r++ {
 			before := rotation(st.URL)
 			rf := kp.focus()
 			kp.activate("Enter", kb.Enter, rf)
@@ -366,15 +377,16 @@ func (kp *kbPlayer) playTurn() {
 		f, _ = kp.tabUntil("another tile in the hand", true, 10, func(f focusInfo) bool { return f.Tile && !tried[tile(f)] }, afterHand)
 	}
 
-	if kp.turn == 0 {
+	if kp.turn == 0 && turns {
 		// The rotate button comes right after the hand: Shift+Tab goes back to
 		// a tile, Tab forward to the rotate button again.
 		kp.tabUntil("the hand, back from #rotate", true, 1, func(f focusInfo) bool { return f.Tile }, nil)
 		kp.tabUntil("#rotate, on from the hand", false, 1, func(f focusInfo) bool { return f.Rotate }, nil)
 	}
 
-	// From the rotate button to the board's legal cells.
-	f, tabs = kp.tabUntil("a legal cell on the board", false, 40, func(f focusInfo) bool { return f.Cell }, func(f focusInfo) bool { return f.Tile || f.Rotate || afterBoard(f) })
+	// From the rotate button (or the tile that does not turn, through the
+	// rest of the hand) to the board's legal cells.
+	f, tabs = kp.tabUntil("a legal cell on the board", false, 40, func(f focusInfo) bool { return f.Cell }, func(f focusInfo) bool { return turns && f.Tile || f.Rotate || afterBoard(f) })
 	kp.rotateToCell = append(kp.rotateToCell, tabs)
 	if tabs > 10 {
 		kp.fatalf("%d presses of Tab from the rotate button to the first legal cell (want at most 10): the focus order is not hand → rotate → board", tabs)

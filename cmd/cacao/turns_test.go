@@ -168,13 +168,24 @@ func TestBrowserBackAfterAMove(t *testing.T) {
 }
 
 // TestBrowserWaitingPageWithoutJavaScript: without JavaScript a page that
-// waits on another player offers a Reload link (it has no live updates);
-// neither it nor the page of the player to move reloads itself.
+// waits on another player says that it does not follow the game and that
+// the news chosen in the settings tells the player's turn (with a link to
+// them), and offers a link that reloads the game, a line of its own in
+// view (it has no live updates); neither it nor the page of the player to
+// move reloads itself.
 func TestBrowserWaitingPageWithoutJavaScript(t *testing.T) {
 	t.Parallel()
 	_, b, a, bb, game := bobToPlay(t, false, 1280, 800)
-	if link := a.text(`#play a[href$="/games/` + strconv.Itoa(int(game)) + `"]`); link != "Reload" {
+	reload := `#play a[href$="/games/` + strconv.Itoa(int(game)) + `"]`
+	if link := a.text(reload); link != "Reload the game" {
 		b.fatalf("alice's waiting page offers no Reload link: %q", a.text("#play"))
+	}
+	if alone, _ := eval[bool](a, `(() => { const l = document.querySelector('`+reload+`'), r = l.getBoundingClientRect();
+		return l.parentElement.tagName === 'P' && l.parentElement.textContent.trim() === l.textContent.trim() && r.top >= 0 && r.bottom <= innerHeight })()`); !alone {
+		b.fatalf("the Reload link is not a line of its own in view: %q", a.text("#play"))
+	}
+	if text := a.text("#no-live"); !strings.Contains(text, "tells you when it is your turn") || a.text(`#no-live a[href="/settings"]`) != "Settings" {
+		b.fatalf("the waiting page does not say how alice hears of her turn: %q", text)
 	}
 	for _, tb := range []*tab{a, bb} {
 		if n, _ := eval[int](tb, `document.querySelectorAll('meta[http-equiv=refresh]').length`); n != 0 {
