@@ -142,6 +142,7 @@ func TestHandMarksOneOfTwoAlike(t *testing.T) {
 		t.Fatal("no worker 3001")
 	}
 	vm.View.Hand = []engine.Worker{vm.View.Hand[1], w, w}
+	vm.Play.MyTurn, vm.Play.CanAct = true, true
 	for _, c := range []struct {
 		sel  Selection
 		want string
@@ -461,6 +462,7 @@ func TestLanguageFormSelectsTheReadersLanguage(t *testing.T) {
 // looks otherwise when turned, not for 1-1-1-1.
 func TestNoRotateForTheSameEveryWay(t *testing.T) {
 	vm := fixedGame(t)
+	vm.Play.MyTurn, vm.Play.CanAct = true, true
 	for _, c := range []struct {
 		tile   string
 		rotate bool
@@ -493,6 +495,29 @@ func TestPagesHaveADescription(t *testing.T) {
 		m := regexp.MustCompile(`<meta name="description" content="([^"]+)">`).FindStringSubmatch(buf.String())
 		if m == nil || !strings.Contains(m[1], "Cacao") || (l != i18n.En) == strings.Contains(m[1], "board game") {
 			t.Errorf("%s: description %v", l.Code, m)
+		}
+	}
+}
+
+// TestHandNotOfferedWhileWaiting: while the player cannot place a tile
+// (another's turn, or a choice of theirs first) the hand's tiles are
+// drawn and named, not links, and Rotate is not offered; on their turn
+// they are links.
+func TestHandNotOfferedWhileWaiting(t *testing.T) {
+	vm := fixedGame(t)
+	vm.Sel = Selection{Tile: vm.View.Hand[0].String()}
+	for _, canAct := range []bool{false, true} {
+		vm.Play.MyTurn, vm.Play.CanAct = canAct, canAct
+		var buf bytes.Buffer
+		if err := HandPanel(vm).Render(context.Background(), &buf); err != nil {
+			t.Fatal(err)
+		}
+		page := buf.String()
+		links := regexp.MustCompile(`<a [^>]*class="tile"`).FindAllString(page, -1)
+		drawn := regexp.MustCompile(`<span class="tile" data-tile="\d{4}" role="img" aria-label="Worker tile[^"]*"`).FindAllString(page, -1)
+		want := len(vm.View.Hand)
+		if canAct && (len(links) != want || len(drawn) != 0) || !canAct && (len(links) != 0 || len(drawn) != want || strings.Contains(page, `id="rotate"`)) {
+			t.Errorf("can act %v: %d tiles as links, %d drawn (a hand of %d)\n%s", canAct, len(links), len(drawn), want, page)
 		}
 	}
 }

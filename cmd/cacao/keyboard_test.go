@@ -568,17 +568,18 @@ func TestBrowserLiveRefreshKeepsFocus(t *testing.T) {
 	for _, tb := range []*tab{a, bb} {
 		s.openGame(tb, tb.name, id)
 	}
-	// Whoever waits puts focus on their first hand tile with the keyboard.
+	// Whoever waits puts focus on the board with the keyboard (their hand
+	// is not theirs to use while they wait: no focus stop).
 	waiter, mover := a, bb
 	if st, err := a.state(); err == nil && strings.Contains(st.PlayText, "Choose a tile from your hand.") {
 		waiter, mover = bb, a
 	}
 	kp := newKBPlayer(waiter)
-	kp.tabUntil("a hand tile", false, 30, func(f focusInfo) bool { return f.Tile }, nil)
+	kp.tabUntil("the board", false, 30, func(f focusInfo) bool { return f.ID == "board-wrap" }, func(f focusInfo) bool { return f.Tile })
 	before, err := eval[string](waiter, `document.activeElement.id`)
 	waiter.must(err)
-	if before == "" {
-		b.fatalf("the focused hand tile has no id")
+	if before != "board-wrap" {
+		b.fatalf("the focus is on %q, not the board", before)
 	}
 	version, err := eval[string](waiter, `document.querySelector('#game-main').innerHTML.length + ''`)
 	waiter.must(err)
