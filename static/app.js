@@ -270,3 +270,23 @@ function pushForm() {
   });
 }
 document.addEventListener("DOMContentLoaded", pushForm);
+
+// A copy button (data-copy: the id of the element whose text it copies)
+// is hidden in the page and shown here, where it can work: a click puts
+// the text on the clipboard, and the button and the live region beside it
+// say so (data-copied).
+function showCopy() {
+  document.querySelectorAll("button[data-copy]").forEach(function (b) { b.hidden = false; });
+}
+document.addEventListener("DOMContentLoaded", showCopy);
+document.addEventListener("htmx:afterSettle", showCopy);
+document.addEventListener("click", function (e) {
+  var b = e.target.closest ? e.target.closest("button[data-copy]") : null;
+  var src = b && document.getElementById(b.dataset.copy);
+  if (!src || !navigator.clipboard) return;
+  navigator.clipboard.writeText(src.textContent.trim()).then(function () {
+    b.textContent = b.dataset.copied;
+    var status = b.parentElement.querySelector("[role=status]");
+    if (status) status.textContent = b.dataset.copied;
+  });
+});
