@@ -131,6 +131,12 @@ func awardTemple(workers, award []int) {
 	}
 }
 
+// Ahead reports whether sc ranks ahead of o: a higher total, or the same
+// with more fruit left.
+func (sc Score) Ahead(o Score) bool {
+	return sc.Total > o.Total || sc.Total == o.Total && sc.Fruit > o.Fruit
+}
+
 // Places returns each seat's place (1 for the winners): one more than the
 // number of seats ahead of it, by total and then by fruit left; seats tied
 // on both share a place.
@@ -139,7 +145,7 @@ func Places(scores []Score) []int {
 	for i, a := range scores {
 		places[i] = 1
 		for _, b := range scores {
-			if b.Total > a.Total || b.Total == a.Total && b.Fruit > a.Fruit {
+			if b.Ahead(a) {
 				places[i]++
 			}
 		}

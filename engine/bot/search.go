@@ -308,11 +308,11 @@ func (t *tree) score(st *engine.State) {
 	}
 }
 
-// wins reports whether sc is among the winners of scores (engine.Winners):
-// no seat has a higher total, or the same with more fruit left.
+// wins reports whether sc is among the winners of scores (engine.Winners,
+// without a slice): no seat ranks ahead of it.
 func wins(scores []engine.Score, sc engine.Score) bool {
 	for _, b := range scores {
-		if b.Total > sc.Total || b.Total == sc.Total && b.Fruit > sc.Fruit {
+		if b.Ahead(sc) {
 			return false
 		}
 	}
