@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
 	"gorm.io/gorm"
 )
 
@@ -22,7 +21,7 @@ func (s *Store) ChangePassword(id uint, current, next string) (*User, error) {
 	if err != nil {
 		return nil, err
 	}
-	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(current)) != nil {
+	if !s.matches(u.PasswordHash, current) {
 		return nil, ErrWrongPassword
 	}
 	hash, err := s.hashPassword(next)

@@ -1,7 +1,6 @@
 package models
 
 import (
-	"golang.org/x/crypto/bcrypt"
 	"gorm.io/gorm"
 )
 
@@ -24,7 +23,7 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 	if err != nil {
 		return nil, err
 	}
-	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(password)) != nil {
+	if !s.matches(u.PasswordHash, password) {
 		return nil, ErrWrongPassword
 	}
 	running, err := s.leaveAll(u, func(tx *gorm.DB, p *people, g *Game, to uint) error {

@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
-
-	"golang.org/x/crypto/bcrypt"
 )
 
 // Scale is what FillScale adds to a database for a scale benchmark.
@@ -38,7 +36,7 @@ func (s *Store) FillScale(template uint, sc Scale, progress func(string)) error 
 	if err != nil {
 		return err
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(sc.Password), s.opts.passwordCost)
+	hash, err := s.bcrypt(sc.Password)
 	if err != nil {
 		return err
 	}
