@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"cacao/handlers/mail/mailtest"
@@ -68,16 +69,23 @@ type honest struct {
 	bot    *vuser   // who plays against one hard bot
 }
 
+// honests counts the honest players' sign-ups made by this process.
+var honests atomic.Int64
+
 // newHonest signs the honest players up on base, each from its own address
 // (in 198.51.100.0/24, apart from the players' and the attackers').
 func newHonest(ctx context.Context, base string, sink *mailtest.Server, seed uint64) (*honest, error) {
 	run := time.Now().UnixNano() % 1_000_000
+	// The runs of one loadtest take addresses apart (16 a run; 15 runs
+	// before they come round): the site's sign-ups an address an hour
+	// would refuse them at the sixth.
+	first := int(honests.Add(1)-1) * 16
 	h := &honest{rep: &Honest{}, sink: sink, r: rand.New(rand.NewPCG(seed, 7))}
 	n := 0
 	player := func(role string) (*vuser, error) {
 		n++
 		jar, _ := cookiejar.New(nil)
-		u := &vuser{name: fmt.Sprintf("hp%d_%s%d", run, role, n), base: base, addr: fmt.Sprintf("198.51.100.%d", n),
+		u := &vuser{name: fmt.Sprintf("hp%d_%s%d", run, role, n), base: base, addr: fmt.Sprintf("198.51.100.%d", (first+n)%254+1),
 			http: &http.Client{Jar: jar, Timeout: 30 * time.Second}, stream: &http.Client{Jar: jar},
 			r: rand.New(rand.NewPCG(seed, uint64(1000+n))), st: Stats{Lat: map[string][]time.Duration{}}}
 		return u, u.signup(ctx)

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -58,13 +59,17 @@ func newLoad(bases []string, users, accounts int, seed uint64) *Load {
 	tr := &http.Transport{MaxIdleConns: 4 * users, MaxIdleConnsPerHost: 4 * users, IdleConnTimeout: time.Minute}
 	l := &Load{}
 	run := time.Now().UnixNano() % 1_000_000
+	first := int(loads.Add(1)-1) * accounts // this run's first address
 	for i := 0; i < users; i++ {
 		// Each account comes from an address of its own (in 198.18.0.0/15,
 		// the benchmarking range), as players do: the site's limits per
-		// address apply to it as to anyone.
+		// address apply to it as to anyone. The runs of one loadtest
+		// (-abuse, -pairs) take addresses apart, as new players would: the
+		// site's sign-ups an address an hour would refuse them at the sixth.
 		a := i % accounts
+		ip := (first + a) % (1 << 17)
 		u := &vuser{name: fmt.Sprintf("lt%d_%d", run, a), base: bases[i%len(bases)], r: rand.New(rand.NewPCG(seed, uint64(i))),
-			addr:    fmt.Sprintf("198.%d.%d.%d", 18+(a>>16)&1, (a>>8)&255, a&255),
+			addr:    fmt.Sprintf("198.%d.%d.%d", 18+ip>>16, (ip>>8)&255, ip&255),
 			creator: i%2 == 0, st: Stats{Lat: map[string][]time.Duration{}}}
 		if i < accounts {
 			jar, _ := cookiejar.New(nil)
@@ -171,6 +176,10 @@ func (l *Load) each(ctx context.Context, d time.Duration, act func(*vuser, conte
 	}
 	return all
 }
+
+// loads counts the loads made by this process, each signing its players
+// up from addresses of its own.
+var loads atomic.Int64
 
 var inviteRE = regexp.MustCompile(`/join/([0-9a-f]{32})`)
 
