@@ -53,8 +53,8 @@ type Config struct {
 	// background (required). Close it at shutdown, before the store.
 	Bots *autoplay.Runner
 	// HashSlots is how many password hashes run at once, one a core (0:
-	// GOMAXPROCS; cacao serve gives the cores' count and runs each hash on
-	// a thread of its own, models.WithHashing).
+	// GOMAXPROCS; cacao serve gives the Ps it had before it added the
+	// bots').
 	HashSlots int
 	// PrivateHooks lets players give webhooks and push endpoints on this
 	// machine or a private network (a host's own ntfy server, tests; the

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
 	"gorm.io/gorm"
 )
 
@@ -21,7 +22,7 @@ func (s *Store) ChangePassword(id uint, current, next string) (*User, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !s.matches(u.PasswordHash, current) {
+	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(current)) != nil {
 		return nil, ErrWrongPassword
 	}
 	hash, err := s.hashPassword(next)

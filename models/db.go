@@ -73,7 +73,6 @@ type options struct {
 	onChange     func(Change)
 	mailDelay    time.Duration
 	passwordCost int
-	hashing      func(func())
 	bots         []string
 }
 
@@ -99,14 +98,6 @@ func WithMailDelay(d time.Duration) Option { return func(o *options) { o.mailDel
 // tests take bcrypt.MinCost.
 func WithPasswordCost(cost int) Option { return func(o *options) { o.passwordCost = cost } }
 
-// WithHashing runs each password hash and check (bcrypt: tens of
-// milliseconds of a core) by run, which calls its function and returns
-// once it has returned (default: in place). Only the hash runs there, no
-// database work: cacao serve runs them on threads below the pages'
-// (lowcpu.Low), where a transaction would hold the database while its
-// thread waits for a core.
-func WithHashing(run func(f func())) Option { return func(o *options) { o.hashing = run } }
-
 // WithBots names the kinds of bot a seat may hold. The store only seats
 // them; whoever drives the games plays them (models/autoplay).
 func WithBots(kinds ...string) Option { return func(o *options) { o.bots = kinds } }
@@ -123,8 +114,7 @@ const replayCacheSize = 512
 // ":memory:" gives a private in-memory database on one connection; a
 // "postgres://…" address, a PostgreSQL database (openPostgres).
 func Open(path string, opts ...Option) (*Store, error) {
-	o := options{now: time.Now, deal: RandomDeal, mailDelay: DefaultMailDelay, passwordCost: bcrypt.DefaultCost,
-		hashing: func(f func()) { f() }}
+	o := options{now: time.Now, deal: RandomDeal, mailDelay: DefaultMailDelay, passwordCost: bcrypt.DefaultCost}
 	for _, opt := range opts {
 		opt(&o)
 	}

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"golang.org/x/crypto/bcrypt"
 	"gorm.io/gorm"
 )
 
@@ -23,7 +24,7 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !s.matches(u.PasswordHash, password) {
+	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(password)) != nil {
 		return nil, ErrWrongPassword
 	}
 	running, err := s.leaveAll(u, func(tx *gorm.DB, p *people, g *Game, to uint) error {

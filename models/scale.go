@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+
+	"golang.org/x/crypto/bcrypt"
 )
 
 // Scale is what FillScale adds to a database for a scale benchmark.
@@ -36,7 +38,7 @@ func (s *Store) FillScale(template uint, sc Scale, progress func(string)) error 
 	if err != nil {
 		return err
 	}
-	hash, err := s.bcrypt(sc.Password)
+	hash, err := bcrypt.GenerateFromPassword([]byte(sc.Password), s.opts.passwordCost)
 	if err != nil {
 		return err
 	}

@@ -27,20 +27,7 @@ func (s *Store) hashPassword(pw string) ([]byte, error) {
 	if err := ValidatePassword(pw); err != nil {
 		return nil, err
 	}
-	return s.bcrypt(pw)
-}
-
-// bcrypt hashes pw at the store's cost, run by WithHashing's runner.
-func (s *Store) bcrypt(pw string) (hash []byte, err error) {
-	s.opts.hashing(func() { hash, err = bcrypt.GenerateFromPassword([]byte(pw), s.opts.passwordCost) })
-	return hash, err
-}
-
-// matches reports whether pw is the password of hash, checked by
-// WithHashing's runner.
-func (s *Store) matches(hash []byte, pw string) (ok bool) {
-	s.opts.hashing(func() { ok = bcrypt.CompareHashAndPassword(hash, []byte(pw)) == nil })
-	return ok
+	return bcrypt.GenerateFromPassword([]byte(pw), s.opts.passwordCost)
 }
 
 // CreateUser signs a user up with a bcrypt-hashed password. A sign-up
@@ -81,13 +68,13 @@ func (s *Store) Authenticate(username, password string) (*User, error) {
 	err := userNamed(s.db, strings.TrimSpace(username), &u)
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		// Spend the same time as a real check so usernames cannot be probed.
-		_ = s.matches(s.dummyHash(), password)
+		_ = bcrypt.CompareHashAndPassword(s.dummyHash(), []byte(password))
 		return nil, ErrBadLogin
 	}
 	if err != nil {
 		return nil, err
 	}
-	if !s.matches(u.PasswordHash, password) {
+	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(password)) != nil {
 		return nil, ErrBadLogin
 	}
 	if u.BannedAt != nil {
@@ -121,7 +108,7 @@ func userNamed(db *gorm.DB, name string, u *User) error {
 // which every run of the binary would pay).
 func (s *Store) dummyHash() []byte {
 	s.dummyOnce.Do(func() {
-		s.dummy, _ = s.bcrypt("not a password at all")
+		s.dummy, _ = bcrypt.GenerateFromPassword([]byte("not a password at all"), s.opts.passwordCost)
 	})
 	return s.dummy
 }

@@ -44,7 +44,6 @@ import (
 	"cacao/handlers/push"
 	"cacao/models"
 	"cacao/models/autoplay"
-	"cacao/models/lowcpu"
 )
 
 func main() {
@@ -62,7 +61,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return 2
 		}
-		cfg.BotSlots, cfg.HashSlots = lowPs()
+		cfg.HashSlots = runtime.GOMAXPROCS(0) // the runtime's Ps (cores or CPU quota), before botPs adds the bots'
+		cfg.BotSlots = botPs()
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		if err := serve(ctx, cfg, stderr, nil); err != nil {
@@ -131,25 +131,21 @@ type Config struct {
 	// BotSlots is how many bot searches run at once (0:
 	// autoplay.Slots()).
 	BotSlots int
-	// HashSlots is how many password hashes run at once, each on a thread
-	// of its own below the pages' (lowcpu.Low; 0: GOMAXPROCS in the gate,
-	// one at a time on the thread).
+	// HashSlots is how many password hashes run at once (0: GOMAXPROCS;
+	// see handlers.Config).
 	HashSlots int
 }
 
-// lowPs gives the process a P (GOMAXPROCS) more for each thread that
-// runs below the pages (lowcpu): one for each of the bots' search slots
-// (autoplay.Slots) and one for each password hash that may run at once,
-// one a core; it returns how many of each. The pages keep the cores' Ps
-// (the runtime's count: the cores or the container's CPU quota). Under a
-// flood of hard-bot games the players' p99 stayed within 1.3 times its
-// calm value (loadtest -abuse), against 3.6 times when a search held one
-// of two cores' Ps.
-func lowPs() (bots, hashes int) {
-	cores := runtime.GOMAXPROCS(0)
-	bots, hashes = autoplay.Slots(), cores
-	runtime.GOMAXPROCS(cores + bots + hashes)
-	return bots, hashes
+// botPs gives the process a P (GOMAXPROCS) more for each of the bots'
+// search slots, which run on threads of the lowest priority
+// (autoplay.Runner), and returns the slots: the pages keep the cores' Ps.
+// Under a flood of hard-bot games the players' p99 stayed within 1.3 times
+// its calm value (loadtest -abuse), against 3.6 times when a search held
+// one of two cores' Ps.
+func botPs() int {
+	slots := autoplay.Slots()
+	runtime.GOMAXPROCS(runtime.GOMAXPROCS(0) + slots)
+	return slots
 }
 
 // pushContact is who push services may write to about the site's pushes:
@@ -225,9 +221,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 		debug.SetMemoryLimit(int64(cfg.MemoryLimitMB) << 20)
 	}
 	hub := live.New()
-	hash, stopHashing := lowcpu.Threads(cfg.HashSlots, lowcpu.Low)
-	defer stopHashing() // after the store closes: nothing hashes any more
-	store, err := models.Open(cfg.DB, models.WithChangeListener(handlers.ChangeListener(hub)), models.WithBots(autoplay.Kinds()...), models.WithHashing(hash))
+	store, err := models.Open(cfg.DB, models.WithChangeListener(handlers.ChangeListener(hub)), models.WithBots(autoplay.Kinds()...))
 	if err != nil {
 		return err
 	}

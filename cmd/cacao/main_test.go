@@ -20,13 +20,12 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// cacao serve gives each of the bots' search slots and each password
-// hash that may run at once (one a core) a P of its own beside the
-// cores'.
-func TestLowPs(t *testing.T) {
+// cacao serve gives each of the bots' search slots a P of its own beside
+// the cores'.
+func TestBotPs(t *testing.T) {
 	prev := runtime.GOMAXPROCS(4)
 	defer runtime.GOMAXPROCS(prev)
-	if bots, hashes := lowPs(); bots != 2 || hashes != 4 || runtime.GOMAXPROCS(0) != 10 {
-		t.Errorf("with 4 Ps: %d search slots, %d hashes, %d Ps; want 2, 4 and 10 Ps", bots, hashes, runtime.GOMAXPROCS(0))
+	if slots := botPs(); slots != 2 || runtime.GOMAXPROCS(0) != 6 {
+		t.Errorf("with 4 Ps: %d slots, %d Ps; want 2 slots and 6 Ps", slots, runtime.GOMAXPROCS(0))
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"cacao/models"
-	"cacao/models/lowcpu"
 )
 
 // Runner lets the bots answer a person's action without making the person
@@ -18,7 +17,7 @@ import (
 // table live, as anyone's move does.
 //
 // The search runs in a few slots (Slots), one move at a time, the search
-// itself on a thread of the lowest priority (lowcpu.Idle), so that it thinks
+// itself on a thread of the lowest priority (lowThread), so that it thinks
 // with the time the pages leave (a program that gives each slot a P of
 // its own, as cacao serve does, keeps the pages' cores theirs). The slots
 // are shared between persons, not games: the persons whose games (or
@@ -247,7 +246,7 @@ func (rn *Runner) release(j *job) {
 // Runner closes.
 func (rn *Runner) work() {
 	defer rn.wg.Done()
-	think, done := lowcpu.Threads(1, lowcpu.Idle)
+	think, done := lowThread()
 	defer done()
 	rn.mu.Lock()
 	defer rn.mu.Unlock()
