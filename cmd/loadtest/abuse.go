@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"cacao/handlers/hook/hooktest"
@@ -29,6 +30,7 @@ type Attacks struct {
 	Devices, Hooks                       int // push devices and webhooks given at the tarpit
 	Tests, TestsSent                     int // test notices asked for, and sent (the rest refused)
 	TarpitPosts                          int // posts the tarpit took
+	first                                int // this run's attackers' addresses start after it (addr)
 	BotGames, BotGamesOpened             int // games against three hard bots asked for, and opened (the rest refused)
 	BotMoves                             int // moves of the hard-bot flood's accounts
 	Rematches, RematchesMade             int // rematches of the hard-bot flood asked for, and made (the rest refused)
@@ -66,7 +68,7 @@ const (
 // hard-bot flood, and those whose devices and webhooks point at a tarpit
 // (which it starts). Stop the tarpit with Close.
 func prepareAttacks(ctx context.Context, base string) (*Attacks, error) {
-	a := &Attacks{base: base}
+	a := &Attacks{base: base, first: int(attackRuns.Add(1)-1) * 40}
 	run := rand.IntN(1e6)
 	enlist := func(kind string, i int, ip string) (account, error) {
 		name := fmt.Sprintf("atk_%s%d_%d", kind, run, i)
@@ -74,21 +76,21 @@ func prepareAttacks(ctx context.Context, base string) (*Attacks, error) {
 		return account{c: c, csrf: csrf, name: name, ip: ip}, err
 	}
 	var err error
-	if a.streamer, err = enlist("s", 0, "203.0.113.2"); err != nil {
+	if a.streamer, err = enlist("s", 0, a.addr(2)); err != nil {
 		return nil, err
 	}
-	if a.tabler, err = enlist("t", 0, "203.0.113.3"); err != nil {
+	if a.tabler, err = enlist("t", 0, a.addr(3)); err != nil {
 		return nil, err
 	}
 	for i := range hashAccounts {
-		acc, err := enlist("h", i, hashAddresses[i%len(hashAddresses)])
+		acc, err := enlist("h", i, a.addr(hashAddresses[i%len(hashAddresses)]))
 		if err != nil {
 			return nil, err
 		}
 		a.hashers = append(a.hashers, acc)
 	}
 	for k := range attackBotAccounts {
-		acc, err := enlist("b", k, fmt.Sprintf("203.0.113.%d", 20+k))
+		acc, err := enlist("b", k, a.addr(20+k))
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +101,7 @@ func prepareAttacks(ctx context.Context, base string) (*Attacks, error) {
 		return nil, err
 	}
 	for k := range attackHookAccounts {
-		acc, err := enlist("w", k, fmt.Sprintf("203.0.113.%d", 30+k))
+		acc, err := enlist("w", k, a.addr(30+k))
 		if err == nil {
 			err = a.hookUp(ctx, acc)
 		}
@@ -111,6 +113,16 @@ func prepareAttacks(ctx context.Context, base string) (*Attacks, error) {
 	}
 	return a, nil
 }
+
+// attackRuns counts the attacks prepared by this process: each run of one
+// loadtest (-pairs) attacks from addresses of its own, 40 apart, as the
+// site's limits by address (5 sign-ups an hour) would otherwise refuse
+// the third run's attackers before it starts.
+var attackRuns atomic.Int64
+
+// addr is the attackers' address n of this run (203.0.113.0/24; the first
+// run's are .n).
+func (a *Attacks) addr(n int) string { return fmt.Sprintf("203.0.113.%d", (a.first+n-1)%254+1) }
 
 // Close stops the tarpit.
 func (a *Attacks) Close() { a.tarpit.Close() }
@@ -154,7 +166,7 @@ func (a *Attacks) slowBodies(ctx context.Context) {
 				if err != nil {
 					return
 				}
-				fmt.Fprintf(c, "POST /login HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\nX-Forwarded-For: 203.0.113.1\r\n\r\n", host)
+				fmt.Fprintf(c, "POST /login HTTP/1.1\r\nHost: %s\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\nX-Forwarded-For: %s\r\n\r\n", host, a.addr(1))
 				for ctx.Err() == nil {
 					if _, err := c.Write([]byte("x")); err != nil {
 						break
@@ -292,7 +304,7 @@ func (a *Attacks) tables(ctx context.Context) {
 func (a *Attacks) signups(ctx context.Context) {
 	run := rand.IntN(1e6)
 	for i := 0; i < attackSignups && ctx.Err() == nil; i++ {
-		_, _, code, err := signUp(ctx, a.base, fmt.Sprintf("atk_u%d_%d", run, i), "203.0.113.4")
+		_, _, code, err := signUp(ctx, a.base, fmt.Sprintf("atk_u%d_%d", run, i), a.addr(4))
 		if err != nil && ctx.Err() != nil {
 			return // cut off by the attack's end: not an answer
 		}

@@ -21,7 +21,8 @@ const (
 	hashAccounts    = 4
 )
 
-var hashAddresses = []string{"203.0.113.5", "203.0.113.6"}
+// hashAddresses are the flood's addresses (Attacks.addr).
+var hashAddresses = []int{5, 6}
 
 // hashFlood asks for password checks from two addresses, as many as
 // attackHashLoops loops get: sign-ups with a name that is taken and
