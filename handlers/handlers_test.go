@@ -395,7 +395,7 @@ func finish(t *testing.T, s *site, id uint, players ...*client) {
 	t.Fatalf("game %d did not end", id)
 }
 
-var scoreRowRE = regexp.MustCompile(`(?s)<h2 id="final-h">Game over</h2>.*?<tbody>(.*?)</tbody>`)
+var scoreRowRE = regexp.MustCompile(`(?s)<h2 id="final-h">Game over: .*?</h2>(.*?</tbody>)`)
 
 // checkFinal looks at the score page as the player sees it and checks it
 // against the engine's result, and downloads the record.

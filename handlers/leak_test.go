@@ -60,7 +60,7 @@ func pagesFor(t *testing.T, s *site, c *client, id uint) map[string]string {
 	return out
 }
 
-var handTileRE = regexp.MustCompile(`class="tile" data-tile="(\d{4})"`)
+var handTileRE = regexp.MustCompile(`class="tile(?: turns)?" data-tile="(\d{4})"`)
 
 // checkNoLeak asserts that a viewer's pages show their own hand and nothing
 // of anybody else's, nor the piles or the setup.

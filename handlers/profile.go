@@ -50,7 +50,7 @@ func (s *Server) profile(c echo.Context) error {
 		Stats: views.ProfileStats{Finished: st.Finished, Wins: st.Wins, Places: st.Places, Resignations: st.Resignations, Timeouts: st.Timeouts,
 			Average: l.Num(int(math.Round(st.AverageScore)))}}
 	for _, p := range hist {
-		vm.History = append(vm.History, p.To)
+		vm.History = append(vm.History, views.RatingPoint{At: p.At, Rating: p.To})
 	}
 	now := s.store.Clock()
 	for _, g := range games {

@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ func TestProfile(t *testing.T) {
 	anon := s.client("anon")
 	code, page := anon.get("/users/ana")
 	if code != http.StatusOK || !strings.Contains(page, "<h1>ana</h1>") || !strings.Contains(page, "(provisional: 2 of 10 rated games)") ||
-		!strings.Contains(page, `<polyline points="0.0,`) || !strings.Contains(page, `<a href="/users/bob">bob</a>`) || !strings.Contains(page, "<dt>Finished</dt><dd>3</dd>") {
+		!strings.Contains(page, `<polyline points="48.0,`) || !strings.Contains(page, `<a href="/users/bob">bob</a>`) || !strings.Contains(page, "<dt>Finished</dt><dd>3</dd>") {
 		t.Fatalf("ana's profile: %d\n%s", code, page)
 	}
 	if strings.Count(page, `class="result"`) != 3 || !strings.Contains(page, " of 2, ") {
@@ -63,7 +64,7 @@ func TestProfile(t *testing.T) {
 	}
 	_, final := ana.get(fmt.Sprintf("/games/%d", second))
 	final = final[strings.Index(final, `id="final"`):]
-	if !strings.Contains(final[:strings.Index(final, "</table>")], `<span class="rating">(`) {
+	if !regexp.MustCompile(`<span class="rating">[+−]\d+ rating</span>`).MatchString(final[:strings.Index(final, "</table>")]) {
 		t.Fatal("the final table does not show the rating change")
 	}
 	if code, page := anon.get("/ratings"); code != http.StatusOK || !strings.Contains(page, "Glicko-2") {

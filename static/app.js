@@ -109,6 +109,20 @@ document.addEventListener("DOMContentLoaded", padForBar);
 document.addEventListener("htmx:afterSettle", padForBar);
 document.addEventListener("toggle", padForBar, true);
 
+// The hint that the board can be dragged goes once the player has dragged
+// (or wheeled) it: the browser keeps that they know.
+function pannedOnce() {
+  try { return localStorage.getItem("cacao-panned") === "1"; } catch (e) { return false; }
+}
+if (pannedOnce()) document.documentElement.classList.add("panned");
+["touchmove", "wheel"].forEach(function (n) {
+  document.addEventListener(n, function (e) {
+    if (pannedOnce() || !e.target.closest || !e.target.closest("#board-wrap")) return;
+    try { localStorage.setItem("cacao-panned", "1"); } catch (x) { return; }
+    document.documentElement.classList.add("panned");
+  }, { passive: true });
+});
+
 // A board larger than its box opens framed on the cells the player may
 // choose (or the tile chosen; else the board's middle), not on its corner;
 // so does it at another size. Such a box is marked (pans): the page then
@@ -210,6 +224,33 @@ document.addEventListener("keydown", function (e) {
   if (!el || el.disabled) return;
   e.preventDefault();
   el.click();
+});
+
+// r turns the chosen tile, as Rotate does (the key's place, so that it is
+// r on every keyboard layout), unless it types into a field.
+document.addEventListener("keydown", function (e) {
+  if (e.code !== "KeyR" || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+  var t = e.target;
+  if (t && t.closest && t.closest("input, textarea, select, [contenteditable]")) return;
+  var el = document.getElementById("rotate");
+  if (!el) return;
+  e.preventDefault();
+  el.click();
+});
+
+// The sign that others wrote in the table chat (ChatNews, with the chat's
+// live refetch) goes once the chat is in sight, or once followed.
+function chatNews() {
+  var n = document.getElementById("chat-news"), c = document.getElementById("chat");
+  if (!n || n.hidden || !c) return;
+  var r = c.getBoundingClientRect();
+  if (r.top < innerHeight && r.bottom > 0) n.hidden = true;
+}
+document.addEventListener("htmx:afterSettle", chatNews);
+addEventListener("scroll", chatNews, { passive: true });
+document.addEventListener("click", function (e) {
+  var n = e.target.closest && e.target.closest("#chat-news");
+  if (n) n.hidden = true;
 });
 
 // Every request of the page says whether the page is shown (the Page

@@ -360,7 +360,8 @@ func figureShape() templ.Component {
 	})
 }
 
-// The village's icons: gold, fruit, sun, water, a hand and a stack of tiles.
+// The village's icons: gold, fruit, sun, water, a temple, a hand and a
+// stack of tiles.
 func villageIcons() templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -394,7 +395,7 @@ func villageIcons() templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "</symbol> <symbol id=\"i-sun\" viewBox=\"0 0 20 20\"><path d=\"M10 1V4M10 16V19M1 10H4M16 10H19M3.6 3.6L5.8 5.8M16.4 3.6L14.2 5.8M3.6 16.4L5.8 14.2M16.4 16.4L14.2 14.2\" stroke=\"#b45d00\" stroke-width=\"2\" stroke-linecap=\"round\"></path> <circle cx=\"10\" cy=\"10\" r=\"5\" fill=\"#ffd23f\" stroke=\"#8a4b00\" stroke-width=\"1.5\"></circle></symbol> <symbol id=\"i-water\" viewBox=\"0 0 20 20\"><path d=\"M10 1C14 7 16 10 16 13A6 6 0 0 1 4 13C4 10 6 7 10 1Z\" fill=\"#2f86d6\" stroke=\"#0d3a66\" stroke-width=\"1.5\"></path></symbol> <symbol id=\"i-hand\" viewBox=\"0 0 20 20\"><rect x=\"2\" y=\"5\" width=\"9\" height=\"12\" rx=\"1.5\" fill=\"#e2d8c6\" stroke=\"#000\" transform=\"rotate(-18 6 17)\"></rect> <rect x=\"6\" y=\"4\" width=\"9\" height=\"12\" rx=\"1.5\" fill=\"#efe7d8\" stroke=\"#000\"></rect> <rect x=\"9\" y=\"5\" width=\"9\" height=\"12\" rx=\"1.5\" fill=\"#f6efe2\" stroke=\"#000\" transform=\"rotate(18 14 17)\"></rect></symbol> <symbol id=\"i-stack\" viewBox=\"0 0 20 20\"><rect x=\"6\" y=\"1\" width=\"12\" height=\"12\" rx=\"2\" fill=\"#c9bfae\" stroke=\"#000\"></rect> <rect x=\"4\" y=\"4\" width=\"12\" height=\"12\" rx=\"2\" fill=\"#e2d8c6\" stroke=\"#000\"></rect> <rect x=\"2\" y=\"7\" width=\"12\" height=\"12\" rx=\"2\" fill=\"#f6efe2\" stroke=\"#000\"></rect></symbol>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, "</symbol> <symbol id=\"i-sun\" viewBox=\"0 0 20 20\"><path d=\"M10 1V4M10 16V19M1 10H4M16 10H19M3.6 3.6L5.8 5.8M16.4 3.6L14.2 5.8M3.6 16.4L5.8 14.2M16.4 16.4L14.2 14.2\" stroke=\"#b45d00\" stroke-width=\"2\" stroke-linecap=\"round\"></path> <circle cx=\"10\" cy=\"10\" r=\"5\" fill=\"#ffd23f\" stroke=\"#8a4b00\" stroke-width=\"1.5\"></circle></symbol> <symbol id=\"i-water\" viewBox=\"0 0 20 20\"><path d=\"M10 1C14 7 16 10 16 13A6 6 0 0 1 4 13C4 10 6 7 10 1Z\" fill=\"#2f86d6\" stroke=\"#0d3a66\" stroke-width=\"1.5\"></path></symbol> <symbol id=\"i-hand\" viewBox=\"0 0 20 20\"><rect x=\"2\" y=\"5\" width=\"9\" height=\"12\" rx=\"1.5\" fill=\"#e2d8c6\" stroke=\"#000\" transform=\"rotate(-18 6 17)\"></rect> <rect x=\"6\" y=\"4\" width=\"9\" height=\"12\" rx=\"1.5\" fill=\"#efe7d8\" stroke=\"#000\"></rect> <rect x=\"9\" y=\"5\" width=\"9\" height=\"12\" rx=\"1.5\" fill=\"#f6efe2\" stroke=\"#000\" transform=\"rotate(18 14 17)\"></rect></symbol> <symbol id=\"i-temple\" viewBox=\"0 0 20 20\"><path d=\"M2 18H18V15H16V12H14V9H12V6H8V9H6V12H4V15H2Z\" fill=\"#e8dcc0\" stroke=\"#4a3a20\" stroke-width=\"1.3\" stroke-linejoin=\"round\"></path> <path d=\"M9 3H11V6H9Z\" fill=\"#4a3a20\"></path></symbol> <symbol id=\"i-stack\" viewBox=\"0 0 20 20\"><rect x=\"6\" y=\"1\" width=\"12\" height=\"12\" rx=\"2\" fill=\"#c9bfae\" stroke=\"#000\"></rect> <rect x=\"4\" y=\"4\" width=\"12\" height=\"12\" rx=\"2\" fill=\"#e2d8c6\" stroke=\"#000\"></rect> <rect x=\"2\" y=\"7\" width=\"12\" height=\"12\" rx=\"2\" fill=\"#f6efe2\" stroke=\"#000\"></rect></symbol>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -21,11 +21,22 @@ type Board struct {
 	Chosen                 *engine.Cell
 	Ghost                  *engine.TileView  // the tile chosen, on its cell, before Confirm
 	GhostFills             []engine.TileView // the jungle tiles the move would lay
+	FillAlts               []FillAlt         // the other fill options' tiles, small on their cells
 	Gains                  []engine.TileGain // what the move gives the viewer, by tile
 	Link                   func(engine.Cell) string
 	Names                  []string
 	Changed                []engine.Cell       // changed since the viewer's last move: outlined
 	Arrived                map[engine.Cell]int // GameVM.Arrived
+}
+
+// FillAlt is a jungle tile another fill option would lay on cell At: drawn
+// small in the cell's corner (Nth of that cell's, from 0), it chooses that
+// option (Link).
+type FillAlt struct {
+	At   engine.Cell
+	Tile engine.Jungle
+	N    int
+	Link string
 }
 
 // NewBoard lays out the tiles of v and the selectable cells.

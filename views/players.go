@@ -49,29 +49,6 @@ func RatingChange(l *i18n.Lang, from, to float64) string {
 	return l.Signed(int(math.Round(to - from)))
 }
 
-// chartPoints draws ratings as an SVG polyline's points in a w×h box, and
-// returns the lowest and highest rating drawn.
-func chartPoints(ratings []float64, w, h float64) (string, float64, float64) {
-	if len(ratings) == 0 {
-		return "", 0, 0
-	}
-	lo, hi := ratings[0], ratings[0]
-	for _, r := range ratings {
-		lo, hi = math.Min(lo, r), math.Max(hi, r)
-	}
-	span := math.Max(hi-lo, 20)
-	var b strings.Builder
-	for i, r := range ratings {
-		x := 0.0
-		if len(ratings) > 1 {
-			x = float64(i) * w / float64(len(ratings)-1)
-		}
-		y := h - 4 - (r-lo)/span*(h-8)
-		fmt.Fprintf(&b, "%.1f,%.1f ", x, y)
-	}
-	return strings.TrimSpace(b.String()), lo, hi
-}
-
 // HistoryFilter is the form that narrows a list of finished games, as
 // filled in: the list's address (Action, with Fixed, its own query, such
 // as "finished=all"), an opponent's name, a number of players (0: any)

@@ -320,7 +320,7 @@ func ReplayPage(vm ReplayVM) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = LogList(vm.Game).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = LogList(vm.Game, false).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

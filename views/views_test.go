@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -106,28 +107,36 @@ func TestBoardGolden(t *testing.T) {
 
 func TestVillagesGolden(t *testing.T) {
 	vm := fixedGame(t)
-	html := golden(t, "villages", Villages(vm))
+	html := golden(t, "villages", templ.Join(Villages(vm), VillageNumbers(vm)))
 	if strings.Contains(html, "<b>bo</b>") || !strings.Contains(html, "&lt;b&gt;bo&lt;/b&gt;") {
 		t.Fatal("a player name with HTML is not escaped")
 	}
 	// Each village drawn as it is: its fruit and sun tokens in their
-	// slots, said in words too, and its carrier on its water field.
+	// slots, the others faint, its carrier on its water field, all said in
+	// words; and the same in the table's row.
+	boards := strings.Split(html[:strings.Index(html, "<details")], `<li class="village`)[1:]
 	rows := strings.Split(html[strings.Index(html, "<tbody>"):], "<tr>")[1:]
-	if len(rows) != len(vm.Seats) {
-		t.Fatalf("%d rows for %d seats", len(rows), len(vm.Seats))
+	if len(boards) != len(vm.Seats) || len(rows) != len(vm.Seats) {
+		t.Fatalf("%d villages drawn and %d rows for %d seats", len(boards), len(rows), len(vm.Seats))
 	}
 	for i, s := range vm.Seats {
-		v, row := s.Village, rows[i]
-		fruit := regexp.MustCompile(`<svg class="tokens fruit".*?</svg>`).FindString(row)
-		sun := regexp.MustCompile(`<svg class="tokens sun".*?</svg>`).FindString(row)
-		if strings.Count(fruit, `class="on"`) != v.Fruit || strings.Count(fruit, "<ellipse") != engine.MaxFruit || !strings.Contains(row, fmt.Sprintf(`<span class="visually-hidden">%d/5</span>`, v.Fruit)) {
-			t.Errorf("fruit of %s (%d) not drawn out of 5: %s", s.Name, v.Fruit, fruit)
+		v, board := s.Village, boards[i]
+		empty := func(icon string) int {
+			return len(regexp.MustCompile(icon+`"[^>]*class="slot"`).FindAllString(board, -1))
 		}
-		if strings.Count(sun, `class="on"`) != v.Sun || strings.Count(sun, "<circle") != engine.MaxSun {
-			t.Errorf("sun of %s (%d) not drawn out of 3: %s", s.Name, v.Sun, sun)
+		if strings.Count(board, "#i-fruit\"") != engine.MaxFruit || empty("#i-fruit") != engine.MaxFruit-v.Fruit ||
+			strings.Count(board, "#i-sun\"") != engine.MaxSun || empty("#i-sun") != engine.MaxSun-v.Sun {
+			t.Errorf("the tokens of %s (%d fruit, %d sun) not drawn in their slots: %s", s.Name, v.Fruit, v.Sun, board)
 		}
-		if !strings.Contains(row, fmt.Sprintf(`<circle cx="%d" cy="7" r="3.5" class="carrier">`, v.WaterField*6+3)) {
-			t.Errorf("the carrier of %s is not on field %d", s.Name, v.WaterField)
+		fields := regexp.MustCompile(`<g class="field (\w+)">`).FindAllStringSubmatch(board, -1)
+		if len(fields) != len(engine.WaterTrack()) || fields[v.WaterField][1] != "here" {
+			t.Errorf("the carrier of %s is not on field %d: %v", s.Name, v.WaterField, fields)
+		}
+		if !strings.Contains(board, fmt.Sprintf("field %d of 9", v.WaterField+1)) || !strings.Contains(board, fmt.Sprintf("fruit %d of 5", v.Fruit)) {
+			t.Errorf("the village of %s is not said in words: %s", s.Name, board)
+		}
+		if !strings.Contains(rows[i], fmt.Sprintf("<td>%d/5</td>", v.Fruit)) {
+			t.Errorf("the row of %s does not tell its fruit: %s", s.Name, rows[i])
 		}
 	}
 }
@@ -167,7 +176,14 @@ func TestHandMarksOneOfTwoAlike(t *testing.T) {
 			t.Fatalf("the two alike tiles are told alike (%v): the chosen one should be turned", labels)
 		}
 		links := regexp.MustCompile(`href="([^"]+)"[^>]*id="tile-(\d)"`).FindAllStringSubmatch(html, -1)
+		rotate := regexp.MustCompile(`href="([^"]+)"[^>]*id="rotate"`).FindStringSubmatch(html)
 		for _, l := range links {
+			if l[2] == c.want { // the chosen tile turns, as Rotate does
+				if rotate == nil || l[1] != rotate[1] {
+					t.Fatalf("the chosen tile-%s links to %s, Rotate to %v: a click on it should turn it", l[2], l[1], rotate)
+				}
+				continue
+			}
 			if has := strings.Contains(l[1], "slot="); has != (l[2] == "2") {
 				t.Fatalf("tile-%s links to %s: only the second alike names its slot", l[2], l[1])
 			}
@@ -218,7 +234,7 @@ func TestTileSprite(t *testing.T) {
 		t.Fatalf("%s: %d, %d bytes; want the sprite's %d", static.Path(tileSprite), rec.Code, rec.Body.Len(), len(sprite))
 	}
 	ids := regexp.MustCompile(`<symbol id="([^"]+)"`).FindAllStringSubmatch(sprite, -1)
-	if want := 4*engine.NumWorkerKinds + engine.NumJungleKinds + 1 + 6; len(ids) != want {
+	if want := 4*engine.NumWorkerKinds + engine.NumJungleKinds + 1 + 7; len(ids) != want {
 		t.Fatalf("%d symbols in the sprite, want %d", len(ids), want)
 	}
 	symbol := func(id string) string {
@@ -519,5 +535,39 @@ func TestHandNotOfferedWhileWaiting(t *testing.T) {
 		if canAct && (len(links) != want || len(drawn) != 0) || !canAct && (len(links) != 0 || len(drawn) != want || strings.Contains(page, `id="rotate"`)) {
 			t.Errorf("can act %v: %d tiles as links, %d drawn (a hand of %d)\n%s", canAct, len(links), len(drawn), want, page)
 		}
+	}
+}
+
+// TestFillAltsChooseTheOtherOptions: the fill options not chosen are drawn
+// small on the cells where they would lay another tile than the chosen
+// one (a tile from the pile face down), each choosing its option; two at
+// most in a cell's corner.
+func TestFillAltsChooseTheOtherOptions(t *testing.T) {
+	vm := fixedGame(t)
+	at := engine.Cell{X: 40, Y: 40}
+	vm.Sel = Selection{Tile: vm.View.Hand[0].String(), At: &at, Fill: 1}
+	a, b := engine.Cell{X: 41, Y: 40}, engine.Cell{X: 40, Y: 41}
+	opts := [][]engine.Fill{
+		{{At: a, Tile: engine.M3}, {At: b, Tile: engine.P1}},
+		{{At: a, Tile: engine.P1}, {At: b, Tile: engine.M3}},
+		{{At: a, Tile: engine.P1}, {At: b, FromPile: true}},
+		{{At: a, Tile: engine.M4}, {At: b, Tile: engine.P1}},
+	}
+	for _, o := range opts {
+		vm.Play.FillOptions = append(vm.Play.FillOptions, FillOption{Fills: o})
+	}
+	vm.Play.Fills = opts[1]
+	link := func(i int) string { return vm.Link(vm.Sel.WithFill(i)) }
+	want := []FillAlt{
+		{At: a, Tile: engine.M3, N: 0, Link: link(0)},
+		{At: b, Tile: engine.P1, N: 0, Link: link(0)},
+		{At: b, Tile: engine.NoJungle, N: 1, Link: link(2)}, // the pile's: a's P1 is the chosen one's
+		{At: a, Tile: engine.M4, N: 1, Link: link(3)},       // b's P1 would be a third in its corner
+	}
+	if got := vm.fillAlts(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("fillAlts = %+v\nwant %+v", got, want)
+	}
+	if link(0) == link(1) || link(2) == link(3) {
+		t.Fatal("the options' links do not tell them apart")
 	}
 }

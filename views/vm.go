@@ -365,6 +365,7 @@ type LinkAttrs struct {
 	Cell, Tile       string // data-cell, data-tile
 	Current          string // aria-current, "true" or "false"; "" for none
 	Autofocus        bool   // the control a keyboard player goes on with
+	Keys             string // aria-keyshortcuts: the key app.js gives it
 }
 
 // LogShown is how many of the log's last entries the game page shows.
@@ -418,6 +419,7 @@ func (vm GameVM) boardFor() Board {
 			for _, f := range vm.Play.Fills {
 				b.GhostFills = append(b.GhostFills, engine.TileView{At: f.At, Jungle: f.Tile})
 			}
+			b.FillAlts = vm.fillAlts()
 			for _, g := range vm.Play.TileGains {
 				if g.Gain.Seat == vm.Me {
 					b.Gains = append(b.Gains, g)
@@ -426,6 +428,30 @@ func (vm GameVM) boardFor() Board {
 		}
 	}
 	return b
+}
+
+// fillAlts are the tiles the fill options not chosen would lay where the
+// chosen one lays another, each choosing its option.
+func (vm GameVM) fillAlts() []FillAlt {
+	chosen := map[engine.Cell]engine.Jungle{}
+	for _, f := range vm.Play.Fills {
+		chosen[f.At] = f.Tile
+	}
+	var alts []FillAlt
+	n := map[engine.Cell]int{}
+	for i, o := range vm.Play.FillOptions {
+		if i == vm.Sel.Fill {
+			continue
+		}
+		for _, f := range o.Fills {
+			if t, ok := chosen[f.At]; ok && t == f.Tile || n[f.At] == 2 { // two fit a cell's corner
+				continue
+			}
+			alts = append(alts, FillAlt{At: f.At, Tile: f.Tile, N: n[f.At], Link: vm.Link(vm.Sel.WithFill(i))})
+			n[f.At]++
+		}
+	}
+	return alts
 }
 
 func sortCells(cs []engine.Cell) {

@@ -1,6 +1,7 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -461,3 +462,33 @@ func NewsName(l *i18n.Lang, name string) string {
 	}
 	return ""
 }
+
+// winnersLine names the winners of a finished game (lines ranked): "ana
+// wins", or who share first place.
+func winnersLine(ctx context.Context, lines []ScoreLine) string {
+	var names []string
+	for _, s := range lines {
+		if s.Place == 1 {
+			names = append(names, s.Name)
+		}
+	}
+	if len(names) == 1 {
+		return t(ctx, "%s wins", names[0])
+	}
+	return t(ctx, "%s share first place", strings.Join(names, t(ctx, ", ")))
+}
+
+// topScore is the width a score's parts are drawn against: the largest sum
+// of a seat's parts, each taken as it is drawn (its size, whatever its
+// sign).
+func topScore(lines []ScoreLine) int {
+	top := 1
+	for _, s := range lines {
+		top = max(top, abs(s.Coins)+abs(s.Temples)+abs(s.Sun)+abs(s.Water))
+	}
+	return top
+}
+
+// partWidth is how wide a part of n points is drawn, in per cent of the
+// line, against top.
+func partWidth(n, top int) float64 { return 100 * float64(abs(n)) / float64(top) }

@@ -823,14 +823,14 @@ func turnCounts(tabs []*tab) string {
 // and a winner.
 func (tb *tab) checkFinal(players int) {
 	tb.b.t.Helper()
-	tb.must(tb.do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#final table"))))
-	rows, err := eval[[]string](tb, `[...document.querySelectorAll('#final tbody tr')].map((r) => r.textContent.replace(/\s+/g, ' ').trim())`)
+	tb.must(tb.do(10*time.Second, chromedp.WaitVisible(chromedp.CSS("#final .standings"))))
+	rows, err := eval[[]string](tb, `[...document.querySelectorAll('#final .standings li')].map((r) => r.textContent.replace(/\s+/g, ' ').trim())`)
 	tb.must(err)
 	if len(rows) != players {
-		tb.b.fatalf("%s: the final table has %d rows, want %d: %q", tb.name, len(rows), players, rows)
+		tb.b.fatalf("%s: the final scores have %d lines, want %d: %q", tb.name, len(rows), players, rows)
 	}
 	if !strings.Contains(strings.Join(rows, "\n"), "winner") {
-		tb.b.fatalf("%s: the final table names no winner: %q", tb.name, rows)
+		tb.b.fatalf("%s: the final scores name no winner: %q", tb.name, rows)
 	}
 }
 

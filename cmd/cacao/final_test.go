@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,14 +46,33 @@ func TestBrowserFinalTableRanked(t *testing.T) {
 			b.fatalf("the final table is not by total: %+v", rows)
 		}
 	}
-	// On a phone, in English and Persian, the table fits its card.
+	// On a phone, in English, Persian and Chinese, the table fits its card
+	// and its headings take two lines at most (in Chinese they once broke
+	// a character a line, in Persian took three).
 	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
-	for _, l := range []string{"fa", "en"} {
+	for _, l := range []string{"fa", "zh-Hans", "en"} {
 		a.setLang(l)
-		over, err := eval[float64](a, `(() => { const r = document.querySelector('#final .table-scroll'); return r.scrollWidth - r.clientWidth; })()`)
+		type fit struct {
+			Over  float64
+			Lines []float64 // each heading's height in lines
+		}
+		f, err := eval[fit](a, `(() => {
+			document.querySelector('#final details').open = true;
+			const r = document.querySelector('#final .table-scroll');
+			const lines = [...document.querySelectorAll('#final thead th')].map((th) => {
+				const cs = getComputedStyle(th), line = parseFloat(cs.lineHeight) || 1.45 * parseFloat(cs.fontSize);
+				return (th.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom)) / line;
+			});
+			return {over: r.scrollWidth - r.clientWidth, lines};
+		})()`)
 		a.must(err)
-		if over > 0 {
-			b.fatalf("%s: on a phone the final table is %.0f px wider than its card", l, over)
+		if f.Over > 0 {
+			b.fatalf("%s: on a phone the final table is %.0f px wider than its card", l, f.Over)
+		}
+		for _, n := range f.Lines {
+			if n > 2.2 {
+				b.fatalf("%s: on a phone a heading of the final table takes %.1f lines (all: %v)", l, n, f.Lines)
+			}
 		}
 	}
 	if page := a.text("#game-main"); strings.Contains(page, "nobody yet") {
@@ -69,23 +89,27 @@ func TestBrowserFinalTableRanked(t *testing.T) {
 }
 
 // TestBrowserLogOpensOnTheLatest: the game page's log, which scrolls in
-// its box, opens on its latest entry (it opened on the first, the news
-// hidden below).
+// its box, opens on its latest entry, whole: the latest first (it opened
+// on the first, the news hidden below; then on its end, its top line
+// cut).
 func TestBrowserLogOpensOnTheLatest(t *testing.T) {
 	t.Parallel()
 	_, b, a, game := aliceAgainstGreedyAt(t, true, afterTurns, 9, 1280, 800)
-	type box struct{ Scrolls, LastInView, FirstInView bool }
+	type box struct {
+		Scrolls, LatestInView bool
+		Turns                 []int // the turn numbers, from the top
+	}
 	got, err := eval[box](a, `(() => {
-		const w = document.querySelector('#game-log .log-scroll') || document.getElementById('log'), v = w.getBoundingClientRect();
-		const items = document.querySelectorAll('#log li'), last = items[items.length - 1].getBoundingClientRect(), first = items[0].getBoundingClientRect();
-		return {scrolls: w.scrollHeight > w.clientHeight, lastInView: last.top >= v.top - 1 && last.bottom <= v.bottom + 1, firstInView: first.top >= v.top - 1 && first.bottom <= v.bottom + 1};
+		const w = document.querySelector('#game-log .log-scroll'), v = w.getBoundingClientRect(), top = document.querySelector('#log li').getBoundingClientRect();
+		return {scrolls: w.scrollHeight > w.clientHeight, latestInView: top.top >= v.top - 1 && top.bottom <= v.bottom + 1,
+			turns: [...document.querySelectorAll('#log .turn-no')].map((n) => Number(n.textContent.replace(/\D/g, '')))};
 	})()`)
 	a.must(err)
 	if !got.Scrolls {
 		b.fatalf("the log of game %d does not scroll in its box: the test needs one that does", game)
 	}
-	if !got.LastInView || got.FirstInView {
-		b.fatalf("the log opens with its latest entry in view %v and its first %v; want the latest", got.LastInView, got.FirstInView)
+	if !got.LatestInView || !slices.IsSortedFunc(got.Turns, func(x, y int) int { return y - x }) {
+		b.fatalf("the log opens with its top entry whole %v, its turns from the top %v; want the latest first, whole", got.LatestInView, got.Turns)
 	}
 }
 
@@ -101,6 +125,7 @@ func TestBrowserSharedPlaceFitsAPhone(t *testing.T) {
 	a.must(a.click(`form button#resign`, "Resign"))
 	a.must(a.waitFor(`!!document.getElementById('final')`, 10*time.Second, "the game, played to the end by the bots"))
 	over, err := eval[float64](a, `(() => {
+		document.querySelector('#final details').open = true;
 		for (const td of document.querySelectorAll('#final td.place')) td.firstChild.textContent = '1st (shared) ';
 		document.querySelectorAll('#final tbody tr td:nth-child(7) strong').forEach((s) => s.textContent = '169');
 		const r = document.querySelector('#final .table-scroll');

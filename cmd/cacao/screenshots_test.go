@@ -99,6 +99,9 @@ func (tb *tab) shootSizes(dir, name string) {
 			}
 			tb.must(tb.do(10*time.Second, chromedp.EmulateViewport(s.width, s.height, opts...)))
 			time.Sleep(100 * time.Millisecond) // let the layout settle at the new size
+			// What moves (a final score building up, news arriving) has come
+			// to rest.
+			tb.must(tb.waitFor(`document.getAnimations().every((x) => x.playState !== 'running' || x.effect.getTiming().iterations === Infinity)`, 10*time.Second, "the page at rest"))
 			png, err := tb.screenshot()
 			tb.must(err)
 			file := fmt.Sprintf("%s-%s.png", name, s.name)
@@ -217,8 +220,9 @@ func TestScreenshots(t *testing.T) {
 		a.chooseTileWithPlaces(1)
 	}
 	a.shoot(dir, "06b-turn-tile")
-	// Turned once, or on to a turn with places.
-	for r := 0; r == 0 || r < 3 && len(a.mustState().Cells) == 0; r++ {
+	// Turned once, or on to a turn with places (unless the hand has only
+	// 1111, which does not turn).
+	for r := 0; a.mustState().Rotate && (r == 0 || r < 3 && len(a.mustState().Cells) == 0); r++ {
 		a.must(a.click(rotateSel, "Rotate"))
 	}
 	if len(a.mustState().Cells) == 0 {

@@ -161,3 +161,34 @@ func TestBrowserHiddenTabSeesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserChatNewsOnAPhone: on a phone, at the top of the game page,
+// bob's new message in the table chat (far below) is signalled at the top
+// of the screen; the sign leads to the chat and goes.
+func TestBrowserChatNewsOnAPhone(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	id := s.gameBetween(s.user("alice"), s.user("bob"))
+	b := newBrowser(t, true, s.logs)
+	a, bb := b.newTab("alice", true), b.newTab("bob", true)
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
+	for _, tb := range []*tab{a, bb} {
+		s.openGame(tb, tb.name, id)
+		tb.must(tb.waitFor(`typeof window.htmx !== 'undefined' && !!document.querySelector('#chat-text')`, 10*time.Second, "the chat's form"))
+	}
+	if shown, err := eval[bool](a, `(() => { window.scrollTo(0, 0); return !document.getElementById('chat-news').hidden; })()`); err != nil || shown {
+		b.fatalf("a sign of new messages before anyone wrote (%v)", err)
+	}
+	bb.must(bb.do(10*time.Second, chromedp.SendKeys("#chat-text", "good luck"), chromedp.Click(`#chat form.chat-form button[type=submit]`)))
+	a.must(a.waitFor(`!document.getElementById('chat-news').hidden`, 10*time.Second, "the sign of bob's message"))
+	if out := a.notInView([][2]string{{"#chat-news", "the sign of a new message"}}); len(out) > 0 {
+		b.fatalf("on a phone: %s", strings.Join(out, "; "))
+	}
+	if got := a.text("#chat-news"); got != "1 new message in the chat" {
+		b.fatalf("the sign says %q", got)
+	}
+	xy, err := eval[[]float64](a, `(() => { const r = document.getElementById('chat-news').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`)
+	a.must(err)
+	a.must(a.do(5*time.Second, chromedp.MouseClickXY(xy[0], xy[1])))
+	a.must(a.waitFor(`document.getElementById('chat-news').hidden && document.getElementById('chat').getBoundingClientRect().top < innerHeight`, 5*time.Second, "the chat in sight, the sign gone"))
+}

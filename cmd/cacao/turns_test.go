@@ -65,11 +65,11 @@ func TestBrowserTitleSaysYourTurn(t *testing.T) {
 	}
 }
 
-// TestBrowserPlayersTable: in the players' table a seat's state ("(to
-// play)") sits whole on a line of its own under the name, at both sizes;
-// the tiles in hand and in the pile are each drawn with their count (not
-// "3/8", which reads as a fraction); and the table, drawings and all,
-// fits its card without scrolling sideways.
+// TestBrowserPlayersTable: on each village a seat's state ("(to play)")
+// sits whole on one line, at both sizes; the villages in numbers (the
+// table under its disclosure) tell the tiles in hand and in the pile in
+// words (not "3/8", which reads as a fraction); and the table fits its
+// card without scrolling sideways.
 func TestBrowserPlayersTable(t *testing.T) {
 	t.Parallel()
 	b, a, game := aliceAgainstABot(t)
@@ -77,19 +77,21 @@ func TestBrowserPlayersTable(t *testing.T) {
 		a.must(a.do(5*time.Second, chromedp.EmulateViewport(int64(sc.w), int64(sc.h))))
 		a.must(a.navigate(game))
 		a.must(a.waitFor(`document.readyState === 'complete'`, 10*time.Second, "the game page"))
-		heads, err := eval[[]string](a, `[...document.querySelectorAll('#villages thead th')].map((h) => h.textContent.trim())`)
+		_, err := eval[bool](a, `document.getElementById('village-numbers').open = true`)
+		a.must(err)
+		heads, err := eval[[]string](a, `[...document.querySelectorAll('#village-numbers thead th')].map((h) => h.textContent.trim())`)
 		a.must(err)
 		if !slices.Contains(heads, "Tiles") {
 			b.fatalf("%s: the players' table has the columns %q, want Tiles", sc.name, heads)
 		}
-		tiles, err := eval[[]string](a, `[...document.querySelectorAll('#villages td.tiles')].map((td) => td.textContent.replace(/\s+/g, ' ').trim())`)
+		tiles, err := eval[[]string](a, `[...document.querySelectorAll('#village-numbers td.tiles')].map((td) => td.textContent.replace(/\s+/g, ' ').trim())`)
 		a.must(err)
 		for _, td := range tiles {
 			if !regexp.MustCompile(`^\d+ in hand, \d+ in the pile$`).MatchString(td) {
 				b.fatalf("%s: a seat's tiles read %q", sc.name, td)
 			}
 		}
-		over, err := eval[float64](a, `(() => { const r = document.querySelector('#villages .table-scroll'); return r.scrollWidth - r.clientWidth; })()`)
+		over, err := eval[float64](a, `(() => { const r = document.querySelector('#village-numbers .table-scroll'); return r.scrollWidth - r.clientWidth; })()`)
 		a.must(err)
 		if over > 0 {
 			b.fatalf("%s: the players' table is %.0f px wider than its card", sc.name, over)
@@ -98,15 +100,14 @@ func TestBrowserPlayersTable(t *testing.T) {
 			Text         string
 			Rects        int     // line boxes
 			Height, Line float64 // its height, and a line's
-			Indent       float64 // from the start of the cell
 		}
-		states, err := eval[[]state](a, `[...document.querySelectorAll('#villages tbody th')].flatMap((th) => [...th.querySelectorAll('*')].filter((e) => e.textContent.trim() === '(to play)').map((e) => {
+		states, err := eval[[]state](a, `[...document.querySelectorAll('.village-head *')].filter((e) => e.textContent.trim() === '(to play)').map((e) => {
 			const r = e.getClientRects();
-			return {text: e.textContent.trim(), rects: r.length, height: r.length ? r[0].height : 0, line: parseFloat(getComputedStyle(e).lineHeight) || 20, indent: r.length ? r[0].left - th.getBoundingClientRect().left : 0};
-		}))`)
+			return {text: e.textContent.trim(), rects: r.length, height: r.length ? r[0].height : 0, line: parseFloat(getComputedStyle(e).lineHeight) || 20};
+		})`)
 		a.must(err)
-		if len(states) != 1 || states[0].Rects != 1 || states[0].Height > 1.5*states[0].Line || states[0].Indent > 20 {
-			b.fatalf("%s: the seat to play is marked %+v; want \"(to play)\" whole, on a line under the name", sc.name, states)
+		if len(states) != 1 || states[0].Rects != 1 || states[0].Height > 1.5*states[0].Line {
+			b.fatalf("%s: the seat to play is marked %+v; want \"(to play)\" whole, on one line", sc.name, states)
 		}
 	}
 	// The table fits its card in every language (Persian's words and
@@ -114,7 +115,7 @@ func TestBrowserPlayersTable(t *testing.T) {
 	a.villagesFit("zh-Hant", "fa")
 }
 
-// villagesFit checks that the players' table fits its card in each
+// villagesFit checks that the villages in numbers fit their card in each
 // language, at both sizes.
 func (tb *tab) villagesFit(langs ...string) {
 	tb.b.t.Helper()
@@ -122,10 +123,15 @@ func (tb *tab) villagesFit(langs ...string) {
 		tb.setLang(l)
 		for _, sc := range screens {
 			tb.must(tb.do(5*time.Second, chromedp.EmulateViewport(int64(sc.w), int64(sc.h))))
-			over, err := eval[float64](tb, `(() => { const r = document.querySelector('#villages .table-scroll'); return r.scrollWidth - r.clientWidth; })()`)
+			over, err := eval[float64](tb, `(() => { document.getElementById('village-numbers').open = true; const r = document.querySelector('#village-numbers .table-scroll'); return r.scrollWidth - r.clientWidth; })()`)
 			tb.must(err)
 			if over > 0 {
 				tb.b.fatalf("%s, %s: the players' table is %.0f px wider than its card", l, sc.name, over)
+			}
+			wide, err := eval[[]string](tb, `[...document.querySelectorAll('.village')].filter((v) => v.scrollWidth > v.clientWidth + 1).map((v) => v.textContent.replace(/\s+/g, ' ').trim())`)
+			tb.must(err)
+			if len(wide) > 0 {
+				tb.b.fatalf("%s, %s: villages wider than their boards: %q", l, sc.name, wide)
 			}
 		}
 	}

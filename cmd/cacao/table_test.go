@@ -1,0 +1,230 @@
+package main
+
+// The table as it stands on the screen: the board, the bar of the move and
+// every village in view together on a laptop; on a phone the hand and
+// Rotate there to tap at every scroll, the player's own village before the
+// board; the chosen tile turned by a tap on it or by the R key.
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"cacao/models"
+	"cacao/models/autoplay"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// fourAtTheTable opens alice's four-player game against three greedy bots
+// at her turn, a few moves in, at the screen size given, with a tile
+// chosen that has a place to go.
+func fourAtTheTable(t *testing.T, w, h int64) (*browser, *tab) {
+	t.Helper()
+	s := seededSite(t)
+	alice := s.user("alice")
+	g, err := s.store.CreateGame(alice, models.GameSpec{Seats: []string{"greedy", "greedy", "greedy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	autoplay.Bots(s.store, g.ID, nil)
+	s.playUntil(g.ID, withATurningTile(alice, afterTurns(alice, 3)))
+	b := newBrowser(t, true, s.logs)
+	a := b.newTab("alice", true)
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(w, h)))
+	s.openGame(a, "alice", g.ID)
+	for a.mustState().Choice {
+		a.must(a.click(`#confirm-choice`, "Confirm choice"))
+	}
+	a.chooseTileWithPlaces(1)
+	return b, a
+}
+
+// withATurningTile is p with a tile in u's hand that turns (not 1-1-1-1).
+func withATurningTile(u *models.User, p target) target {
+	return target{p.what + ", with a tile that turns", func(l *models.Loaded) bool {
+		if !p.is(l) {
+			return false
+		}
+		for _, w := range l.Play.State().Player(seatOf(l, u)).HandTiles() {
+			if len(w.Rotations()) > 1 {
+				return true
+			}
+		}
+		return false
+	}}
+}
+
+// notInViewJS lists, of the elements named (CSS, what), those not wholly
+// on the screen, or covered at their middle by something else.
+const notInViewJS = `((wanted) => {
+	const out = [];
+	for (const [css, what] of wanted) {
+		const els = [...document.querySelectorAll(css)];
+		if (els.length === 0) { out.push('no ' + what); continue; }
+		for (const el of els) {
+			const r = el.getBoundingClientRect();
+			if (r.width === 0 || r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
+				out.push(what + ' at ' + JSON.stringify([Math.round(r.left), Math.round(r.top), Math.round(r.right), Math.round(r.bottom)]) + ' is not wholly on the ' + innerWidth + 'x' + innerHeight + ' screen');
+				continue;
+			}
+			const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+			if (!hit || !(el.contains(hit) || hit.contains(el))) out.push(what + ' is covered by ' + (hit ? hit.tagName + '#' + hit.id + '.' + hit.className : 'nothing'));
+		}
+	}
+	return out;
+})`
+
+func (tb *tab) notInView(wanted [][2]string) []string {
+	tb.b.t.Helper()
+	var parts []string
+	for _, w := range wanted {
+		parts = append(parts, fmt.Sprintf("[%q, %q]", w[0], w[1]))
+	}
+	out, err := eval[[]string](tb, notInViewJS+"(["+strings.Join(parts, ",")+"])")
+	tb.must(err)
+	return out
+}
+
+// TestBrowserTableInView: at 1280×800, in a four-player game with a tile
+// chosen, the board, the bar of the move, the display and every village
+// are on the screen together, uncovered.
+func TestBrowserTableInView(t *testing.T) {
+	t.Parallel()
+	b, a := fourAtTheTable(t, 1280, 800)
+	_, err := eval[bool](a, `(() => { window.scrollTo(0, 0); return true; })()`)
+	a.must(err)
+	if out := a.notInView([][2]string{{"#board-wrap", "the board"}, {"#play", "the bar of the move"}, {"#table-centre", "the display and the pile"},
+		{"#hand .tile", "a tile of the hand"}, {".village", "a village"}}); len(out) > 0 {
+		b.fatalf("at 1280x800: %s", strings.Join(out, "; "))
+	}
+	if n, err := eval[int](a, `document.querySelectorAll('.village').length`); err != nil || n != 4 {
+		b.fatalf("%d villages drawn (%v); want 4", n, err)
+	}
+}
+
+// TestBrowserPhoneHandTakesTheTap: at 390×844 with a tile chosen, the
+// hand and Rotate are on the screen and nothing covers them, with the page
+// scrolled 0, 150 and 300 px; the player's own village is on the first
+// screen, before the board; a tap on the chosen tile turns it and leaves
+// the page where it was.
+func TestBrowserPhoneHandTakesTheTap(t *testing.T) {
+	t.Parallel()
+	b, a := fourAtTheTable(t, 390, 844)
+	for _, y := range []int{0, 150, 300} {
+		got, err := eval[int](a, fmt.Sprintf(`(() => { window.scrollTo(0, %d); return Math.round(window.scrollY); })()`, y))
+		a.must(err)
+		if got != y {
+			b.fatalf("the page scrolls to %d px only: the test needs %d", got, y)
+		}
+		if out := a.notInView([][2]string{{"#hand .tile", "a tile of the hand"}, {rotateSel, "Rotate"}}); len(out) > 0 {
+			b.fatalf("scrolled %d px: %s", y, strings.Join(out, "; "))
+		}
+		if y == 0 {
+			if out := a.notInView([][2]string{{".village.mine", "alice's village"}}); len(out) > 0 {
+				b.fatalf("on the first screen: %s", strings.Join(out, "; "))
+			}
+			if above, err := eval[bool](a, `document.querySelector('.village.mine').getBoundingClientRect().bottom <= document.getElementById('board-wrap').getBoundingClientRect().top`); err != nil || !above {
+				b.fatalf("alice's village is not before the board (%v)", err)
+			}
+		}
+	}
+	before := rotation(a.mustState().URL)
+	xy, err := eval[[]float64](a, `(() => { const r = document.querySelector('.hand a[aria-current="true"]').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, window.scrollY]; })()`)
+	a.must(err)
+	a.setMarker()
+	a.must(a.do(5*time.Second, chromedp.MouseClickXY(xy[0], xy[1])))
+	a.must(a.waitFor(turnedFrom(before), 5*time.Second, "the tile turned"))
+	a.must(a.waitFor(`!document.querySelector('.htmx-request')`, 5*time.Second, "the step settled"))
+	if got := rotation(a.mustState().URL); got != (before+1)%4 {
+		b.fatalf("a tap on the chosen tile turned it from %d to %d", before, got)
+	}
+	if y, err := eval[float64](a, `window.scrollY`); err != nil || y < xy[2]-2 || y > xy[2]+2 {
+		b.fatalf("the page moved from %.0f to %.0f px as the tile turned (%v)", xy[2], y, err)
+	}
+	if !a.mustState().HasMarker {
+		b.fatalf("the page was loaded again to turn the tile")
+	}
+}
+
+// TestBrowserRTurnsTheTile: the R key turns the chosen tile, as Rotate
+// does; typed into the chat it is a letter.
+func TestBrowserRTurnsTheTile(t *testing.T) {
+	t.Parallel()
+	b, a := fourAtTheTable(t, 1280, 800)
+	before := rotation(a.mustState().URL)
+	a.must(a.do(5*time.Second, chromedp.KeyEvent("r")))
+	a.must(a.waitFor(turnedFrom(before), 5*time.Second, "the tile turned"))
+	if got := rotation(a.mustState().URL); got != (before+1)%4 {
+		b.fatalf("R turned the tile from %d to %d", before, got)
+	}
+	at := a.mustState().URL
+	a.must(a.do(5*time.Second, chromedp.Focus(`#chat textarea`), chromedp.KeyEvent("r"+kb.Tab)))
+	time.Sleep(300 * time.Millisecond)
+	if got := a.mustState().URL; got != at {
+		b.fatalf("r typed into the chat turned the tile: %s", got)
+	}
+}
+
+// turnedFrom is true once the address shows the chosen tile turned other
+// than before.
+func turnedFrom(before int) string {
+	return fmt.Sprintf(`(new URL(location.href).searchParams.get('rot') || '0') !== '%d'`, before)
+}
+
+// TestBrowserDragHintOnce: on a phone the board that does not fit says it
+// can be dragged until the player has dragged it once; then not again,
+// also on the next page.
+func TestBrowserDragHintOnce(t *testing.T) {
+	t.Parallel()
+	b, a := fourAtTheTable(t, 390, 844)
+	hint := func() bool {
+		shown, err := eval[bool](a, `getComputedStyle(document.getElementById('pan-hint')).display !== 'none'`)
+		a.must(err)
+		return shown
+	}
+	if pans, err := eval[bool](a, `document.getElementById('board-wrap').classList.contains('pans')`); err != nil || !pans {
+		b.fatalf("the board fits the phone (%v): the test needs one that pans", err)
+	}
+	if !hint() {
+		b.fatalf("the board pans, and the page does not say it can be dragged")
+	}
+	_, err := eval[bool](a, `document.getElementById('board').dispatchEvent(new WheelEvent('wheel', {bubbles: true, deltaX: 40}))`)
+	a.must(err)
+	if hint() {
+		b.fatalf("the hint stays once the board was dragged")
+	}
+	a.must(a.navigate(a.mustState().URL))
+	a.must(a.waitFor(`document.readyState === 'complete'`, 10*time.Second, "the page again"))
+	if hint() {
+		b.fatalf("the hint is back on the next page")
+	}
+}
+
+// TestBrowserPhoneFillsStaySmall: on a phone, with a cell chosen whose
+// jungle can be filled several ways, the bar of the move with its list of
+// fills takes at most a third of the screen.
+func TestBrowserPhoneFillsStaySmall(t *testing.T) {
+	t.Parallel()
+	b, a := fourAtTheTable(t, 390, 844)
+	for i := range a.mustState().Tiles {
+		if chosen, err := eval[bool](a, fmt.Sprintf(`document.getElementById('tile-%d').getAttribute('aria-current') === 'true'`, i)); err != nil || !chosen {
+			a.must(a.click(fmt.Sprintf(`#tile-%d`, i), fmt.Sprintf("tile %d of the hand", i)))
+		}
+		for _, cell := range a.mustState().Cells {
+			a.jsClick(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell)
+			if n, err := eval[int](a, `document.querySelectorAll('#play fieldset.fills li').length`); err != nil || n < 2 {
+				continue
+			}
+			h, err := eval[float64](a, `document.getElementById('play').getBoundingClientRect().height / innerHeight`)
+			a.must(err)
+			if h > 1.0/3 {
+				b.fatalf("with the fills listed the bar of the move takes %.0f %% of the screen", 100*h)
+			}
+			return
+		}
+	}
+	b.fatalf("no cell of alice's hand has a jungle to fill two ways: the test needs one")
+}
