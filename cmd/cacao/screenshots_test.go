@@ -143,6 +143,8 @@ func (tb *tab) shootScreen(dir, file string, width, height int64, mobile bool) {
 	}
 	tb.must(tb.do(10*time.Second, chromedp.EmulateViewport(width, height, opts...)))
 	time.Sleep(100 * time.Millisecond)
+	_, err := eval[bool](tb, `(() => { window.scrollTo(0, 0); return true; })()`) // the page's top, as it opens
+	tb.must(err)
 	ctx, cancel := context.WithTimeout(tb.ctx, 5*time.Second)
 	defer cancel()
 	png, err := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) ([]byte, error) {

@@ -173,7 +173,7 @@ func TestBrowserConfirmInView(t *testing.T) {
 
 // inViewJS lists what is not wholly on the screen of the chosen cell (in
 // the board's visible part too, and not covered), the preview of what the
-// move brings, and the Confirm button.
+// move brings and the Confirm button (in the bar's visible part too).
 const inViewJS = `(() => {
 	const out = [];
 	const within = (r, box) => r.width > 0 && r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
@@ -194,8 +194,8 @@ const inViewJS = `(() => {
 		if (top && !document.getElementById('board').contains(top)) out.push('the tile on its cell is covered by ' + top.tagName + '#' + top.id + '.' + top.className);
 	}
 	const h = [...document.querySelectorAll('#play h3')].find((e) => e.textContent.includes('If you confirm'));
-	check('what the move brings', h && h.parentElement, screen);
-	check('Confirm', document.getElementById('confirm'), screen);
+	check('what the move brings', h && h.parentElement, screen, document.getElementById('play').getBoundingClientRect());
+	check('Confirm', document.getElementById('confirm'), screen, document.getElementById('play').getBoundingClientRect());
 	return out;
 })()`
 

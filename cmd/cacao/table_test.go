@@ -205,7 +205,7 @@ func TestBrowserDragHintOnce(t *testing.T) {
 
 // TestBrowserPhoneFillsStaySmall: on a phone, with a cell chosen whose
 // jungle can be filled several ways, the bar of the move with its list of
-// fills takes at most a third of the screen.
+// fills takes at most a third of the screen, Confirm whole in it.
 func TestBrowserPhoneFillsStaySmall(t *testing.T) {
 	t.Parallel()
 	b, a := fourAtTheTable(t, 390, 844)
@@ -222,6 +222,10 @@ func TestBrowserPhoneFillsStaySmall(t *testing.T) {
 			a.must(err)
 			if h > 1.0/3 {
 				b.fatalf("with the fills listed the bar of the move takes %.0f %% of the screen", 100*h)
+			}
+			// Confirm whole in the bar, not cut by its edge.
+			if in, err := eval[bool](a, `(() => { const c = document.getElementById('confirm').getBoundingClientRect(), p = document.getElementById('play').getBoundingClientRect(); return c.top >= p.top && c.bottom <= p.bottom; })()`); err != nil || !in {
+				b.fatalf("with the fills listed Confirm is cut by the bar's edge (%v)", err)
 			}
 			return
 		}
