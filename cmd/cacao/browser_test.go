@@ -912,8 +912,9 @@ func TestBrowserHTMXSwapNoReload(t *testing.T) {
 	s := seededSite(t)
 	alice := s.user("alice")
 	id := s.botGame(alice, "random")
-	// Alice's turn after a move of the bot: a panel tells what it did.
-	s.playUntil(id, toPlayAfterAMove(alice))
+	// Alice's turn after a move of the bot: a panel tells what it did; a
+	// tile of hers turns.
+	s.playUntil(id, withATurningTile(alice, toPlayAfterAMove(alice)))
 	game := s.gameURL(id)
 	b := newBrowser(t, true, s.logs)
 	a := b.newTab("alice", true)

@@ -346,6 +346,9 @@ func (tb *tab) chooseCellWithFills() bool {
 					return true
 				}
 			}
+			if !tb.mustState().Rotate { // 1111 does not turn
+				break
+			}
 			tb.must(tb.click(rotateSel, "Rotate"))
 		}
 	}

@@ -208,27 +208,29 @@ func TestBrowserDragHintOnce(t *testing.T) {
 // fills takes at most a third of the screen, Confirm whole in it.
 func TestBrowserPhoneFillsStaySmall(t *testing.T) {
 	t.Parallel()
-	b, a := fourAtTheTable(t, 390, 844)
-	for i := range a.mustState().Tiles {
-		if chosen, err := eval[bool](a, fmt.Sprintf(`document.getElementById('tile-%d').getAttribute('aria-current') === 'true'`, i)); err != nil || !chosen {
-			a.must(a.click(fmt.Sprintf(`#tile-%d`, i), fmt.Sprintf("tile %d of the hand", i)))
-		}
-		for _, cell := range a.mustState().Cells {
-			a.jsClick(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell)
-			if n, err := eval[int](a, `document.querySelectorAll('#play fieldset.fills li').length`); err != nil || n < 2 {
-				continue
-			}
-			h, err := eval[float64](a, `document.getElementById('play').getBoundingClientRect().height / innerHeight`)
-			a.must(err)
-			if h > 1.0/3 {
-				b.fatalf("with the fills listed the bar of the move takes %.0f %% of the screen", 100*h)
-			}
-			// Confirm whole in the bar, not cut by its edge.
-			if in, err := eval[bool](a, `(() => { const c = document.getElementById('confirm').getBoundingClientRect(), p = document.getElementById('play').getBoundingClientRect(); return c.top >= p.top && c.bottom <= p.bottom; })()`); err != nil || !in {
-				b.fatalf("with the fills listed Confirm is cut by the bar's edge (%v)", err)
-			}
-			return
-		}
+	s := seededSite(t)
+	alice := s.user("alice")
+	id, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, fillChoiceNearTheEnd(alice, 6), 20)
+	if !ok {
+		t.Fatal("no game came to a choice of fills: the test needs one")
 	}
-	b.fatalf("no cell of alice's hand has a jungle to fill two ways: the test needs one")
+	b := newBrowser(t, true, s.logs)
+	a := b.newTab("alice", true)
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
+	s.openGame(a, "alice", id)
+	for a.mustState().Choice {
+		a.must(a.click(`#confirm-choice`, "Confirm choice"))
+	}
+	if !a.chooseCellWithFills() {
+		b.fatalf("no cell of alice's hand has a jungle to fill two ways: the test needs one")
+	}
+	h, err := eval[float64](a, `document.getElementById('play').getBoundingClientRect().height / innerHeight`)
+	a.must(err)
+	if h > 1.0/3 {
+		b.fatalf("with the fills listed the bar of the move takes %.0f %% of the screen", 100*h)
+	}
+	// Confirm whole in the bar, not cut by its edge.
+	if in, err := eval[bool](a, `(() => { const c = document.getElementById('confirm').getBoundingClientRect(), p = document.getElementById('play').getBoundingClientRect(); return c.top >= p.top && c.bottom <= p.bottom; })()`); err != nil || !in {
+		b.fatalf("with the fills listed Confirm is cut by the bar's edge (%v)", err)
+	}
 }
