@@ -439,14 +439,14 @@ const stateJS = `(() => {
 const rotateSel = `#rotate`
 
 // aliceAgainstABot opens alice's new game against a random bot, in a
-// browser with scripts, once she may choose a tile; it returns the game's
-// address too.
+// browser with scripts, once she may choose a tile and holds one that
+// turns; it returns the game's address too.
 func aliceAgainstABot(t *testing.T) (*browser, *tab, string) {
 	t.Helper()
 	s := seededSite(t)
 	alice := s.user("alice")
 	game := s.botGame(alice, "random")
-	s.playUntil(game, toPlay(alice))
+	s.playUntil(game, withATurningTile(alice, toPlay(alice)))
 	b := newBrowser(t, true, s.logs)
 	a := b.newTab("alice", true)
 	s.openGame(a, "alice", game)
