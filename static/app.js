@@ -44,8 +44,10 @@ document.addEventListener("htmx:confirm", function (e) {
 // where it was on the screen: what changes above it (the bar of the move
 // growing with Confirm, news of another player's move) moves the page by
 // as much, and the control a step focuses (Rotate, Confirm, the hand after
-// a move) is focused without scrolling to it.
-var openDetails = [], boardScroll = null, pageScroll = null, boardTop = null;
+// a move) is focused without scrolling to it. Only so far, though, that the
+// bar, staying at the top as it grows, does not slide over the hand below
+// it (a laptop's row under the bar): past that the board moves down.
+var openDetails = [], boardScroll = null, pageScroll = null, boardTop = null, handClear = false;
 document.addEventListener("htmx:beforeSwap", function (e) {
   if (!e.detail.shouldSwap || !e.detail.target || e.detail.target.id !== "game-main") return;
   openDetails = Array.prototype.map.call(e.detail.target.querySelectorAll("details[open][id]"), function (d) { return d.id; });
@@ -53,14 +55,27 @@ document.addEventListener("htmx:beforeSwap", function (e) {
   boardScroll = w ? [w.scrollLeft, w.scrollTop] : null;
   boardTop = w ? w.getBoundingClientRect().top : null;
   pageScroll = [window.scrollX, window.scrollY];
+  handClear = handUnderBar() <= 0;
 });
+// handUnderBar is how far the bar of the move reaches over the hand, where
+// the hand is a row of the page (not a phone's tray of its own).
+function handUnderBar() {
+  var hand = document.querySelector(".game-hand"), bar = document.getElementById("play");
+  if (!hand || !bar || getComputedStyle(hand).position === "sticky") return -Infinity;
+  return bar.getBoundingClientRect().bottom - hand.getBoundingClientRect().top;
+}
 document.addEventListener("htmx:afterSettle", function () {
   markPans(); // first: the line it shows above the board moves the board
   if (!pageScroll) return;
   if (window.scrollX !== pageScroll[0] || window.scrollY !== pageScroll[1]) window.scrollTo(pageScroll[0], pageScroll[1]);
   pageScroll = null;
   var w = document.getElementById("board-wrap");
-  if (w && boardTop !== null) window.scrollBy(0, w.getBoundingClientRect().top - boardTop);
+  if (w && boardTop !== null) {
+    var moved = w.getBoundingClientRect().top - boardTop;
+    window.scrollBy(0, moved);
+    var over = handUnderBar();
+    if (handClear && moved > 0 && over > 0) window.scrollBy(0, -Math.min(over + 8, moved));
+  }
   boardTop = null;
   // The tile on its chosen cell stays in sight: where the bar of the move
   // at the top covers it, the page moves just enough.
@@ -99,11 +114,15 @@ addEventListener("popstate", syncNext);
 
 // What the browser scrolls into view (a cell focused by Tab) is kept below
 // the bar of the move, which stays at the top of the screen and grows with
-// what the move brings: the page's scroll padding is the bar's height.
+// what the move brings: the page's scroll padding is the bar's height. The
+// board's box is as much shorter (--bar-h, app.css), so that it stays on
+// the screen with the bar above it.
 function padForBar() {
-  var bar = document.getElementById("play");
+  var bar = document.getElementById("play"), root = document.documentElement.style;
   var stays = bar && getComputedStyle(bar).position === "sticky";
-  document.documentElement.style.scrollPaddingTop = stays ? bar.offsetHeight + 16 + "px" : "";
+  root.scrollPaddingTop = stays ? bar.offsetHeight + 16 + "px" : "";
+  if (stays) root.setProperty("--bar-h", bar.offsetHeight + "px");
+  else root.removeProperty("--bar-h");
 }
 document.addEventListener("DOMContentLoaded", padForBar);
 document.addEventListener("htmx:afterSettle", padForBar);

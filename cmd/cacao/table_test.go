@@ -208,22 +208,7 @@ func TestBrowserDragHintOnce(t *testing.T) {
 // fills takes at most a third of the screen, Confirm whole in it.
 func TestBrowserPhoneFillsStaySmall(t *testing.T) {
 	t.Parallel()
-	s := seededSite(t)
-	alice := s.user("alice")
-	id, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, fillChoiceNearTheEnd(alice, 6), 20)
-	if !ok {
-		t.Fatal("no game came to a choice of fills: the test needs one")
-	}
-	b := newBrowser(t, true, s.logs)
-	a := b.newTab("alice", true)
-	a.must(a.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
-	s.openGame(a, "alice", id)
-	for a.mustState().Choice {
-		a.must(a.click(`#confirm-choice`, "Confirm choice"))
-	}
-	if !a.chooseCellWithFills() {
-		b.fatalf("no cell of alice's hand has a jungle to fill two ways: the test needs one")
-	}
+	b, a := aliceAtAChoiceOfFills(t, 390, 844)
 	h, err := eval[float64](a, `document.getElementById('play').getBoundingClientRect().height / innerHeight`)
 	a.must(err)
 	if h > 1.0/3 {
@@ -233,4 +218,50 @@ func TestBrowserPhoneFillsStaySmall(t *testing.T) {
 	if in, err := eval[bool](a, `(() => { const c = document.getElementById('confirm').getBoundingClientRect(), p = document.getElementById('play').getBoundingClientRect(); return c.top >= p.top && c.bottom <= p.bottom; })()`); err != nil || !in {
 		b.fatalf("with the fills listed Confirm is cut by the bar's edge (%v)", err)
 	}
+}
+
+// TestBrowserHandInViewWithFills: at 1280×800, with a cell chosen whose
+// jungle can be filled several ways (the tallest bar of the move but for a
+// hint) and then with a hint shown (after Start over), the bar, the hand and the board are
+// wholly on the screen and nothing covers them: the bar, staying at the
+// top as it grows, does not slide over the hand below it.
+func TestBrowserHandInViewWithFills(t *testing.T) {
+	t.Parallel()
+	b, a := aliceAtAChoiceOfFills(t, 1280, 800)
+	table := [][2]string{{"#play", "the bar of the move"}, {"#hand .tile", "a tile of the hand"}, {"#board-wrap", "the board"}}
+	if out := a.notInView(table); len(out) > 0 {
+		b.fatalf("with the fills listed: %s", strings.Join(out, "; "))
+	}
+	a.must(a.click(`#play a.button.secondary`, "Start over"))
+	if ok, err := eval[bool](a, `!!document.querySelector('#hint-button')`); err != nil || !ok {
+		b.fatalf("alice's game against greedy offers no hint (%v)", err)
+	}
+	a.must(a.click(`#hint-button`, "Hint"))
+	a.must(a.waitFor(`!!document.querySelector('#hint') && !document.querySelector('.htmx-request')`, 10*time.Second, "the hint"))
+	if out := a.notInView(table); len(out) > 0 {
+		b.fatalf("with a hint shown: %s", strings.Join(out, "; "))
+	}
+}
+
+// aliceAtAChoiceOfFills opens, at w×h, alice's game against greedy with a
+// cell chosen whose jungle can be filled several ways.
+func aliceAtAChoiceOfFills(t *testing.T, w, h int64) (*browser, *tab) {
+	t.Helper()
+	s := seededSite(t)
+	alice := s.user("alice")
+	id, ok := s.gameAt(func() uint { return s.botGame(alice, "greedy") }, fillChoiceNearTheEnd(alice, 6), 20)
+	if !ok {
+		t.Fatal("no game came to a choice of fills: the test needs one")
+	}
+	b := newBrowser(t, true, s.logs)
+	a := b.newTab("alice", true)
+	a.must(a.do(5*time.Second, chromedp.EmulateViewport(w, h)))
+	s.openGame(a, "alice", id)
+	for a.mustState().Choice {
+		a.must(a.click(`#confirm-choice`, "Confirm choice"))
+	}
+	if !a.chooseCellWithFills() {
+		b.fatalf("no cell of alice's hand has a jungle to fill two ways: the test needs one")
+	}
+	return b, a
 }
