@@ -127,16 +127,15 @@ func (s *Server) gameEvents(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	version, err := s.store.GameVersion(id)
-	if err != nil {
-		return err
-	}
-	chat, err := s.store.LastChat(id)
-	if err != nil {
-		return err
-	}
 	seen, _ := strconv.Atoi(c.QueryParam("chat"))
-	return s.stream(c, version, []string{live.Game(id)}, live.Side{Topic: live.Chat(id), Seen: seen, Current: int(chat)})
+	return s.stream(c, []string{live.Game(id)}, []live.Side{{Topic: live.Chat(id), Seen: seen}}, func() (int, []int, error) {
+		version, err := s.store.GameVersion(id)
+		if err != nil {
+			return 0, nil, err
+		}
+		chat, err := s.store.LastChat(id)
+		return version, []int{int(chat)}, err
+	})
 }
 
 func (s *Server) renderGame(c echo.Context, code int, vm views.GameVM) error {

@@ -115,7 +115,7 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 // (SSE) to an open home page.
 func (s *Server) homeEvents(c echo.Context) error {
 	topics := []string{live.User(currentUser(c).ID), live.Lobby}
-	return s.stream(c, s.live.Version(topics...), topics)
+	return s.stream(c, topics, nil, func() (int, []int, error) { return s.live.Version(topics...), nil, nil })
 }
 
 // gameLine is a game in a list, for viewer (0: nobody signed in).

@@ -71,7 +71,7 @@ func (st *streams) take(viewer string, anonymous bool) (release func(), err erro
 }
 
 // stream holds c's place among the streams while live streams it.
-func (s *Server) stream(c echo.Context, version int, topics []string, sides ...live.Side) error {
+func (s *Server) stream(c echo.Context, topics []string, sides []live.Side, now live.Now) error {
 	viewer := "address " + AddressOf(c.RealIP())
 	u := currentUser(c)
 	if u != nil {
@@ -82,6 +82,5 @@ func (s *Server) stream(c echo.Context, version int, topics []string, sides ...l
 		return err
 	}
 	defer release()
-	s.live.Stream(c.Response(), c.Request(), version, topics, sides...)
-	return nil
+	return s.live.Stream(c.Response(), c.Request(), topics, sides, now)
 }

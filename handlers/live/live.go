@@ -167,33 +167,43 @@ var Heartbeat = 25 * time.Second
 
 // Side is a topic a stream follows beside its own: its events are named
 // after its kind ("chat") and carry no id, as the stream's ids are its own
-// topics' versions. A page that shows it at Seen, older than Current, is
-// sent Current at once.
+// topics' versions. A page that shows it at Seen, older than its current
+// version, is sent that version at once.
 type Side struct {
-	Topic         string
-	Seen, Current int
+	Topic string
+	Seen  int
 }
+
+// Now reads the current version of a stream's topics and of each of its
+// sides (in their order). Stream calls it once it listens: a change made
+// meanwhile is then in Now's answer or among the events, never lost.
+type Now func() (current int, sides []int, err error)
 
 // Stream serves the events of topics, and of sides, to one page until the
 // client leaves or the hub closes. The topics' event is named after the
 // first topic's kind ("game", "user", "lobby"). A client that reconnects
 // sends the last version it saw (Last-Event-ID, or ?since= on the first
-// connection); if the topics have moved on since (current is newer),
-// current is sent at once so the page catches up.
-func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, current int, topics []string, sides ...Side) {
+// connection); if the topics have moved on since (now's current is newer),
+// current is sent at once so the page catches up. An error of now is
+// returned before anything is written.
+func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, topics []string, sides []Side, now Now) error {
 	fl, ok := w.(http.Flusher)
 	if !ok || len(topics) == 0 {
 		http.Error(w, "streaming is not supported", http.StatusInternalServerError)
-		return
+		return nil
 	}
-	// The server's write timeout is for pages; a stream lives longer.
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 	all := append([]string(nil), topics...)
 	for _, sd := range sides {
 		all = append(all, sd.Topic)
 	}
 	sb, done := h.subscribe(all)
 	defer done()
+	current, sideNow, err := now()
+	if err != nil {
+		return err
+	}
+	// The server's write timeout is for pages; a stream lives longer.
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
 	hd := w.Header()
 	hd.Set("Content-Type", "text/event-stream")
 	hd.Set("Cache-Control", "no-cache")
@@ -209,10 +219,10 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, current int, topics
 	} else {
 		fmt.Fprint(w, ": connected\n\n")
 	}
-	for _, sd := range sides {
-		if sd.Seen < sd.Current {
+	for i, sd := range sides {
+		if i < len(sideNow) && sd.Seen < sideNow[i] {
 			kind, _, _ := strings.Cut(sd.Topic, ":")
-			send(w, kind, sd.Topic, sd.Current, false)
+			send(w, kind, sd.Topic, sideNow[i], false)
 		}
 	}
 	fl.Flush()
@@ -246,9 +256,9 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, current int, topics
 		case <-tick.C:
 			fmt.Fprint(w, ": keep-alive\n\n")
 		case <-r.Context().Done():
-			return
+			return nil
 		case <-h.closed:
-			return
+			return nil
 		}
 		fl.Flush()
 	}

@@ -15,7 +15,7 @@ import (
 func TestStreamAndClose(t *testing.T) {
 	h := New()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.Stream(w, r, 3, []string{Game(7)})
+		h.Stream(w, r, []string{Game(7)}, nil, at(3))
 	}))
 	defer srv.Close()
 	res, err := http.Get(srv.URL + "?since=3")
@@ -74,7 +74,7 @@ func TestTouchTopics(t *testing.T) {
 		t.Fatalf("version did not grow: %d after %d", v, start)
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.Stream(w, r, h.Version(User(1), Lobby), []string{User(1), Lobby})
+		h.Stream(w, r, []string{User(1), Lobby}, nil, func() (int, []int, error) { return h.Version(User(1), Lobby), nil, nil })
 	}))
 	defer srv.Close()
 	res, err := http.Get(srv.URL + "?since=" + fmt.Sprint(start))
@@ -132,10 +132,10 @@ func TestListsCoalesced(t *testing.T) {
 	h := New()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/game" {
-			h.Stream(w, r, 0, []string{Game(7)})
+			h.Stream(w, r, []string{Game(7)}, nil, at(0))
 			return
 		}
-		h.Stream(w, r, h.Version(Lobby), []string{Lobby})
+		h.Stream(w, r, []string{Lobby}, nil, func() (int, []int, error) { return h.Version(Lobby), nil, nil })
 	}))
 	defer srv.Close()
 	defer h.Close() // ends the streams, which the server waits for
@@ -197,7 +197,7 @@ func TestListsCoalesced(t *testing.T) {
 func TestSideTopic(t *testing.T) {
 	h := New()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.Stream(w, r, 3, []string{Game(7)}, Side{Topic: Chat(7), Seen: 1, Current: 2})
+		h.Stream(w, r, []string{Game(7)}, []Side{{Topic: Chat(7), Seen: 1}}, func() (int, []int, error) { return 3, []int{2}, nil })
 	}))
 	defer srv.Close()
 	defer h.Close()
@@ -231,3 +231,44 @@ func TestSideTopic(t *testing.T) {
 		t.Fatalf("a move and a message: %s", got)
 	}
 }
+
+// TestMoveWhileConnecting: a move committed while a stream connects (after
+// the handler read the game's version, before the stream listened) reaches
+// the page: the stream listens first, then reads what it tells.
+func TestMoveWhileConnecting(t *testing.T) {
+	h := New()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.Stream(w, r, []string{Game(7)}, nil, func() (int, []int, error) {
+			h.Publish(Game(7), 4) // the move, committed just after the read
+			return 3, nil, nil
+		})
+	}))
+	defer srv.Close()
+	defer h.Close()
+	res, err := http.Get(srv.URL + "?since=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	sc := bufio.NewScanner(res.Body)
+	got := make(chan string, 1)
+	go func() {
+		for sc.Scan() {
+			if l := sc.Text(); strings.HasPrefix(l, "id: ") {
+				got <- l
+				return
+			}
+		}
+	}()
+	select {
+	case l := <-got:
+		if l != "id: 4" {
+			t.Fatalf("got %q; want the move's version 4", l)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("the move made while the stream connected never reached it")
+	}
+}
+
+// at is a Now of a stream without sides at version v.
+func at(v int) Now { return func() (int, []int, error) { return v, nil, nil } }
