@@ -142,8 +142,8 @@ if (pannedOnce()) document.documentElement.classList.add("panned");
   }, { passive: true });
 });
 
-// A board larger than its box opens framed on the cells the player may
-// choose (or the tile chosen; else the board's middle), not on its corner;
+// A board larger than its box opens framed on the tile chosen (else the
+// cells the player may choose; else the board's middle), not on its corner;
 // so does it at another size. Such a box is marked (pans): the page then
 // says the board can be dragged.
 function markPans() {
@@ -167,7 +167,8 @@ function frameBoard() {
   var w = document.getElementById("board-wrap"), board = document.getElementById("board");
   markPans();
   if (!w || !board || (w.scrollWidth <= w.clientWidth && w.scrollHeight <= w.clientHeight)) return;
-  var marks = w.querySelectorAll("#place-cells rect, svg.board .chosen"), box = board.getBoundingClientRect();
+  var marks = w.querySelectorAll("svg.board .chosen"), box = board.getBoundingClientRect();
+  if (!marks.length) marks = w.querySelectorAll("#place-cells rect");
   if (marks.length) {
     box = { left: Infinity, top: Infinity, right: -Infinity, bottom: -Infinity };
     marks.forEach(function (m) {

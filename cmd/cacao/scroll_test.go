@@ -272,7 +272,8 @@ func TestBrowserBoardSizeKept(t *testing.T) {
 
 // TestBrowserBoardOpensFramed: on a phone, a board larger than its box
 // opens with the cells the player may choose in view (it opened on its
-// top-left corner), at the large size too.
+// top-left corner), at the large size too, and with the tile on its
+// chosen cell in view when a cell is chosen.
 func TestBrowserBoardOpensFramed(t *testing.T) {
 	t.Parallel()
 	_, b, a, game := aliceAgainstGreedyAt(t, true, afterTurns, 10, 390, 844)
@@ -299,6 +300,20 @@ func TestBrowserBoardOpensFramed(t *testing.T) {
 	a.must(a.waitFor(`(() => { const w = document.getElementById('board-wrap'); return w.scrollLeft > 0 || w.scrollTop > 0; })()`, 5*time.Second, "the board framed again at a phone's width"))
 	if f := a.framing(); !f.InView {
 		b.fatalf("narrowed to a phone, the large board shows the middle of its legal cells out of view")
+	}
+	// A page opened with a cell chosen (a link, a reload) is framed on the
+	// tile on that cell, wholly in view.
+	tile, cells := a.location(), a.mustState().Cells
+	for _, cell := range []string{cells[0], cells[len(cells)-1]} {
+		a.must(a.navigate(tile))
+		a.jsClick(fmt.Sprintf(`#board a.cell[data-cell=%q]`, cell), "cell "+cell)
+		a.must(a.navigate(a.location()))
+		a.must(a.waitFor(`document.readyState === 'complete' && !!document.querySelector('svg.board .chosen')`, 10*time.Second, "the page with the cell chosen"))
+		in, err := eval[bool](a, `(() => { const v = document.getElementById('board-wrap').getBoundingClientRect(), c = document.querySelector('svg.board .chosen').getBoundingClientRect(); return c.left >= v.left && c.right <= v.right && c.top >= v.top && c.bottom <= v.bottom; })()`)
+		a.must(err)
+		if !in {
+			b.fatalf("opened with cell %s chosen, the large board shows the tile on it out of view", cell)
+		}
 	}
 }
 
