@@ -12,6 +12,7 @@ package models
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"net/url"
 	"strings"
@@ -74,6 +75,7 @@ type options struct {
 	mailDelay    time.Duration
 	passwordCost int
 	bots         []string
+	log          *slog.Logger
 }
 
 // Option configures a Store at Open.
@@ -89,6 +91,11 @@ func WithDealer(d Deal) Option { return func(o *options) { o.deal = d } }
 // WithChangeListener is told, after it committed, every change of a game:
 // a creation, a join, a turn, a resolution, a timeout.
 func WithChangeListener(f func(Change)) Option { return func(o *options) { o.onChange = f } }
+
+// WithLogger sets where the store logs what a host should know of (the
+// change listener losing its connection and getting it back); default
+// slog.Default().
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
 
 // WithMailDelay holds "your turn" mail back by d (default
 // DefaultMailDelay), so that a player at the table gets none.
@@ -114,7 +121,7 @@ const replayCacheSize = 512
 // ":memory:" gives a private in-memory database on one connection; a
 // "postgres://…" address, a PostgreSQL database (openPostgres).
 func Open(path string, opts ...Option) (*Store, error) {
-	o := options{now: time.Now, deal: RandomDeal, mailDelay: DefaultMailDelay, passwordCost: bcrypt.DefaultCost}
+	o := options{now: time.Now, deal: RandomDeal, mailDelay: DefaultMailDelay, passwordCost: bcrypt.DefaultCost, log: slog.Default()}
 	for _, opt := range opts {
 		opt(&o)
 	}

@@ -124,12 +124,15 @@ func (s *Store) tell(c Change) {
 }
 
 // listen passes every change told on the database to the change listener
-// until ctx ends, on a connection of its own, connecting again after a
-// failure (the changes told meanwhile are lost: pages see them at their
-// next load). ready gets the first connection's outcome.
+// until ctx ends, on a connection of its own. A connection lost is logged
+// and made again within listenRetry; once it is back, the changes told
+// meanwhile (which nobody heard) are told again from the database
+// (catchUp), so that no page stays behind. ready gets the first
+// connection's outcome.
 func (s *Store) listen(ctx context.Context, dsn string, ready chan<- error) {
 	first := true
-	for wait := time.Second; ctx.Err() == nil; wait = min(2*wait, 30*time.Second) {
+	var lost time.Time // when the connection was lost; zero while it holds
+	for ctx.Err() == nil {
 		conn, err := pgx.Connect(ctx, dsn)
 		if err == nil {
 			if _, err = conn.Exec(ctx, "LISTEN "+pgx.Identifier{s.channel}.Sanitize()); err != nil {
@@ -146,14 +149,22 @@ func (s *Store) listen(ctx context.Context, dsn string, ready chan<- error) {
 		if err != nil {
 			select {
 			case <-ctx.Done():
-			case <-time.After(wait):
+			case <-time.After(listenRetry):
 			}
 			continue
 		}
-		wait = time.Second / 2
+		if !lost.IsZero() {
+			s.opts.log.Info("change listener: connected again", "after_s", time.Since(lost).Round(time.Millisecond).Seconds())
+			s.catchUp(lost)
+			lost = time.Time{}
+		}
 		for {
 			n, err := conn.WaitForNotification(ctx)
 			if err != nil {
+				if ctx.Err() == nil {
+					lost = time.Now()
+					s.opts.log.Warn("change listener: connection lost; live updates wait until it is back", "err", err.Error())
+				}
 				break
 			}
 			var c Change
@@ -163,6 +174,61 @@ func (s *Store) listen(ctx context.Context, dsn string, ready chan<- error) {
 		}
 		conn.Close(context.Background())
 	}
+}
+
+// listenRetry is how long the change listener waits between tries to
+// connect again: a move made while the database was away reaches the
+// pages within it of the database's return.
+const listenRetry = time.Second
+
+// catchUpMargin reaches back before the moment the listener lost its
+// connection, for changes told just before (and instances whose clocks
+// differ a little).
+const catchUpMargin = time.Minute
+
+// catchUpMost bounds the games told again after an outage: past it, the
+// pages of the others see their games at their next load.
+const catchUpMost = 5000
+
+// catchUp tells the change listener again of every game changed, and every
+// chat message written, since lost (less catchUpMargin), with the lobby:
+// the notices of those changes went out while nobody listened.
+func (s *Store) catchUp(lost time.Time) {
+	since := lost.Add(-catchUpMargin)
+	var games []Game
+	if err := s.db.Select("id", "version").Where("updated_at >= ?", since).Order("updated_at DESC").Limit(catchUpMost).Find(&games).Error; err != nil {
+		s.opts.log.Warn("change listener: could not catch up", "err", err.Error())
+		return
+	}
+	var chats []struct {
+		GameID uint
+		Last   uint
+	}
+	if err := s.db.Model(&ChatMessage{}).Select("game_id, MAX(id) AS last").Where("created_at >= ?", since).Group("game_id").Limit(catchUpMost).Scan(&chats).Error; err != nil {
+		s.opts.log.Warn("change listener: could not catch up the chats", "err", err.Error())
+	}
+	ids := make([]uint, len(games))
+	for i, g := range games {
+		ids[i] = g.ID
+	}
+	players := map[uint][]uint{}
+	if len(ids) > 0 {
+		var seats []Seat
+		if err := s.db.Select("game_id", "user_id").Where("game_id IN ? AND user_id IS NOT NULL", ids).Find(&seats).Error; err == nil {
+			for _, st := range seats {
+				if st.UserID != nil {
+					players[st.GameID] = append(players[st.GameID], *st.UserID)
+				}
+			}
+		}
+	}
+	for i, g := range games {
+		s.opts.onChange(Change{Game: g.ID, Version: g.Version, Users: players[g.ID], Lobby: i == 0})
+	}
+	for _, c := range chats {
+		s.opts.onChange(Change{Game: c.GameID, Chat: c.Last})
+	}
+	s.opts.log.Info("change listener: caught up", "games", len(games), "chats", len(chats))
 }
 
 // transaction runs fc in a transaction of the writer. On SQLite the one

@@ -1,11 +1,16 @@
 package models_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"golang.org/x/crypto/bcrypt"
 
 	"cacao/models"
@@ -103,4 +108,77 @@ func TestPostgresWritesOneAfterTheOther(t *testing.T) {
 	if given := u.VacationUntil.Sub(time.Now()); given > time.Duration(u.VacationDays)*24*time.Hour+time.Hour {
 		t.Fatalf("two vacations together gave %v and charged %d days", given.Round(time.Hour), u.VacationDays)
 	}
+}
+
+// When the change listener's connection is cut mid-game, the listener
+// says so in the log, connects again, and tells of the move made while it
+// was away (from the database: its notice went out to nobody), within 5
+// seconds.
+func TestPostgresListenerCatchesUp(t *testing.T) {
+	dsn := postgres(t)
+	heard := make(chan models.Change, 64)
+	var logged syncBuffer
+	a, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost), models.WithChangeListener(func(c models.Change) { heard <- c }),
+		models.WithLogger(slog.New(slog.NewTextHandler(&logged, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	b, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost)) // another instance, or a tool
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	ana, bob := models.MustUser(t, b, "ana"), models.MustUser(t, b, "bob")
+	id := startDuel(t, b, ana, bob, 0)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var cut int
+	if err := conn.QueryRow(ctx, `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE query LIKE 'LISTEN %' AND query LIKE '%' || current_schema() || '%' AND pid <> pg_backend_pid()`).Scan(&cut); err != nil || cut != 1 {
+		t.Fatalf("cut %d listeners (%v); want a's one", cut, err)
+	}
+	l := mustLoad(t, b, id)
+	mover := ana
+	if l.SeatOf(bob.ID) == l.Play.State().Current() {
+		mover = bob
+	}
+	mustMove(t, b, id, mover)
+	want := mustLoad(t, b, id).Game.Version
+	deadline := time.After(5 * time.Second)
+	for got := false; !got; {
+		select {
+		case c := <-heard:
+			got = c.Game == id && c.Version >= want
+		case <-deadline:
+			t.Fatalf("the move made while the listener was cut (game %d, version %d) was not told within 5 s; log:\n%s", id, want, logged.String())
+		}
+	}
+	for _, line := range []string{"change listener: connection lost", "change listener: connected again"} {
+		if !strings.Contains(logged.String(), line) {
+			t.Errorf("the log does not say %q:\n%s", line, logged.String())
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer that a logger and a test share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -221,11 +221,18 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 		debug.SetMemoryLimit(int64(cfg.MemoryLimitMB) << 20)
 	}
 	hub := live.New()
-	store, err := models.Open(cfg.DB, models.WithChangeListener(handlers.ChangeListener(hub)), models.WithBots(autoplay.Kinds()...))
+	store, err := models.Open(cfg.DB, models.WithChangeListener(handlers.ChangeListener(hub)), models.WithLogger(logger), models.WithBots(autoplay.Kinds()...))
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	if !models.IsPostgres(cfg.DB) {
+		release, err := siteLock(cfg.DB)
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
 	signer, err := handlers.LinkSigner(store)
 	if err != nil {
 		return err
