@@ -45,6 +45,8 @@ func status(l *i18n.Lang, err error) (int, string) {
 			return http.StatusUnprocessableEntity, ie.Reason
 		}
 		return http.StatusUnprocessableEntity, l.T(ie.Format, playerArgs(l, ie.Args)...)
+	case models.Unavailable(err):
+		return http.StatusServiceUnavailable, l.T("The site cannot reach its database for a moment. Nothing was changed: try again in a minute.")
 	case errors.Is(err, models.ErrNotFound):
 		return http.StatusNotFound, l.T("not found")
 	case errors.Is(err, models.ErrForbidden):
@@ -123,6 +125,9 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	l := s.langFor(c)
 	c.SetRequest(c.Request().WithContext(i18n.With(c.Request().Context(), l)))
 	code, msg := status(l, err)
+	if code == http.StatusServiceUnavailable {
+		c.Response().Header().Set("Retry-After", "30")
+	}
 	if code >= 500 {
 		s.log.Error("request failed", "err", err, "path", c.Request().URL.Path, "id", c.Response().Header().Get(echo.HeaderXRequestID))
 	}

@@ -10,7 +10,10 @@ import (
 
 // routes lists every route of the site.
 func (s *Server) routes(e *echo.Echo) {
+	// Liveness: the process answers. Readiness: it can reach its database
+	// (a load balancer sends no one to an instance that cannot).
 	e.GET("/healthz", func(c echo.Context) error { return c.String(http.StatusOK, "ok") })
+	e.GET("/readyz", s.ready)
 	files := static.Handler()
 	e.GET(static.Prefix+"*", echo.WrapHandler(files))
 	// Browsers and tools that ask for /favicon.ico without reading the

@@ -150,6 +150,9 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 		e.IPExtractor = echo.ExtractIPFromXFFHeader()
 	}
 	e.HTTPErrorHandler = s.errorHandler
+	// A session that cannot be loaded or saved (the database away) gets
+	// the site's own error page, not the session library's plain text.
+	sm.ErrorFunc = func(w http.ResponseWriter, r *http.Request, err error) { s.errorHandler(err, e.NewContext(r, w)) }
 	e.Pre(headAsGet)
 	e.Use(securityHeaders)
 	e.Use(s.requestLog)
@@ -170,7 +173,7 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 			// The one-click unsubscribe POST (RFC 8058) comes from a mail
 			// client with a signed token instead of a CSRF token.
 			p := c.Request().URL.Path
-			return p == "/healthz" || p == "/m/unsubscribe" || strings.HasPrefix(p, "/static/")
+			return p == "/healthz" || p == "/readyz" || p == "/m/unsubscribe" || strings.HasPrefix(p, "/static/")
 		},
 	}))
 	e.Use(s.loadUser)

@@ -351,3 +351,28 @@ document.addEventListener("click", function (e) {
     if (status) status.textContent = b.dataset.copied;
   });
 });
+
+// A step or a move that did not go through (the site out of reach, or an
+// answer the page does not swap in: a refusal, the database away) says so
+// at the top of the screen, in the answer's own words where it has them;
+// the game area stays as it was, with what the player chose. The next
+// request that goes through takes the message away.
+function requestError(text) {
+  var p = document.getElementById("request-error");
+  if (!p) return;
+  p.textContent = text || "";
+  p.hidden = !text;
+}
+document.addEventListener("htmx:sendError", function () {
+  var p = document.getElementById("request-error");
+  if (p) requestError(p.dataset.offline);
+});
+document.addEventListener("htmx:responseError", function (e) {
+  var p = document.getElementById("request-error"), said = null;
+  if (!p) return;
+  try { said = new DOMParser().parseFromString(e.detail.xhr.responseText, "text/html").querySelector(".error"); } catch (x) {}
+  requestError(said && said.textContent.trim() || p.dataset.failed);
+});
+document.addEventListener("htmx:afterRequest", function (e) {
+  if (e.detail.successful) requestError("");
+});
