@@ -31,6 +31,7 @@ const (
 	AuditEnd    = "end"
 	AuditHide   = "hide"    // a reported chat message hidden
 	AuditKeep   = "dismiss" // a reported chat message kept
+	AuditRename = "rename"  // an account renamed (its new name the target; the reason its old one)
 )
 
 // MaxReasonLen bounds the reason an admin gives.
@@ -66,6 +67,39 @@ func (s *Store) SetAdmin(name string, admin bool) (*User, error) {
 		u.Admin = admin
 		action := map[bool]string{true: AuditGrant, false: AuditRevoke}[admin]
 		return tx.Create(&Audit{AdminName: "command line", Action: action, Target: u.Username, CreatedAt: s.now()}).Error
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &u, nil
+}
+
+// RenameUser gives the account named old the name new, from the command
+// line (cacao admin rename): new must be a name a sign-up could take. The
+// account's seats show the new name; the audit log keeps the old one.
+func (s *Store) RenameUser(old, new string) (*User, error) {
+	new = strings.TrimSpace(new)
+	if err := ValidateUsername(new); err != nil {
+		return nil, err
+	}
+	var u User
+	err := s.transaction(func(tx *gorm.DB) error {
+		if err := userNamed(tx, old, &u); err != nil {
+			return notFound(err)
+		}
+		if err := s.nameFree(tx, new); err != nil {
+			return err
+		}
+		was := u.Username
+		u.Username = new
+		key := nameKey(new)
+		if err := tx.Model(&User{}).Where("id = ?", u.ID).Updates(map[string]any{"username": new, "name_key": key}).Error; err != nil {
+			return err
+		}
+		if err := tx.Model(&Seat{}).Where("user_id = ?", u.ID).Update("name", new).Error; err != nil {
+			return err
+		}
+		return tx.Create(&Audit{AdminName: "command line", Action: AuditRename, Target: new, Reason: was, CreatedAt: s.now()}).Error
 	})
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/schema"
@@ -11,6 +12,15 @@ import (
 
 // ErrNotEmpty refuses to copy a site into a database that holds one.
 var ErrNotEmpty = errors.New("models: the database to copy into is not empty")
+
+// ErrNameClash refuses to copy a site with names that differ only in
+// capitals, which PostgreSQL's index keeps apart no more than a sign-up
+// does: its message lists them.
+var ErrNameClash = errors.New("models: accounts whose names differ only in capitals")
+
+// ErrCopyBehind refuses a copy in which a game's version is behind its
+// log: the site wrote while it was copied.
+var ErrCopyBehind = errors.New("models: a game's version is behind its log in the copy")
 
 // copyBatch is how many rows a statement of Copy writes.
 const copyBatch = 500
@@ -31,6 +41,9 @@ func Copy(from, to *Store, progress func(table string, rows int64)) error {
 		if n > 0 {
 			return fmt.Errorf("%w: %s has %d rows", ErrNotEmpty, tableName(to.db, t), n)
 		}
+	}
+	if err := nameClashes(from.db); err != nil {
+		return err
 	}
 	err := to.w.Transaction(func(tx *gorm.DB) error {
 		for _, t := range tables {
@@ -75,9 +88,55 @@ func Copy(from, to *Store, progress func(table string, rows int64)) error {
 				progress(tableName(from.db, t), n)
 			}
 		}
-		return nil
+		return versionsCover(tx)
 	})
 	return err
+}
+
+// nameClashes lists, as ErrNameClash, the accounts of db whose names
+// differ only in capitals.
+func nameClashes(db *gorm.DB) error {
+	var users []User
+	err := db.Select("id", "username").Where("lower(username) IN (?)",
+		db.Model(&User{}).Select("lower(username)").Group("lower(username)").Having("COUNT(*) > 1")).Order("lower(username), id").Find(&users).Error
+	if err != nil || len(users) == 0 {
+		return err
+	}
+	groups := map[string][]string{}
+	var order []string
+	for _, u := range users {
+		k := strings.ToLower(u.Username)
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], u.Username)
+	}
+	parts := make([]string, len(order))
+	for i, k := range order {
+		parts[i] = strings.Join(groups[k], " and ")
+	}
+	return fmt.Errorf("%w: %s", ErrNameClash, strings.Join(parts, "; "))
+}
+
+// versionsCover refuses, as ErrCopyBehind, a copy in which a game's
+// version is behind the newest version its log entries were written at.
+func versionsCover(tx *gorm.DB) error {
+	var behind []struct {
+		ID      uint
+		Version int
+		Logged  int
+	}
+	err := tx.Table("games").Select("games.id, games.version, MAX(log_entries.version) AS logged").
+		Joins("JOIN log_entries ON log_entries.game_id = games.id").Group("games.id, games.version").
+		Having("MAX(log_entries.version) > games.version").Order("games.id").Limit(20).Scan(&behind).Error
+	if err != nil || len(behind) == 0 {
+		return err
+	}
+	parts := make([]string, len(behind))
+	for i, b := range behind {
+		parts[i] = fmt.Sprintf("game %d at version %d, its log at %d", b.ID, b.Version, b.Logged)
+	}
+	return fmt.Errorf("%w: %s", ErrCopyBehind, strings.Join(parts, "; "))
 }
 
 // tableName is the table of model t.

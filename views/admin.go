@@ -80,6 +80,8 @@ func AuditAction(l *i18n.Lang, action string) string {
 		return l.T("chat message hidden")
 	case "dismiss":
 		return l.T("chat message kept")
+	case "rename":
+		return l.T("renamed")
 	}
 	return action
 }
