@@ -30,6 +30,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -63,6 +64,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		cfg.HashSlots = runtime.GOMAXPROCS(0) // the runtime's Ps (cores or CPU quota), before botPs adds the bots'
 		cfg.BotSlots = botPs()
+		cfg.Hello = stdout
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		if err := serve(ctx, cfg, stderr, nil); err != nil {
@@ -98,6 +100,10 @@ func usage(w io.Writer) {
 
 // Config is the server's configuration, from flags then the environment.
 type Config struct {
+	// Hello, when set, is told in one plain line where the site answers
+	// and where its data lives, once it listens (before the JSON log of
+	// its work): cacao serve's standard output.
+	Hello         io.Writer
 	Addr          string
 	DB            string
 	BaseURL       string
@@ -208,6 +214,19 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	return cfg, nil
 }
 
+// dataPlace names where the site's data lives: the SQLite file as a path
+// a newcomer can find (./cacao.db), or the database's address without its
+// password.
+func dataPlace(db string) string {
+	if models.IsPostgres(db) {
+		return models.Redacted(db)
+	}
+	if !filepath.IsAbs(db) && !strings.HasPrefix(db, ".") {
+		return "." + string(filepath.Separator) + db
+	}
+	return db
+}
+
 func portOf(a net.Addr) string {
 	_, port, _ := net.SplitHostPort(a.String())
 	return port
@@ -254,6 +273,9 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 	base := cfg.BaseURL
 	if base == "" {
 		base = "http://localhost:" + portOf(ln.Addr())
+	}
+	if cfg.Hello != nil {
+		fmt.Fprintf(cfg.Hello, "Cacao is running at %s — data in %s\n", base, dataPlace(cfg.DB))
 	}
 	mailer := cfg.Mailer
 	if mailer == nil {

@@ -35,15 +35,16 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// TestServeStartsAndStops: the site starts on a fresh database file, answers
+// TestServeStartsAndStops: the site starts on a fresh database file, says
+// in a plain line where it answers and where its data is, answers
 // /healthz and pages, logs requests as JSON, and shuts down when told.
 func TestServeStartsAndStops(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "site.db")
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan string, 1)
-	var logs syncBuffer
+	var logs, hello syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- serve(ctx, Config{Addr: "127.0.0.1:0", DB: db}, &logs, ready) }()
+	go func() { done <- serve(ctx, Config{Addr: "127.0.0.1:0", DB: db, Hello: &hello}, &logs, ready) }()
 	var addr string
 	select {
 	case addr = <-ready:
@@ -51,6 +52,10 @@ func TestServeStartsAndStops(t *testing.T) {
 		t.Fatal(err)
 	case <-time.After(30 * time.Second):
 		t.Fatal("the server did not start")
+	}
+	_, port, _ := strings.Cut(addr, ":")
+	if want := "Cacao is running at http://localhost:" + port + " — data in " + db + "\n"; hello.String() != want {
+		t.Errorf("the line for a newcomer: %q; want %q", hello.String(), want)
 	}
 	res, err := http.Get("http://" + addr + "/healthz")
 	if err != nil {
@@ -157,5 +162,21 @@ func TestServeWorkerDeliversMail(t *testing.T) {
 	msgs := smtp.Messages()
 	if len(msgs) != 1 || msgs[0].To[0] != "ana@example.test" || !strings.Contains(msgs[0].Data, "https://cacao.example/m/verify?t=") {
 		t.Fatalf("want one confirmation mail with a link on the base URL; got %d:\n%+v\nlog:\n%s", len(msgs), msgs, logs.String())
+	}
+}
+
+// TestDataPlace: the plain start line names a SQLite file as a path to
+// find from where the site was started, and a PostgreSQL database without
+// its password.
+func TestDataPlace(t *testing.T) {
+	for db, want := range map[string]string{
+		"cacao.db":            "./cacao.db",
+		"data/cacao.db":       "./data/cacao.db",
+		"/srv/cacao/cacao.db": "/srv/cacao/cacao.db",
+		"postgres://cacao:s3cret@db.example/cacao": "postgres://cacao:xxxxx@db.example/cacao",
+	} {
+		if got := dataPlace(db); got != want {
+			t.Errorf("dataPlace(%q) = %q; want %q", db, got, want)
+		}
 	}
 }
