@@ -76,6 +76,8 @@ type options struct {
 	passwordCost int
 	bots         []string
 	log          *slog.Logger
+	maxConns     int
+	stmtTimeout  time.Duration
 }
 
 // Option configures a Store at Open.
@@ -96,6 +98,14 @@ func WithChangeListener(f func(Change)) Option { return func(o *options) { o.onC
 // change listener losing its connection and getting it back); default
 // slog.Default().
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.log = l } }
+
+// WithPool sizes the connections one instance keeps to PostgreSQL
+// (max, 0: DefaultConns) and bounds each statement's time there (timeout,
+// 0: none): what the database's role and a pooler allow, shared by the
+// instances. SQLite has one writer and takes neither.
+func WithPool(max int, timeout time.Duration) Option {
+	return func(o *options) { o.maxConns, o.stmtTimeout = max, timeout }
+}
 
 // WithMailDelay holds "your turn" mail back by d (default
 // DefaultMailDelay), so that a player at the table gets none.

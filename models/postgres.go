@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,8 +36,9 @@ func Redacted(dsn string) string {
 	return u.Redacted()
 }
 
-// pgConns is the pool of one instance's connections to PostgreSQL.
-const pgConns = 16
+// DefaultConns is the pool of one instance's connections to PostgreSQL
+// unless WithPool says otherwise (one more listens for changes).
+const DefaultConns = 16
 
 // changesChannel is where the instances of a site on one PostgreSQL
 // schema tell each other of committed changes (NOTIFY), each passing them
@@ -54,6 +56,20 @@ const migrationLock = 7_204_611
 // migrated under an advisory lock; with a change listener, every change
 // any instance commits reaches it (listen).
 func openPostgres(dsn string, o options) (*Store, error) {
+	if o.stmtTimeout > 0 {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			return nil, fmt.Errorf("models: the database's address: %w", err)
+		}
+		q := u.Query()
+		q.Set("statement_timeout", strconv.FormatInt(o.stmtTimeout.Milliseconds(), 10))
+		u.RawQuery = q.Encode()
+		dsn = u.String()
+	}
+	conns := o.maxConns
+	if conns <= 0 {
+		conns = DefaultConns
+	}
 	db, err := gorm.Open(postgres.Open(dsn), &gorm.Config{Logger: logger.Discard, TranslateError: true, PrepareStmt: false,
 		SkipDefaultTransaction: true, NowFunc: func() time.Time { return o.now().UTC() }})
 	if err != nil {
@@ -63,8 +79,8 @@ func openPostgres(dsn string, o options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	sqlDB.SetMaxOpenConns(pgConns)
-	sqlDB.SetMaxIdleConns(pgConns)
+	sqlDB.SetMaxOpenConns(conns)
+	sqlDB.SetMaxIdleConns(conns)
 	err = db.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrationLock).Error; err != nil {
 			return err

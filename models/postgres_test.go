@@ -182,3 +182,24 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// WithPool sizes the pool and bounds a statement's time: a statement past
+// it fails as the database being unavailable (a page answers 503).
+func TestPostgresPool(t *testing.T) {
+	dsn := postgres(t)
+	s, err := models.Open(dsn, models.WithPool(3, 200*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := s.PoolStats().MaxOpenConnections; n != 3 {
+		t.Fatalf("a pool of %d connections; want 3", n)
+	}
+	err = s.Ping(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := models.DB(s).Exec("SELECT pg_sleep(1)").Error; err == nil || !models.Unavailable(err) {
+		t.Fatalf("a statement of a second past a timeout of 200 ms: %v (unavailable %v)", err, models.Unavailable(err))
+	}
+}

@@ -29,8 +29,9 @@ func Unavailable(err error) bool {
 		return true
 	case errors.As(err, &pe):
 		// Connection exceptions, the server shutting down or starting,
-		// too many connections.
-		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P") || pe.Code == "53300"
+		// too many connections (for the server or the role), a statement
+		// past its time (WithPool).
+		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P") || pe.Code == "53300" || pe.Code == "57014"
 	}
 	return strings.Contains(err.Error(), "sql: database is closed") || strings.Contains(err.Error(), "conn closed")
 }
@@ -42,4 +43,13 @@ func (s *Store) Ping(ctx context.Context) error {
 		return err
 	}
 	return db.PingContext(ctx)
+}
+
+// PoolStats is the state of the store's pool of connections.
+func (s *Store) PoolStats() sql.DBStats {
+	db, err := s.db.DB()
+	if err != nil {
+		return sql.DBStats{}
+	}
+	return db.Stats()
 }

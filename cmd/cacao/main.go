@@ -103,12 +103,16 @@ type Config struct {
 	// Hello, when set, is told in one plain line where the site answers
 	// and where its data lives, once it listens (before the JSON log of
 	// its work): cacao serve's standard output.
-	Hello         io.Writer
-	Addr          string
-	DB            string
-	BaseURL       string
-	SecureCookies bool
-	TrustProxy    bool
+	Hello io.Writer
+	Addr  string
+	DB    string
+	// DBMaxConns and DBStatementTimeout size this instance's pool of
+	// PostgreSQL connections and bound a statement's time (models.WithPool).
+	DBMaxConns         int
+	DBStatementTimeout time.Duration
+	BaseURL            string
+	SecureCookies      bool
+	TrustProxy         bool
 	// Pprof, when set, serves net/http/pprof on that (loopback) address.
 	Pprof string
 	// MemoryLimitMB is the Go runtime's soft memory limit (0: the runtime's
@@ -180,11 +184,19 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 		}
 		return fallback
 	}
+	defDuration := func(key string, fallback time.Duration) time.Duration {
+		if d, err := time.ParseDuration(getenv(key)); err == nil {
+			return d
+		}
+		return fallback
+	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var cfg Config
 	fs.StringVar(&cfg.Addr, "addr", def("CACAO_ADDR", ":8080"), "address to listen on")
 	fs.StringVar(&cfg.DB, "db", def("CACAO_DB", "cacao.db"), "SQLite database file (created on first start), or a postgres:// address")
+	fs.IntVar(&cfg.DBMaxConns, "db-max-conns", defInt("CACAO_DB_MAX_CONNS", models.DefaultConns), "PostgreSQL: connections this instance keeps (one more listens for changes); keep the instances' sum under the role's limit")
+	fs.DurationVar(&cfg.DBStatementTimeout, "db-statement-timeout", defDuration("CACAO_DB_STATEMENT_TIMEOUT", 0), "PostgreSQL: the longest a statement may take (0: no limit); past it the page answers 503")
 	fs.StringVar(&cfg.BaseURL, "base-url", def("CACAO_BASE_URL", ""), "public URL of the site, for invite links")
 	fs.BoolVar(&cfg.SecureCookies, "secure-cookies", def("CACAO_SECURE_COOKIES", "") == "1" || def("CACAO_SECURE_COOKIES", "") == "true", "mark cookies Secure (behind TLS)")
 	fs.BoolVar(&cfg.TrustProxy, "trust-proxy", def("CACAO_TRUST_PROXY", "") == "1" || def("CACAO_TRUST_PROXY", "") == "true", "take client addresses from X-Forwarded-For (only behind a proxy that sets it)")
@@ -240,7 +252,7 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 		debug.SetMemoryLimit(int64(cfg.MemoryLimitMB) << 20)
 	}
 	hub := live.New()
-	store, err := models.Open(cfg.DB, models.WithChangeListener(handlers.ChangeListener(hub)), models.WithLogger(logger), models.WithBots(autoplay.Kinds()...))
+	store, err := models.Open(cfg.DB, models.WithChangeListener(handlers.ChangeListener(hub)), models.WithLogger(logger), models.WithPool(cfg.DBMaxConns, cfg.DBStatementTimeout), models.WithBots(autoplay.Kinds()...))
 	if err != nil {
 		return err
 	}

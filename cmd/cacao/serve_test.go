@@ -116,6 +116,18 @@ func TestConfigFromFlagsAndEnvironment(t *testing.T) {
 	if cfg, _ = parseConfig([]string{"-memory-limit-mb", "200"}, goLimit, io.Discard); cfg.MemoryLimitMB != 200 {
 		t.Fatalf("the flag over GOMEMLIMIT: %+v", cfg)
 	}
+	if cfg, _ = parseConfig(nil, func(string) string { return "" }, io.Discard); cfg.DBMaxConns != models.DefaultConns || cfg.DBStatementTimeout != 0 {
+		t.Fatalf("the pool's defaults: %+v", cfg)
+	}
+	pool := func(k string) string {
+		return map[string]string{"CACAO_DB_MAX_CONNS": "5", "CACAO_DB_STATEMENT_TIMEOUT": "3s"}[k]
+	}
+	if cfg, _ = parseConfig(nil, pool, io.Discard); cfg.DBMaxConns != 5 || cfg.DBStatementTimeout != 3*time.Second {
+		t.Fatalf("the pool from the environment: %+v", cfg)
+	}
+	if cfg, _ = parseConfig([]string{"-db-max-conns", "7", "-db-statement-timeout", "500ms"}, pool, io.Discard); cfg.DBMaxConns != 7 || cfg.DBStatementTimeout != 500*time.Millisecond {
+		t.Fatalf("the pool by flag: %+v", cfg)
+	}
 	if _, err := parseConfig([]string{"-nope"}, func(string) string { return "" }, io.Discard); err == nil {
 		t.Fatal("an unknown flag was accepted")
 	}
