@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"cacao/engine"
 )
 
 // TestAdminPagesOnlyForAdmins: the admin pages are "not found" for a
@@ -99,8 +101,19 @@ func TestAdminBansAndEnds(t *testing.T) {
 	if _, body := carol.get("/"); !strings.Contains(body, "Ended by an admin") {
 		t.Fatal("carol's games do not say the game was ended")
 	}
-	if code, _ := carol.get(page + "/record.json"); code != http.StatusForbidden {
-		t.Fatalf("the record of an ended game (every pile): %d", code)
+	if !strings.Contains(body, `href="`+page+`/record.json"`) {
+		t.Fatalf("the ended game's page offers no record:\n%s", body)
+	}
+	code, rec := carol.get(page + "/record.json")
+	if code != http.StatusOK {
+		t.Fatalf("the record of an ended game: %d %s", code, rec)
+	}
+	r, err := engine.DecodeRecord([]byte(rec))
+	if err != nil {
+		t.Fatalf("the ended game's record: %v\n%s", err, rec)
+	}
+	if st, err := engine.Replay(r); err != nil || st.Over() {
+		t.Fatalf("the ended game's record replays with %v, over %v", err, err == nil && st.Over())
 	}
 	_, body = root.get("/admin/audit")
 	for _, want := range []string{"banned", "rude &lt;b&gt;chat&lt;/b&gt;", "game ended", fmt.Sprintf(`<a href="/games/%d">Game %d</a>`, other, other), "made admin"} {

@@ -95,7 +95,7 @@ func (s *Server) exportMyData(c echo.Context) error {
 		for _, seat := range g.Seats {
 			mg.Players = append(mg.Players, seat.Name)
 		}
-		if g.Game.Status == models.StatusFinished {
+		if g.Game.Status == models.StatusFinished || g.Game.Status == models.StatusEnded {
 			l, err := s.store.LoadGame(g.Game.ID)
 			if err != nil {
 				return err

@@ -220,7 +220,9 @@ func (s *Server) exportRecord(c echo.Context) error {
 		return err
 	}
 	id := l.Game.ID
-	if l.Game.Status != models.StatusFinished {
+	// Once the game is over, scored or ended by an admin where it stood (a
+	// record without its end, which replays as far as it goes).
+	if l.Game.Status != models.StatusFinished && l.Game.Status != models.StatusEnded {
 		return refusal(http.StatusForbidden, "the record can be downloaded once the game is over: it shows every pile")
 	}
 	data, err := l.Play.Record().Encode()

@@ -197,7 +197,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	fs.StringVar(&cfg.DB, "db", def("CACAO_DB", "cacao.db"), "SQLite database file (created on first start), or a postgres:// address")
 	fs.IntVar(&cfg.DBMaxConns, "db-max-conns", defInt("CACAO_DB_MAX_CONNS", models.DefaultConns), "PostgreSQL: connections this instance keeps (one more listens for changes); keep the instances' sum under the role's limit")
 	fs.DurationVar(&cfg.DBStatementTimeout, "db-statement-timeout", defDuration("CACAO_DB_STATEMENT_TIMEOUT", 0), "PostgreSQL: the longest a statement may take (0: no limit); past it the page answers 503")
-	fs.StringVar(&cfg.BaseURL, "base-url", def("CACAO_BASE_URL", ""), "public URL of the site, for invite links")
+	fs.StringVar(&cfg.BaseURL, "base-url", def("CACAO_BASE_URL", ""), "public URL of the site, for links in mail and push (unset: http://localhost:PORT, with a warning)")
 	fs.BoolVar(&cfg.SecureCookies, "secure-cookies", def("CACAO_SECURE_COOKIES", "") == "1" || def("CACAO_SECURE_COOKIES", "") == "true", "mark cookies Secure (behind TLS)")
 	fs.BoolVar(&cfg.TrustProxy, "trust-proxy", def("CACAO_TRUST_PROXY", "") == "1" || def("CACAO_TRUST_PROXY", "") == "true", "take client addresses from X-Forwarded-For (only behind a proxy that sets it)")
 	fs.StringVar(&cfg.Pprof, "pprof", def("CACAO_PPROF", ""), "serve Go profiles on this address (e.g. 127.0.0.1:6060; off by default)")
@@ -215,6 +215,11 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "db" && hasPassword(cfg.DB) {
+			fmt.Fprintln(stderr, "cacao: warning: the password in -db shows in ps to anyone on this machine; put it in PGPASSWORD or ~/.pgpass")
+		}
+	})
 	smtpCfg, ok, err := mail.ConfigFromEnv(getenv)
 	if err != nil {
 		fmt.Fprintln(stderr, "cacao:", err)
@@ -224,6 +229,16 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 		cfg.Mailer = mail.NewSMTP(smtpCfg)
 	}
 	return cfg, nil
+}
+
+// hasPassword reports whether the database address db holds a password.
+func hasPassword(db string) bool {
+	u, err := url.Parse(db)
+	if err != nil || !models.IsPostgres(db) {
+		return false
+	}
+	_, set := u.User.Password()
+	return set || u.Query().Has("password")
 }
 
 // dataPlace names where the site's data lives: the SQLite file as a path
@@ -284,7 +299,11 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 	}
 	base := cfg.BaseURL
 	if base == "" {
+		// Not the address a request came to: its Host header is the
+		// client's to write, and a password reset link must not point
+		// where an attacker says.
 		base = "http://localhost:" + portOf(ln.Addr())
+		logger.Warn("no -base-url (CACAO_BASE_URL): links in mail and push point at " + base + "; set it to the site's public address")
 	}
 	if cfg.Hello != nil {
 		fmt.Fprintf(cfg.Hello, "Cacao is running at %s — data in %s\n", base, dataPlace(cfg.DB))

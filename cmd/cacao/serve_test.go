@@ -86,6 +86,9 @@ func TestServeStartsAndStops(t *testing.T) {
 	if !strings.Contains(logs.String(), `"msg":"request"`) || !strings.Contains(logs.String(), `"path":"/healthz"`) {
 		t.Fatalf("no structured request log:\n%s", logs.String())
 	}
+	if !strings.Contains(logs.String(), `"level":"WARN","msg":"no -base-url (CACAO_BASE_URL): links in mail and push point at http://localhost:`+port) {
+		t.Fatalf("no warning that mail links point at localhost:\n%s", logs.String())
+	}
 }
 
 func TestConfigFromFlagsAndEnvironment(t *testing.T) {
@@ -127,6 +130,18 @@ func TestConfigFromFlagsAndEnvironment(t *testing.T) {
 	}
 	if cfg, _ = parseConfig([]string{"-db-max-conns", "7", "-db-statement-timeout", "500ms"}, pool, io.Discard); cfg.DBMaxConns != 7 || cfg.DBStatementTimeout != 500*time.Millisecond {
 		t.Fatalf("the pool by flag: %+v", cfg)
+	}
+	var warned bytes.Buffer
+	parseConfig([]string{"-db", "postgres://cacao:s3cret@db.example/cacao"}, func(string) string { return "" }, &warned)
+	if !strings.Contains(warned.String(), "the password in -db shows in ps") {
+		t.Fatalf("no warning of a password in -db: %q", warned.String())
+	}
+	warned.Reset()
+	parseConfig(nil, func(k string) string {
+		return map[string]string{"CACAO_DB": "postgres://cacao:s3cret@db.example/cacao"}[k]
+	}, &warned)
+	if warned.Len() > 0 {
+		t.Fatalf("a warning for a password in the environment, which ps does not show: %q", warned.String())
 	}
 	if _, err := parseConfig([]string{"-nope"}, func(string) string { return "" }, io.Discard); err == nil {
 		t.Fatal("an unknown flag was accepted")
