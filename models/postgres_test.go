@@ -1,7 +1,6 @@
 package models_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
@@ -117,7 +116,7 @@ func TestPostgresWritesOneAfterTheOther(t *testing.T) {
 func TestPostgresListenerCatchesUp(t *testing.T) {
 	dsn := postgres(t)
 	heard := make(chan models.Change, 64)
-	var logged syncBuffer
+	var logged modeltest.SyncBuffer
 	a, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost), models.WithChangeListener(func(c models.Change) { heard <- c }),
 		models.WithLogger(slog.New(slog.NewTextHandler(&logged, nil))))
 	if err != nil {
@@ -162,44 +161,5 @@ func TestPostgresListenerCatchesUp(t *testing.T) {
 		if !strings.Contains(logged.String(), line) {
 			t.Errorf("the log does not say %q:\n%s", line, logged.String())
 		}
-	}
-}
-
-// syncBuffer is a bytes.Buffer that a logger and a test share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// WithPool sizes the pool and bounds a statement's time: a statement past
-// it fails as the database being unavailable (a page answers 503).
-func TestPostgresPool(t *testing.T) {
-	dsn := postgres(t)
-	s, err := models.Open(dsn, models.WithPool(3, 200*time.Millisecond))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if n := s.PoolStats().MaxOpenConnections; n != 3 {
-		t.Fatalf("a pool of %d connections; want 3", n)
-	}
-	err = s.Ping(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := models.DB(s).Exec("SELECT pg_sleep(1)").Error; err == nil || !models.Unavailable(err) {
-		t.Fatalf("a statement of a second past a timeout of 200 ms: %v (unavailable %v)", err, models.Unavailable(err))
 	}
 }

@@ -96,14 +96,7 @@ func TestMigrateRefusesARunningSite(t *testing.T) {
 // the names and how to rename one; renamed, the site copies.
 func TestMigrateNamesTheClashes(t *testing.T) {
 	base := modeltest.Postgres(t)
-	db := filepath.Join(t.TempDir(), "site.db")
-	store, err := models.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.CreateUser("alice", "password-alice"); err != nil {
-		t.Fatal(err)
-	}
+	db, store, _ := siteWith(t, "alice")
 	store.Close()
 	sqlite(t, db, `INSERT INTO users (username, password_hash, created_at) SELECT 'Alice', password_hash, created_at FROM users WHERE username = 'alice'`)
 	dsn := modeltest.Schema(t, base)
@@ -129,19 +122,8 @@ func TestMigrateNamesTheClashes(t *testing.T) {
 // it stays.
 func TestMigrateChecksVersions(t *testing.T) {
 	base := modeltest.Postgres(t)
-	db := filepath.Join(t.TempDir(), "site.db")
-	store, err := models.Open(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	alice, err := store.CreateUser("alice", "password-alice")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bob, err := store.CreateUser("bob", "password-bob")
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, store, users := siteWith(t, "alice", "bob")
+	alice, bob := users[0], users[1]
 	g, err := store.CreateGame(alice, models.GameSpec{Seats: []string{models.SeatOpen}})
 	if err != nil {
 		t.Fatal(err)
@@ -172,6 +154,24 @@ func TestMigrateChecksVersions(t *testing.T) {
 	if code := run([]string{"migrate", "-from", db, "-to", dsn}, nil, &out, &errs); code != 0 {
 		t.Fatalf("migrate into the same database after the refusal (nothing of the first copy stays): %d\n%s", code, errs.String())
 	}
+}
+
+// siteWith is a new SQLite site with the accounts names (passwords
+// "password-"+name), and its store, open.
+func siteWith(t *testing.T, names ...string) (string, *models.Store, []*models.User) {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "site.db")
+	store, err := models.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := make([]*models.User, len(names))
+	for i, name := range names {
+		if users[i], err = store.CreateUser(name, "password-"+name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db, store, users
 }
 
 // sqlite runs statement on the SQLite file db, as an old release or a

@@ -9,31 +9,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"cacao/handlers/mail/mailtest"
 	"cacao/models"
+	"cacao/models/modeltest"
 )
 
 // syncBuffer is a log sink safe to read while the server writes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = modeltest.SyncBuffer
 
 // TestServeStartsAndStops: the site starts on a fresh database file, says
 // in a plain line where it answers and where its data is, answers

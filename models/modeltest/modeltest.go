@@ -1,8 +1,9 @@
 // Package modeltest holds what tests of the store and of the site share: a
-// clock they drive by hand.
+// clock they drive by hand, a database of their own, a buffer to log to.
 package modeltest
 
 import (
+	"bytes"
 	"sync"
 	"time"
 )
@@ -34,4 +35,22 @@ func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
+}
+
+// SyncBuffer is a buffer that a logger writes while a test reads it.
+type SyncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *SyncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *SyncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
