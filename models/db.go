@@ -78,6 +78,7 @@ type options struct {
 	log          *slog.Logger
 	maxConns     int
 	stmtTimeout  time.Duration
+	migrate      bool
 }
 
 // Option configures a Store at Open.
@@ -107,6 +108,12 @@ func WithPool(max int, timeout time.Duration) Option {
 	return func(o *options) { o.maxConns, o.stmtTimeout = max, timeout }
 }
 
+// WithoutMigrating opens a database without changing its schema (a role
+// that may read and write the tables but not own them): a schema behind
+// this release's is refused (ErrSchemaBehind), and brought up to date by
+// the owner (cacao schema upgrade, an Open without this option).
+func WithoutMigrating() Option { return func(o *options) { o.migrate = false } }
+
 // WithMailDelay holds "your turn" mail back by d (default
 // DefaultMailDelay), so that a player at the table gets none.
 func WithMailDelay(d time.Duration) Option { return func(o *options) { o.mailDelay = d } }
@@ -131,7 +138,7 @@ const replayCacheSize = 512
 // ":memory:" gives a private in-memory database on one connection; a
 // "postgres://…" address, a PostgreSQL database (openPostgres).
 func Open(path string, opts ...Option) (*Store, error) {
-	o := options{now: time.Now, deal: RandomDeal, mailDelay: DefaultMailDelay, passwordCost: bcrypt.DefaultCost, log: slog.Default()}
+	o := options{now: time.Now, deal: RandomDeal, mailDelay: DefaultMailDelay, passwordCost: bcrypt.DefaultCost, log: slog.Default(), migrate: true}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -160,9 +167,9 @@ func Open(path string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("models: open %s: %w", path, err)
 	}
-	if err := migrate(w); err != nil {
+	if err := w.Transaction(func(tx *gorm.DB) error { return upgrade(tx, o.migrate) }); err != nil {
 		closeDB(w)
-		return nil, fmt.Errorf("models: migrate: %w", err)
+		return nil, err
 	}
 	s := &Store{db: w, w: w, replays: newReplays(replayCacheSize), opts: o}
 	if memory {
@@ -217,13 +224,14 @@ func closeDB(db *gorm.DB) {
 	}
 }
 
-// migrate brings the schema up to date. Databases from before keep columns
-// no longer used (games.rev, users.unread); the triggers that kept them are
-// dropped (on SQLite, where they were), so that nothing writes behind the
-// code's back. users.email_mode becomes the choices of
-// news by mail and digest, and goes (migrateMailMode). Accounts get their
-// name keys (fillNameKeys).
-func migrate(w *gorm.DB) error {
+// baseline is the first step of the schema (schema.go): from an empty
+// database, or one that a release before versioned steps left, the
+// schema as it stood then. Those databases keep columns no longer used
+// (games.rev, users.unread); the triggers that kept them are dropped (on
+// SQLite, where they were), so that nothing writes behind the code's back.
+// users.email_mode becomes the choices of news by mail and digest, and goes
+// (migrateMailMode). Accounts get their name keys (fillNameKeys).
+func baseline(w *gorm.DB) error {
 	if err := w.AutoMigrate(tables...); err != nil {
 		return err
 	}

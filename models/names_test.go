@@ -81,7 +81,7 @@ func TestNameKeysFilledAtStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{"DROP INDEX idx_users_name_key", "ALTER TABLE users DROP COLUMN name_key",
+	for _, q := range []string{"DROP TABLE schema_steps", "DROP INDEX idx_users_name_key", "ALTER TABLE users DROP COLUMN name_key",
 		"INSERT INTO users (username, password_hash, created_at) VALUES ('aIice', x'00', '2026-01-01 00:00:00')"} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatal(err)
@@ -121,7 +121,7 @@ func TestNameKeyTakenDuringFill(t *testing.T) {
 	}
 	mustUser(t, s, "alice")
 	mustUser(t, s, "bob")
-	for _, q := range []string{"UPDATE users SET name_key = NULL", signup} {
+	for _, q := range []string{"DROP TABLE schema_steps", "UPDATE users SET name_key = NULL", signup} {
 		if err := s.w.Exec(q).Error; err != nil {
 			t.Fatal(err)
 		}

@@ -85,11 +85,11 @@ func openPostgres(dsn string, o options) (*Store, error) {
 		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrationLock).Error; err != nil {
 			return err
 		}
-		return migrate(tx)
+		return upgrade(tx, o.migrate)
 	})
 	if err != nil {
 		closeDB(db)
-		return nil, fmt.Errorf("models: migrate: %w", err)
+		return nil, err
 	}
 	var schema string
 	if err := db.Raw("SELECT current_schema()").Scan(&schema).Error; err != nil {

@@ -80,6 +80,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return adminCmd(args, stdout, stderr)
 	case "migrate":
 		return migrateCmd(args, stdout, stderr)
+	case "schema":
+		return schemaCmd(args, stdout, stderr)
 	case "help", "-h", "--help":
 		usage(stdout)
 		return 0
@@ -94,7 +96,8 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: cacao [serve] [-addr :8080] [-db cacao.db] [-base-url URL] [-secure-cookies]")
 	fmt.Fprintln(w, "       cacao replay FILE|-   play a game record and print the position as JSON")
 	fmt.Fprintln(w, "       cacao backup [-db cacao.db] FILE   copy the database, while the site runs, to a new file")
-	fmt.Fprintln(w, "       cacao admin [-db cacao.db] grant|revoke NAME   give or take the admin role")
+	fmt.Fprintln(w, "       cacao admin [-db cacao.db] grant|revoke NAME   give or take the admin role; rename NAME NEWNAME")
+	fmt.Fprintln(w, "       cacao schema [-db cacao.db] version|upgrade   the database's schema; bring it up to date (as its owner)")
 	fmt.Fprintln(w, "       cacao migrate -from cacao.db -to postgres://…   copy a stopped site into an empty PostgreSQL database")
 }
 
@@ -106,6 +109,11 @@ type Config struct {
 	Hello io.Writer
 	Addr  string
 	DB    string
+	// KeepSchema (-migrate=false) leaves the database's schema as it is at
+	// start, for a role that may not change the tables: a schema behind
+	// this release's is refused, and cacao schema upgrade, run by the
+	// tables' owner, brings it up to date.
+	KeepSchema bool
 	// DBMaxConns and DBStatementTimeout size this instance's pool of
 	// PostgreSQL connections and bound a statement's time (models.WithPool).
 	DBMaxConns         int
@@ -195,6 +203,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	var cfg Config
 	fs.StringVar(&cfg.Addr, "addr", def("CACAO_ADDR", ":8080"), "address to listen on")
 	fs.StringVar(&cfg.DB, "db", def("CACAO_DB", "cacao.db"), "SQLite database file (created on first start), or a postgres:// address")
+	migrate := fs.Bool("migrate", def("CACAO_MIGRATE", "1") != "0" && def("CACAO_MIGRATE", "1") != "false", "bring the database's schema up to date at start; off for a role that may not change the tables (cacao schema upgrade then does it)")
 	fs.IntVar(&cfg.DBMaxConns, "db-max-conns", defInt("CACAO_DB_MAX_CONNS", models.DefaultConns), "PostgreSQL: connections this instance keeps (one more listens for changes); keep the instances' sum under the role's limit")
 	fs.DurationVar(&cfg.DBStatementTimeout, "db-statement-timeout", defDuration("CACAO_DB_STATEMENT_TIMEOUT", 0), "PostgreSQL: the longest a statement may take (0: no limit); past it the page answers 503")
 	fs.StringVar(&cfg.BaseURL, "base-url", def("CACAO_BASE_URL", ""), "public URL of the site, for links in mail and push (unset: http://localhost:PORT, with a warning)")
@@ -215,6 +224,7 @@ func parseConfig(args []string, getenv func(string) string, stderr io.Writer) (C
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
+	cfg.KeepSchema = !*migrate
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "db" && hasPassword(cfg.DB) {
 			fmt.Fprintln(stderr, "cacao: warning: the password in -db shows in ps to anyone on this machine; put it in PGPASSWORD or ~/.pgpass")
@@ -267,7 +277,11 @@ func serve(ctx context.Context, cfg Config, logw io.Writer, ready chan<- string)
 		debug.SetMemoryLimit(int64(cfg.MemoryLimitMB) << 20)
 	}
 	hub := live.New()
-	store, err := models.Open(cfg.DB, models.WithChangeListener(handlers.ChangeListener(hub)), models.WithLogger(logger), models.WithPool(cfg.DBMaxConns, cfg.DBStatementTimeout), models.WithBots(autoplay.Kinds()...))
+	opts := []models.Option{models.WithChangeListener(handlers.ChangeListener(hub)), models.WithLogger(logger), models.WithPool(cfg.DBMaxConns, cfg.DBStatementTimeout), models.WithBots(autoplay.Kinds()...)}
+	if cfg.KeepSchema {
+		opts = append(opts, models.WithoutMigrating())
+	}
+	store, err := models.Open(cfg.DB, opts...)
 	if err != nil {
 		return err
 	}

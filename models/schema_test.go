@@ -1,0 +1,146 @@
+package models_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"golang.org/x/crypto/bcrypt"
+
+	"cacao/models"
+	"cacao/models/modeltest"
+)
+
+// reopenable is a database a test may close and open again: a file for
+// SQLite, a schema of its own on PostgreSQL (CACAO_TEST_BACKEND).
+func reopenable(t *testing.T) string {
+	if db := modeltest.DB(t); db != ":memory:" {
+		return db
+	}
+	return filepath.Join(t.TempDir(), "site.db")
+}
+
+// TestSchemaSteps: a new database is at this release's schema, each step
+// recorded once; a schema a newer release made is refused, as is, by a
+// store that may not migrate (a role without ownership), one behind; the
+// owner's store runs the steps it lacks, and the games play on.
+func TestSchemaSteps(t *testing.T) {
+	db := reopenable(t)
+	s, err := models.Open(db, models.WithPasswordCost(bcrypt.MinCost))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := s.Schema(); err != nil || v != models.SchemaVersion {
+		t.Fatalf("a new database at schema %d (%v); want %d", v, err, models.SchemaVersion)
+	}
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	id := startDuel(t, s, ana, bob, 0)
+	if err := models.DB(s).Exec("INSERT INTO schema_steps (version, ran_at) VALUES (?, CURRENT_TIMESTAMP)", models.SchemaVersion+1).Error; err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := models.Open(db); !errors.Is(err, models.ErrSchemaAhead) {
+		t.Fatalf("a schema ahead of this release: %v", err)
+	}
+	// Back to before any step: a database of a release before versions.
+	edit(t, db, "DROP TABLE schema_steps")
+	if _, err := models.Open(db, models.WithoutMigrating()); !errors.Is(err, models.ErrSchemaBehind) {
+		t.Fatalf("a schema behind, opened without migrating: %v", err)
+	}
+	if s, err = models.Open(db, models.WithPasswordCost(bcrypt.MinCost)); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v, err := s.Schema(); err != nil || v != models.SchemaVersion {
+		t.Fatalf("upgraded to schema %d (%v); want %d", v, err, models.SchemaVersion)
+	}
+	actAll(t, s, id, whoseTurn(t, s, id, ana, bob))
+	if ro, err := models.Open(db, models.WithoutMigrating()); err != nil {
+		t.Fatalf("an up-to-date schema, opened without migrating: %v", err)
+	} else {
+		ro.Close()
+	}
+}
+
+// TestUpgradeFromRelease: the SQLite database the last release before
+// versioned steps left (testdata/make-release-fixture.sh) is brought to
+// this release's schema; its accounts log in and its game plays on.
+func TestUpgradeFromRelease(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "release-2026-12-05.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "site.db")
+	if err := os.WriteFile(db, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := models.Open(db, models.WithoutMigrating())
+	if !errors.Is(err, models.ErrSchemaBehind) {
+		t.Fatalf("the release's database opened without migrating: %v", err)
+	}
+	if s, err = models.Open(db, models.WithPasswordCost(bcrypt.MinCost)); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if v, err := s.Schema(); err != nil || v != models.SchemaVersion {
+		t.Fatalf("upgraded to schema %d (%v); want %d", v, err, models.SchemaVersion)
+	}
+	ana, err := s.Authenticate("ana", "password-ana")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, err := s.UserNamed("bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := s.AccountGames(ana.ID)
+	if err != nil || len(games) != 1 {
+		t.Fatalf("ana's games: %d (%v); want the one", len(games), err)
+	}
+	id := games[0].Game.ID
+	before := mustLoad(t, s, id).Game.Version
+	actAll(t, s, id, ana)
+	actAll(t, s, id, bob)
+	if after := mustLoad(t, s, id).Game.Version; after <= before {
+		t.Fatalf("the game's version went from %d to %d", before, after)
+	}
+}
+
+// whoseTurn is which of a and b is to play game id.
+func whoseTurn(t *testing.T, s *models.Store, id uint, a, b *models.User) *models.User {
+	t.Helper()
+	l := mustLoad(t, s, id)
+	if l.SeatOf(b.ID) == l.Play.State().Current() {
+		return b
+	}
+	return a
+}
+
+// edit runs statement on the database db directly, as a release before
+// versions, or a newer one, would have left it.
+func edit(t *testing.T, db, statement string) {
+	t.Helper()
+	if models.IsPostgres(db) {
+		conn, err := pgx.Connect(context.Background(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(context.Background())
+		if _, err := conn.Exec(context.Background(), statement); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	conn, err := sql.Open("sqlite3", db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Exec(statement); err != nil {
+		t.Fatal(err)
+	}
+}
