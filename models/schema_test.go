@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
@@ -143,4 +144,58 @@ func edit(t *testing.T, db, statement string) {
 	if _, err := conn.Exec(statement); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestPostgresRoleWithoutOwnership: a role that may read and write the
+// tables but owns none starts the site without migrating (it could not:
+// "must be owner of table users") and plays; with migrating it would try.
+func TestPostgresRoleWithoutOwnership(t *testing.T) {
+	dsn := postgres(t)
+	owner, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost))
+	if err != nil {
+		t.Fatal(err)
+	}
+	owner.Close()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var schema string
+	if err := conn.QueryRow(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
+		t.Fatal(err)
+	}
+	role := schema + "_rw"
+	if _, err := conn.Exec(ctx, "CREATE ROLE "+role+" LOGIN"); err != nil {
+		t.Skipf("the tests' role may not make roles: %v", err)
+	}
+	t.Cleanup(func() {
+		conn, err := pgx.Connect(ctx, dsn)
+		if err == nil {
+			defer conn.Close(ctx)
+			_, _ = conn.Exec(ctx, "DROP OWNED BY "+role)
+			_, _ = conn.Exec(ctx, "DROP ROLE "+role)
+		}
+	})
+	for _, q := range []string{"GRANT USAGE ON SCHEMA " + schema + " TO " + role,
+		"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA " + schema + " TO " + role,
+		"GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA " + schema + " TO " + role} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.User = url.User(role)
+	s, err := models.Open(u.String(), models.WithPasswordCost(bcrypt.MinCost), models.WithoutMigrating())
+	if err != nil {
+		t.Fatalf("the role without ownership, without migrating: %v", err)
+	}
+	defer s.Close()
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	id := startDuel(t, s, ana, bob, 0)
+	actAll(t, s, id, whoseTurn(t, s, id, ana, bob))
 }
