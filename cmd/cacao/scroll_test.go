@@ -358,13 +358,7 @@ func aliceAgainstGreedyAt(t *testing.T, js bool, after func(*models.User, int) t
 	alice := s.user("alice")
 	game := s.botGame(alice, "greedy")
 	s.playUntil(game, after(alice, turns))
-	b := newBrowser(t, js, s.logs)
-	a := b.newTab("alice", js)
-	a.must(a.do(5*time.Second, chromedp.EmulateViewport(w, h)))
-	s.openGame(a, "alice", game)
-	for a.mustState().Choice {
-		a.must(a.click(`#confirm-choice`, "Confirm choice"))
-	}
+	b, a := s.aliceAtHerTurn(game, js, w, h)
 	return s, b, a, game
 }
 

@@ -31,13 +31,7 @@ func fourAtTheTable(t *testing.T, w, h int64) (*browser, *tab) {
 	}
 	autoplay.Bots(s.store, g.ID, nil)
 	s.playUntil(g.ID, withATurningTile(alice, afterTurns(alice, 3)))
-	b := newBrowser(t, true, s.logs)
-	a := b.newTab("alice", true)
-	a.must(a.do(5*time.Second, chromedp.EmulateViewport(w, h)))
-	s.openGame(a, "alice", g.ID)
-	for a.mustState().Choice {
-		a.must(a.click(`#confirm-choice`, "Confirm choice"))
-	}
+	b, a := s.aliceAtHerTurn(g.ID, true, w, h)
 	a.chooseTileWithPlaces(1)
 	return b, a
 }
@@ -253,15 +247,24 @@ func aliceAtAChoiceOfFills(t *testing.T, w, h int64) (*browser, *tab) {
 	if !ok {
 		t.Fatal("no game came to a choice of fills: the test needs one")
 	}
-	b := newBrowser(t, true, s.logs)
-	a := b.newTab("alice", true)
+	b, a := s.aliceAtHerTurn(id, true, w, h)
+	if !a.chooseCellWithFills() {
+		b.fatalf("no cell of alice's hand has a jungle to fill two ways: the test needs one")
+	}
+	return b, a
+}
+
+// aliceAtHerTurn opens game id for alice in a browser of its own (with
+// JavaScript or without) at w×h, her pending choices confirmed with their
+// defaults.
+func (s *site) aliceAtHerTurn(id uint, js bool, w, h int64) (*browser, *tab) {
+	s.t.Helper()
+	b := newBrowser(s.t, js, s.logs)
+	a := b.newTab("alice", js)
 	a.must(a.do(5*time.Second, chromedp.EmulateViewport(w, h)))
 	s.openGame(a, "alice", id)
 	for a.mustState().Choice {
 		a.must(a.click(`#confirm-choice`, "Confirm choice"))
-	}
-	if !a.chooseCellWithFills() {
-		b.fatalf("no cell of alice's hand has a jungle to fill two ways: the test needs one")
 	}
 	return b, a
 }

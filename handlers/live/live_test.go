@@ -196,17 +196,9 @@ func TestListsCoalesced(t *testing.T) {
 // message published together both arrive.
 func TestSideTopic(t *testing.T) {
 	h := New()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	sc := openStream(t, h, func(w http.ResponseWriter, r *http.Request) {
 		h.Stream(w, r, []string{Game(7)}, []Side{{Topic: Chat(7), Seen: 1}}, func() (int, []int, error) { return 3, []int{2}, nil })
-	}))
-	defer srv.Close()
-	defer h.Close()
-	res, err := http.Get(srv.URL + "?since=3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	sc := bufio.NewScanner(res.Body)
+	})
 	var lines []string
 	read := func(n int) string {
 		lines = lines[:0]
@@ -237,20 +229,12 @@ func TestSideTopic(t *testing.T) {
 // the page: the stream listens first, then reads what it tells.
 func TestMoveWhileConnecting(t *testing.T) {
 	h := New()
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	sc := openStream(t, h, func(w http.ResponseWriter, r *http.Request) {
 		h.Stream(w, r, []string{Game(7)}, nil, func() (int, []int, error) {
 			h.Publish(Game(7), 4) // the move, committed just after the read
 			return 3, nil, nil
 		})
-	}))
-	defer srv.Close()
-	defer h.Close()
-	res, err := http.Get(srv.URL + "?since=3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	sc := bufio.NewScanner(res.Body)
+	})
 	got := make(chan string, 1)
 	go func() {
 		for sc.Scan() {
@@ -268,6 +252,21 @@ func TestMoveWhileConnecting(t *testing.T) {
 	case <-time.After(2 * time.Second):
 		t.Fatal("the move made while the stream connected never reached it")
 	}
+}
+
+// openStream serves stream and connects to it as a page at version 3
+// does; the hub, the server and the connection close when the test ends.
+func openStream(t *testing.T, h *Hub, stream http.HandlerFunc) *bufio.Scanner {
+	t.Helper()
+	srv := httptest.NewServer(stream)
+	t.Cleanup(srv.Close)
+	t.Cleanup(h.Close)
+	res, err := http.Get(srv.URL + "?since=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { res.Body.Close() })
+	return bufio.NewScanner(res.Body)
 }
 
 // at is a Now of a stream without sides at version v.
