@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -67,18 +68,12 @@ func TestSchemaSteps(t *testing.T) {
 	}
 }
 
-// TestUpgradeFromRelease: the SQLite database the last release before
-// versioned steps left (testdata/make-release-fixture.sh) is brought to
-// this release's schema; its accounts log in and its game plays on.
+// TestUpgradeFromRelease: the database the last release before versioned
+// steps left (testdata/make-release-fixture.sh), on either backend, is
+// brought to this release's schema; its accounts log in and its game
+// plays on.
 func TestUpgradeFromRelease(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("testdata", "release-2026-12-05.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := filepath.Join(t.TempDir(), "site.db")
-	if err := os.WriteFile(db, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	db := releaseDB(t)
 	s, err := models.Open(db, models.WithoutMigrating())
 	if !errors.Is(err, models.ErrSchemaBehind) {
 		t.Fatalf("the release's database opened without migrating: %v", err)
@@ -109,6 +104,43 @@ func TestUpgradeFromRelease(t *testing.T) {
 	if after := mustLoad(t, s, id).Game.Version; after <= before {
 		t.Fatalf("the game's version went from %d to %d", before, after)
 	}
+}
+
+// releaseDB is a copy of the release's database: its SQLite file, or on
+// PostgreSQL (CACAO_TEST_BACKEND) its dump loaded into a schema of the
+// test's own.
+func releaseDB(t *testing.T) string {
+	t.Helper()
+	if db := modeltest.DB(t); db != ":memory:" {
+		dump, err := os.ReadFile(filepath.Join("testdata", "release-2026-12-05.pg.sql"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := url.Parse(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		schema := u.Query().Get("search_path")
+		sql := strings.ReplaceAll(strings.Replace(string(dump), "CREATE SCHEMA release_fixture;", "", 1), "release_fixture.", schema+".")
+		conn, err := pgx.Connect(context.Background(), db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close(context.Background())
+		if _, err := conn.PgConn().Exec(context.Background(), sql).ReadAll(); err != nil {
+			t.Fatalf("loading the release's dump: %v", err)
+		}
+		return db
+	}
+	data, err := os.ReadFile(filepath.Join("testdata", "release-2026-12-05.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "site.db")
+	if err := os.WriteFile(db, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
 
 // whoseTurn is which of a and b is to play game id.

@@ -3,10 +3,16 @@
 # as the last release before versioned migrations (commit b44beb6) left
 # it: accounts ana, bob and carol (passwords "password-" + name), a game of
 # ana and bob two turns in, with a chat message. TestUpgradeFromRelease
-# opens a copy. Run from anywhere in the repository: sh models/testdata/make-release-fixture.sh
+# opens a copy. Given a PostgreSQL database (postgres://…, one the script
+# may make a schema in), it makes the same site there, in the schema
+# release_fixture, and dumps it as release-2026-12-05.pg.sql (pg_dump,
+# plain statements), which TestUpgradeFromRelease loads on PostgreSQL.
+# Run from anywhere in the repository:
+#   sh models/testdata/make-release-fixture.sh [postgres://…]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out="$here/release-2026-12-05.db"
+pg=${1:-}
 tmp=$(mktemp -d)
 trap 'git -C "$here" worktree remove --force "$tmp"' EXIT
 git -C "$here" worktree add --detach "$tmp" b44beb6
@@ -64,5 +70,15 @@ func main() {
 	}
 }
 GO
-rm -f "$out" "$out-wal" "$out-shm"
-(cd "$tmp" && go run ./cmd/fixture "$out")
+if [ -z "$pg" ]; then
+	rm -f "$out" "$out-wal" "$out-shm"
+	(cd "$tmp" && go run ./cmd/fixture "$out")
+	exit 0
+fi
+psql -q -v ON_ERROR_STOP=1 "$pg" -c 'DROP SCHEMA IF EXISTS release_fixture CASCADE' -c 'CREATE SCHEMA release_fixture'
+case "$pg" in *\?*) site="$pg&search_path=release_fixture" ;; *) site="$pg?search_path=release_fixture" ;; esac
+(cd "$tmp" && go run ./cmd/fixture "$site")
+# Statements only: the test runs them without psql, so psql's own
+# commands (\restrict) go.
+pg_dump --schema=release_fixture --inserts --no-owner --no-privileges --no-comments "$pg" | sed '/^\\/d' >"$here/release-2026-12-05.pg.sql"
+psql -q "$pg" -c 'DROP SCHEMA release_fixture CASCADE'
