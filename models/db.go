@@ -78,6 +78,7 @@ type options struct {
 	log          *slog.Logger
 	maxConns     int
 	stmtTimeout  time.Duration
+	poolWait     time.Duration
 	migrate      bool
 }
 
@@ -138,7 +139,7 @@ const replayCacheSize = 512
 // ":memory:" gives a private in-memory database on one connection; a
 // "postgres://…" address, a PostgreSQL database (openPostgres).
 func Open(path string, opts ...Option) (*Store, error) {
-	o := options{now: time.Now, deal: RandomDeal, mailDelay: DefaultMailDelay, passwordCost: bcrypt.DefaultCost, log: slog.Default(), migrate: true}
+	o := options{now: time.Now, deal: RandomDeal, mailDelay: DefaultMailDelay, passwordCost: bcrypt.DefaultCost, log: slog.Default(), migrate: true, poolWait: DefaultPoolWait}
 	for _, opt := range opts {
 		opt(&o)
 	}

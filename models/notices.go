@@ -146,8 +146,8 @@ type GameNotices struct {
 // notice that comes after stays news.
 func (s *Store) NoticesAt(userID, gameID uint) (GameNotices, error) {
 	var n GameNotices
-	err := s.db.Model(&Notification{}).Select("count(*), coalesce(sum(CASE WHEN game_id = ? THEN 1 ELSE 0 END), 0), coalesce(max(CASE WHEN game_id = ? THEN id END), 0)", gameID, gameID).
-		Where("user_id = ? AND read = ?", userID, false).Row().Scan(&n.All, &n.Here, &n.Last)
+	err := s.db.Model(&Notification{}).Select(`count(*) AS "all", coalesce(sum(CASE WHEN game_id = ? THEN 1 ELSE 0 END), 0) AS "here", coalesce(max(CASE WHEN game_id = ? THEN id END), 0) AS "last"`, gameID, gameID).
+		Where("user_id = ? AND read = ?", userID, false).Scan(&n).Error
 	return n, err
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
@@ -70,17 +71,19 @@ func openPostgres(dsn string, o options) (*Store, error) {
 	if conns <= 0 {
 		conns = DefaultConns
 	}
-	db, err := gorm.Open(postgres.Open(dsn), &gorm.Config{Logger: logger.Discard, TranslateError: true, PrepareStmt: false,
+	config, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("models: the database's address: %w", err)
+	}
+	pool := waitingPool{db: stdlib.OpenDB(*config), wait: o.poolWait}
+	db, err := gorm.Open(postgres.New(postgres.Config{Conn: pool}), &gorm.Config{Logger: logger.Discard, TranslateError: true, PrepareStmt: false,
 		SkipDefaultTransaction: true, NowFunc: func() time.Time { return o.now().UTC() }})
 	if err != nil {
+		pool.db.Close()
 		return nil, fmt.Errorf("models: open PostgreSQL: %w", err)
 	}
-	sqlDB, err := db.DB()
-	if err != nil {
-		return nil, err
-	}
-	sqlDB.SetMaxOpenConns(conns)
-	sqlDB.SetMaxIdleConns(conns)
+	pool.db.SetMaxOpenConns(conns)
+	pool.db.SetMaxIdleConns(conns)
 	err = db.Transaction(func(tx *gorm.DB) error {
 		if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrationLock).Error; err != nil {
 			return err

@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -161,5 +162,33 @@ func TestPostgresListenerCatchesUp(t *testing.T) {
 		if !strings.Contains(logged.String(), line) {
 			t.Errorf("the log does not say %q:\n%s", line, logged.String())
 		}
+	}
+}
+
+// A store whose every PostgreSQL connection stays busy (here its one,
+// held by a transaction) refuses the next read once it has waited its
+// pool wait, as Unavailable (a page answers 503), instead of waiting
+// without bound; once the connection is back, reads go through.
+func TestPostgresPoolFull(t *testing.T) {
+	s, err := models.Open(postgres(t), models.WithPasswordCost(bcrypt.MinCost), models.WithPool(1, 0), models.WithPoolWait(300*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ana := models.MustUser(t, s, "ana")
+	tx := models.DB(s).Begin()
+	if tx.Error != nil {
+		t.Fatal(tx.Error)
+	}
+	start := time.Now()
+	_, err = s.UserByID(ana.ID)
+	if waited := time.Since(start); !errors.Is(err, models.ErrPoolFull) || !models.Unavailable(err) || waited > 2*time.Second {
+		t.Fatalf("a read with the pool held: %v after %v; want ErrPoolFull after 300ms", err, waited)
+	}
+	if err := tx.Rollback().Error; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UserByID(ana.ID); err != nil {
+		t.Fatalf("a read once the connection is back: %v", err)
 	}
 }

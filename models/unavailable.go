@@ -25,7 +25,7 @@ func Unavailable(err error) bool {
 	var pe *pgconn.PgError
 	switch {
 	case errors.As(err, &ce), errors.As(err, &ne), pgconn.Timeout(err),
-		errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone), errors.Is(err, io.ErrUnexpectedEOF):
+		errors.Is(err, driver.ErrBadConn), errors.Is(err, sql.ErrConnDone), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, ErrPoolFull):
 		return true
 	case errors.As(err, &pe):
 		// Connection exceptions, the server shutting down or starting,

@@ -27,6 +27,7 @@ func TestUnavailable(t *testing.T) {
 		{&pgconn.PgError{Code: "23505"}, false},
 		{fmt.Errorf("loading: %w", driver.ErrBadConn), true},
 		{errors.New("sql: database is closed"), true},
+		{fmt.Errorf("loading: %w", models.ErrPoolFull), true},
 		{models.ErrNotFound, false},
 		{errors.New("broken"), false},
 	} {
