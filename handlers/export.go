@@ -83,7 +83,7 @@ func (s *Server) exportMyData(c echo.Context) error {
 	}
 	d.Notifications = make([]myNotice, 0, len(ns))
 	for _, n := range ns {
-		d.Notifications = append(d.Notifications, myNotice{Game: n.GameID, Kind: n.Kind, Text: n.Text, Read: n.Read, Created: n.CreatedAt})
+		d.Notifications = append(d.Notifications, myNotice{Game: n.GameID, Kind: string(n.Kind), Text: n.Text, Read: n.Read, Created: n.CreatedAt})
 	}
 	games, err := s.store.AccountGames(u.ID) // resigned ones too
 	if err != nil {

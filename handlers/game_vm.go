@@ -184,7 +184,7 @@ func arrived(events []models.Event, seats int) map[engine.Cell]int {
 	out := map[engine.Cell]int{}
 	for i := max(0, len(events)-seats); i < len(events); i++ {
 		ev := events[i]
-		if ev.Kind != models.KindTurn {
+		if ev.Kind != models.LogTurn {
 			continue
 		}
 		out[ev.Placement.At] = i + 1
@@ -231,7 +231,7 @@ func since(lg *i18n.Lang, l *models.Loaded, me int, names []string) *views.Since
 	for i, item := range logLines(lg, evs, names) {
 		ev := evs[i]
 		sv.Lines = append(sv.Lines, views.SinceLine{LogItem: item, New: ev.Seq >= seen})
-		if ev.Kind == models.KindTurn {
+		if ev.Kind == models.LogTurn {
 			changed[ev.Placement.At] = true
 			for _, f := range ev.Fills {
 				changed[f.At] = true
@@ -313,10 +313,10 @@ func linkTurns(items []views.LogItem, id uint, from int) []views.LogItem {
 func logLines(l *i18n.Lang, events []models.Event, names []string) []views.LogItem {
 	out := make([]views.LogItem, 0, len(events))
 	for _, ev := range events {
-		item := views.LogItem{Text: views.LogLine(l, views.LogEntry{Resolve: ev.Kind == models.KindResolve, Resign: ev.Kind == models.KindResign,
-			Abandon: ev.Kind == models.KindAbandon, Back: ev.Kind == models.KindBack, By: ev.By,
+		item := views.LogItem{Text: views.LogLine(l, views.LogEntry{Resolve: ev.Kind == models.LogResolve, Resign: ev.Kind == models.LogResign,
+			Abandon: ev.Kind == models.LogAbandon, Back: ev.Kind == models.LogBack, By: ev.By,
 			Seat: ev.Seat, Turn: ev.Turn, Timeout: ev.Timeout, Auto: ev.Auto, Stand: ev.Stand, Placement: ev.Placement, Fills: ev.Fills, Gains: ev.Gains}, names)}
-		if ev.Kind == models.KindTurn {
+		if ev.Kind == models.LogTurn {
 			item.Turn = ev.Turn + 1
 		}
 		out = append(out, item)

@@ -200,7 +200,7 @@ func (s *site) turnsBy(id uint, seat int) int {
 	}
 	n := 0
 	for _, e := range l.Log {
-		if e.Seat == seat && e.Kind == models.KindTurn {
+		if e.Seat == seat && e.Kind == models.LogTurn {
 			n++
 		}
 	}

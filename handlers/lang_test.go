@@ -226,7 +226,7 @@ func TestGameLogPage(t *testing.T) {
 	// about a turn's workers are not).
 	first := -1
 	for _, ev := range l.Events[n-views.LogShown:] {
-		if ev.Kind == models.KindTurn {
+		if ev.Kind == models.LogTurn {
 			first = ev.Turn + 1
 			break
 		}

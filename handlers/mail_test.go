@@ -46,7 +46,7 @@ func (s *site) signer() *mail.Signer {
 }
 
 // pendingMail returns the due outbox row of user of kind.
-func (s *site) pendingMail(userID uint, kind string) models.Mail {
+func (s *site) pendingMail(userID uint, kind models.Kind) models.Mail {
 	s.t.Helper()
 	due, err := s.store.DueMail(1000)
 	if err != nil {

@@ -146,7 +146,7 @@ func TestAutoDecideFromSettings(t *testing.T) {
 		t.Fatal("no resolution was logged")
 	}
 	for _, e := range added {
-		if e.Kind != models.KindResolve || e.Seat != seat || e.Timeout || e.UserID == nil {
+		if e.Kind != models.LogResolve || e.Seat != seat || e.Timeout || e.UserID == nil {
 			t.Fatalf("entry %+v: want the player's resolution", e)
 		}
 	}
@@ -202,7 +202,7 @@ func TestAutoDecideFromSettings(t *testing.T) {
 	}
 	later := 0
 	for _, e := range l.Log[len(after.Log):] {
-		if e.Seat == seat && e.Kind == models.KindResolve {
+		if e.Seat == seat && e.Kind == models.LogResolve {
 			later++
 		}
 	}

@@ -23,7 +23,7 @@ var (
 	ErrNotIdle      = invalid("that player has not kept the table waiting for 7 days: their seat stays theirs")
 )
 
-// abandonData is the Data of a KindAbandon entry: By is the seat that
+// abandonData is the Data of a LogAbandon entry: By is the seat that
 // handed the seat over, or -1 when its time ran out AbandonAfter times.
 type abandonData struct {
 	By int `json:"by"`
@@ -35,7 +35,7 @@ func countTimeout(l *Loaded, seat int, add func(LogEntry) error) (func(tx *gorm.
 	n := l.Seats[seat].Timeouts + 1
 	abandon := n >= AbandonAfter && !l.Seats[seat].Abandoned && l.Seats[seat].UserID != nil
 	if abandon {
-		if err := add(LogEntry{Kind: KindAbandon, Seat: seat, Turn: l.Play.State().Turns(), Data: `{"by":-1}`}); err != nil {
+		if err := add(LogEntry{Kind: LogAbandon, Seat: seat, Turn: l.Play.State().Turns(), Data: `{"by":-1}`}); err != nil {
 			return nil, err
 		}
 	}
@@ -67,7 +67,7 @@ func (s *Store) TakeBack(id, user uint) (*Loaded, error) {
 		if !l.Seats[seat].Abandoned {
 			return ErrNotAbandoned
 		}
-		return add(LogEntry{Kind: KindBack, Seat: seat, Turn: l.Play.State().Turns(), Data: "{}"})
+		return add(LogEntry{Kind: LogBack, Seat: seat, Turn: l.Play.State().Turns(), Data: "{}"})
 	}, func(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 		st := &l.Seats[seat]
 		st.Abandoned, st.Timeouts = false, 0
@@ -75,7 +75,7 @@ func (s *Store) TakeBack(id, user uint) (*Loaded, error) {
 			return err
 		}
 		return others(l, seat, func(u uint) error {
-			return s.notify(tx, p, u, id, "back", "%s took their seat back in game %d.", st.Name, id)
+			return s.notify(tx, p, u, id, KindBack, "%s took their seat back in game %d.", st.Name, id)
 		})
 	})
 }
@@ -93,7 +93,7 @@ func (s *Store) HandOver(id, user uint, seat int) (*Loaded, error) {
 			return err
 		}
 		data, _ := json.Marshal(abandonData{By: mine})
-		return add(LogEntry{Kind: KindAbandon, Seat: seat, Turn: l.Play.State().Turns(), Data: string(data)})
+		return add(LogEntry{Kind: LogAbandon, Seat: seat, Turn: l.Play.State().Turns(), Data: string(data)})
 	}, func(tx *gorm.DB, p *people, l *Loaded, mine int) error {
 		st := &l.Seats[seat]
 		now := s.now() // the bot is waited on from now
@@ -102,14 +102,14 @@ func (s *Store) HandOver(id, user uint, seat int) (*Loaded, error) {
 			return err
 		}
 		by := l.Seats[mine].Name
-		if err := s.notify(tx, p, *st.UserID, id, "abandoned", "%s handed your seat in game %d to the stand-in bot: you had not moved for 7 days. Open the game to take it back.", by, id); err != nil {
+		if err := s.notify(tx, p, *st.UserID, id, KindAbandoned, "%s handed your seat in game %d to the stand-in bot: you had not moved for 7 days. Open the game to take it back.", by, id); err != nil {
 			return err
 		}
 		return others(l, seat, func(u uint) error {
 			if u == user {
 				return nil
 			}
-			return s.notify(tx, p, u, id, "abandoned", "%s handed %s's seat in game %d to the stand-in bot: they had not moved for 7 days.", by, st.Name, id)
+			return s.notify(tx, p, u, id, KindAbandoned, "%s handed %s's seat in game %d to the stand-in bot: they had not moved for 7 days.", by, st.Name, id)
 		})
 	})
 }
@@ -150,7 +150,7 @@ func others(l *Loaded, seat int, tell func(user uint) error) error {
 	return nil
 }
 
-// handedBy reads which seat handed a seat over from a KindAbandon entry's
+// handedBy reads which seat handed a seat over from a LogAbandon entry's
 // data: -1 when its time ran out.
 func handedBy(data string) (int, error) {
 	d := abandonData{By: -1}

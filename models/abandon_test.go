@@ -82,7 +82,7 @@ func TestAbandonedAfterTwoTimeoutsInARow(t *testing.T) {
 	if !seat.Abandoned || seat.UserID == nil || *seat.UserID != ana.ID || seat.Deadline != nil {
 		t.Fatalf("after two timeouts in a row ana's seat is %+v; want abandoned, still hers, without a clock", seat)
 	}
-	if ev := lastKind(t, s, id, models.KindAbandon); ev.Seat != seat.Index || ev.By != -1 {
+	if ev := lastKind(t, s, id, models.LogAbandon); ev.Seat != seat.Index || ev.By != -1 {
 		t.Fatalf("the log's abandon entry: %+v", ev)
 	}
 	if ns := notesOf(t, s, ana.ID, "abandoned"); len(ns) != 1 {
@@ -123,7 +123,7 @@ func TestAbandonedAfterTwoTimeoutsInARow(t *testing.T) {
 	if _, err := s.TakeBack(id, ana.ID); !errors.Is(err, models.ErrNotAbandoned) {
 		t.Fatalf("taking the seat back twice: %v", err)
 	}
-	if ev := lastKind(t, s, id, models.KindBack); ev.Seat != seat.Index {
+	if ev := lastKind(t, s, id, models.LogBack); ev.Seat != seat.Index {
 		t.Fatalf("the log's take-back entry: %+v", ev)
 	}
 	if ns := notesOf(t, s, bob.ID, "back"); len(ns) != 1 {
@@ -174,7 +174,7 @@ func TestHandOverAfterSevenDays(t *testing.T) {
 	if _, err := s.HandOver(id, bob.ID, anaSeat); !errors.Is(err, models.ErrForbidden) {
 		t.Fatalf("handing an abandoned seat over again: %v", err)
 	}
-	if ev := lastKind(t, s, id, models.KindAbandon); ev.Seat != anaSeat || ev.By != bobSeat {
+	if ev := lastKind(t, s, id, models.LogAbandon); ev.Seat != anaSeat || ev.By != bobSeat {
 		t.Fatalf("the log's abandon entry: %+v", ev)
 	}
 	if ns := notesOf(t, s, ana.ID, "abandoned"); len(ns) != 1 {

@@ -159,7 +159,7 @@ func (s *Store) Ban(admin *User, name, why string) ([]uint, error) {
 		return nil, err
 	}
 	return s.leaveAll(&u, func(tx *gorm.DB, p *people, g *Game, to uint) error {
-		return s.notify(tx, p, to, g.ID, "cancelled", "An admin cancelled game %d before it started.", g.ID)
+		return s.notify(tx, p, to, g.ID, KindCancelled, "An admin cancelled game %d before it started.", g.ID)
 	})
 }
 
@@ -194,7 +194,7 @@ func (s *Store) AdminCancel(admin *User, id uint, why string) error {
 		}
 		return s.audit(tx, admin, AuditCancel, "", id, why)
 	}, func(tx *gorm.DB, p *people, g *Game, to uint) error {
-		return s.notify(tx, p, to, g.ID, "cancelled", "An admin cancelled game %d before it started.", g.ID)
+		return s.notify(tx, p, to, g.ID, KindCancelled, "An admin cancelled game %d before it started.", g.ID)
 	})
 	return err
 }
@@ -239,7 +239,7 @@ func (s *Store) EndGame(admin *User, id uint, why string) error {
 		}
 		for _, seat := range g.Seats {
 			if seat.UserID != nil {
-				if err := s.notify(tx, p, *seat.UserID, id, "ended", "An admin ended game %d: %s", id, why); err != nil {
+				if err := s.notify(tx, p, *seat.UserID, id, KindEnded, "An admin ended game %d: %s", id, why); err != nil {
 					return err
 				}
 			}

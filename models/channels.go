@@ -48,31 +48,6 @@ func (e News) Name() string {
 	return ""
 }
 
-// KindChat is the outbox kind of a chat message's news.
-const KindChat = "chat"
-
-// NewsOf is the event a notice of kind is (0 for the account's own mail:
-// confirmation, reset, digest).
-func NewsOf(kind string) News {
-	switch kind {
-	case "turn":
-		return NewsTurn
-	case "reaction":
-		return NewsChoice
-	case "reminder":
-		return NewsReminder
-	case "timeout", "abandoned", "resigned", "back":
-		return NewsTimeout
-	case "invited", "declined", "withdrawn", "started", "cancelled", "expired":
-		return NewsInvitation
-	case KindChat:
-		return NewsChat
-	case "finished", "ended":
-		return NewsResult
-	}
-	return 0
-}
-
 // Channels a notice goes by.
 const (
 	ChanApp    = "app"    // the site's own notices
@@ -94,7 +69,7 @@ func (u *User) Choices() Choices {
 }
 
 // Wants reports whether the user wants news of kind by channel ch.
-func (u *User) Wants(ch, kind string) bool {
+func (u *User) Wants(ch string, kind Kind) bool {
 	if kind == KindTest {
 		return ch == ChanPush || ch == ChanHook
 	}
@@ -191,9 +166,6 @@ func (c Choices) Names() map[string][]string {
 	}
 	return out
 }
-
-// KindTest is the kind of a test notice a player sends themselves.
-const KindTest = "test"
 
 // ErrTooManyTests refuses test notices past the limit.
 var ErrTooManyTests = invalid("you sent test notices just now: wait a minute")

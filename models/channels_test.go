@@ -14,7 +14,7 @@ import (
 )
 
 // channelsOf counts user's outbox rows of kind by channel.
-func channelsOf(t *testing.T, s *models.Store, userID uint, kind string) map[string]int {
+func channelsOf(t *testing.T, s *models.Store, userID uint, kind models.Kind) map[string]int {
 	t.Helper()
 	out := map[string]int{}
 	for _, m := range mailsOf(t, s, userID, kind) {

@@ -37,7 +37,7 @@ func waitLimit(g *Game, choosing bool) time.Duration {
 // choosing says the seat has a choice pending (the head of its queue
 // reached it now, or is still there). A player on vacation gets the whole
 // limit after their vacation ends.
-func (s *Store) startWaiting(tx *gorm.DB, p *people, g *Game, seat *Seat, now time.Time, kind string, choosing bool) error {
+func (s *Store) startWaiting(tx *gorm.DB, p *people, g *Game, seat *Seat, now time.Time, kind Kind, choosing bool) error {
 	seat.WaitingSince, seat.Deadline, seat.RemindAt, seat.Reminded = &now, nil, nil, false
 	person := seat.UserID != nil && !seat.Abandoned // the bot plays an abandoned seat at once
 	if limit := waitLimit(g, choosing); limit > 0 && person {
@@ -57,17 +57,17 @@ func (s *Store) startWaiting(tx *gorm.DB, p *people, g *Game, seat *Seat, now ti
 		return err
 	}
 	switch kind {
-	case "reaction":
+	case KindReaction:
 		return s.notify(tx, p, *seat.UserID, g.ID, kind, "A choice is waiting for you in game %d: your workers were activated.", g.ID)
 	case turnAndChoice:
-		return s.notify(tx, p, *seat.UserID, g.ID, "turn", "It is your turn in game %d, and a choice is waiting for you: your workers were activated.", g.ID)
+		return s.notify(tx, p, *seat.UserID, g.ID, KindTurn, "It is your turn in game %d, and a choice is waiting for you: your workers were activated.", g.ID)
 	}
 	return s.notify(tx, p, *seat.UserID, g.ID, kind, "It is your turn in game %d.", g.ID)
 }
 
 // turnAndChoice asks startWaiting for a "turn" notice that also tells of
 // a pending choice.
-const turnAndChoice = "turn+choice"
+const turnAndChoice Kind = "turn+choice"
 
 // clearDeadline takes the clock off a seat that is still waited on.
 func clearDeadline(tx *gorm.DB, seat *Seat) error {
@@ -155,7 +155,7 @@ func (s *Store) SendReminders() (int, error) {
 			if err != nil {
 				return err
 			}
-			return s.notify(tx, p, *seat.UserID, seat.GameID, "reminder", "Game %d is waiting for you: your time runs out in about %d hours.", seat.GameID, left)
+			return s.notify(tx, p, *seat.UserID, seat.GameID, KindReminder, "Game %d is waiting for you: your time runs out in about %d hours.", seat.GameID, left)
 		})
 		if err != nil {
 			return n, err

@@ -104,7 +104,7 @@ func turnEntry(l *Loaded, seat int, m engine.Move) (LogEntry, error) {
 	data, err := engine.MarshalTurn(engine.RecordTurn{Seat: seat, Move: engine.Move{
 		Placement: out.Placement, Fills: out.Fills, Acts: out.Acts,
 	}})
-	return LogEntry{Kind: KindTurn, Seat: seat, Turn: l.Play.State().Turns(), Data: string(data)}, err
+	return LogEntry{Kind: LogTurn, Seat: seat, Turn: l.Play.State().Turns(), Data: string(data)}, err
 }
 
 // resolveEntry checks the resolution of seat's first pending batch.
@@ -119,7 +119,7 @@ func resolveEntry(l *Loaded, seat int, acts []engine.Act) (LogEntry, error) {
 		return LogEntry{}, err
 	}
 	data, err := engine.MarshalActs(rs[0].Acts)
-	return LogEntry{Kind: KindResolve, Seat: seat, Turn: turn, Data: string(data)}, err
+	return LogEntry{Kind: LogResolve, Seat: seat, Turn: turn, Data: string(data)}, err
 }
 
 // errMoved says the game changed between reading it and writing.
@@ -275,7 +275,7 @@ func bumpVersion(tx *gorm.DB, g *Game, at time.Time) error {
 // stand-in bot played for it.
 func (s *Store) tellTimeout(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 	id, who := l.Game.ID, l.Seats[seat].Name
-	if l.Log[len(l.Log)-1].Kind == KindAbandon {
+	if l.Log[len(l.Log)-1].Kind == LogAbandon {
 		return s.tellAbandoned(tx, p, l, seat)
 	}
 	for i, other := range l.Seats {
@@ -284,9 +284,9 @@ func (s *Store) tellTimeout(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 		}
 		var err error
 		if i == seat {
-			err = s.notify(tx, p, *other.UserID, id, "timeout", "Your time ran out in game %d: the stand-in bot played for you. Your seat is still yours.", id)
+			err = s.notify(tx, p, *other.UserID, id, KindTimeout, "Your time ran out in game %d: the stand-in bot played for you. Your seat is still yours.", id)
 		} else {
-			err = s.notify(tx, p, *other.UserID, id, "timeout", "%s's time ran out in game %d: the stand-in bot played for them.", who, id)
+			err = s.notify(tx, p, *other.UserID, id, KindTimeout, "%s's time ran out in game %d: the stand-in bot played for them.", who, id)
 		}
 		if err != nil {
 			return err
@@ -299,12 +299,12 @@ func (s *Store) tellTimeout(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 // AbandonAfter times in a row: the stand-in bot keeps the seat.
 func (s *Store) tellAbandoned(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 	id, who := l.Game.ID, l.Seats[seat].Name
-	err := s.notify(tx, p, *l.Seats[seat].UserID, id, "abandoned", "Your time ran out twice in a row in game %d: the stand-in bot plays your seat until you take it back.", id)
+	err := s.notify(tx, p, *l.Seats[seat].UserID, id, KindAbandoned, "Your time ran out twice in a row in game %d: the stand-in bot plays your seat until you take it back.", id)
 	if err != nil {
 		return err
 	}
 	return others(l, seat, func(u uint) error {
-		return s.notify(tx, p, u, id, "abandoned", "%s's time ran out twice in a row in game %d: the stand-in bot plays their seat until they take it back.", who, id)
+		return s.notify(tx, p, u, id, KindAbandoned, "%s's time ran out twice in a row in game %d: the stand-in bot plays their seat until they take it back.", who, id)
 	})
 }
 
@@ -318,9 +318,9 @@ func (s *Store) afterChange(tx *gorm.DB, p *people, l *Loaded, acted, prevCur in
 		seat := &l.Seats[i]
 		choosing := len(st.Player(i).Queue()) > 0
 		myTurn := !st.Over() && st.Current() == i
-		kind := "turn"
+		kind := KindTurn
 		if choosing {
-			kind = map[bool]string{false: "reaction", true: turnAndChoice}[myTurn]
+			kind = map[bool]Kind{false: KindReaction, true: turnAndChoice}[myTurn]
 		}
 		var err error
 		switch waiting := choosing || myTurn; {
@@ -338,10 +338,10 @@ func (s *Store) afterChange(tx *gorm.DB, p *people, l *Loaded, acted, prevCur in
 			// Without a turn limit the turn has no clock; the choice that
 			// waited keeps the deadline counted from when it reached the head.
 			if seat.UserID != nil && !seat.Abandoned {
-				err = s.notify(tx, p, *seat.UserID, l.Game.ID, "turn", "It is your turn in game %d.", l.Game.ID)
+				err = s.notify(tx, p, *seat.UserID, l.Game.ID, KindTurn, "It is your turn in game %d.", l.Game.ID)
 			}
 		case waiting && myTurn && prevCur != i:
-			err = s.startWaiting(tx, p, &l.Game, seat, now, "turn", choosing)
+			err = s.startWaiting(tx, p, &l.Game, seat, now, KindTurn, choosing)
 		case !waiting && seat.WaitingSince != nil:
 			err = stopWaiting(tx, seat)
 		}
@@ -372,11 +372,11 @@ func (s *Store) finish(tx *gorm.DB, p *people, l *Loaded, now time.Time) error {
 		var err error
 		switch {
 		case places[i] == 1 && !engine.SharedPlace(places, i):
-			err = s.notify(tx, p, *seat.UserID, l.Game.ID, "finished", "Game %d is over: you won.", l.Game.ID)
+			err = s.notify(tx, p, *seat.UserID, l.Game.ID, KindFinished, "Game %d is over: you won.", l.Game.ID)
 		case places[i] == 1:
-			err = s.notify(tx, p, *seat.UserID, l.Game.ID, "finished", "Game %d is over: you share the win.", l.Game.ID)
+			err = s.notify(tx, p, *seat.UserID, l.Game.ID, KindFinished, "Game %d is over: you share the win.", l.Game.ID)
 		default:
-			err = s.notify(tx, p, *seat.UserID, l.Game.ID, "finished", "Game %d is over: you finished in place %d of %d.", l.Game.ID, places[i], len(l.Seats))
+			err = s.notify(tx, p, *seat.UserID, l.Game.ID, KindFinished, "Game %d is over: you finished in place %d of %d.", l.Game.ID, places[i], len(l.Seats))
 		}
 		if err != nil {
 			return err

@@ -82,7 +82,7 @@ func TestDeadlineReminderAndTimeout(t *testing.T) {
 			t.Fatalf("entry %+v: want a timeout entry for ana's seat 0", ev)
 		}
 	}
-	if added[len(added)-1].Kind != models.KindTurn || l.Play.State().Turns() != 1 || l.Play.State().Current() != 1 {
+	if added[len(added)-1].Kind != models.LogTurn || l.Play.State().Turns() != 1 || l.Play.State().Current() != 1 {
 		t.Fatalf("after the timeout: %d turns, %d to play; want ana's turn played, bob to play", l.Play.State().Turns(), l.Play.State().Current())
 	}
 	for _, e := range l.Log[len(before.Log):] {
@@ -219,9 +219,9 @@ func TestTimeoutOfPendingChoice(t *testing.T) {
 			t.Fatalf("the timeout made %d entries in %d commits; want a resolution and a turn in one", len(added), after.Game.Version-l.Game.Version)
 		}
 		for i, ev := range added {
-			want := models.KindResolve // the choices first,
+			want := models.LogResolve // the choices first,
 			if i == len(added)-1 {
-				want = models.KindTurn // then the turn
+				want = models.LogTurn // then the turn
 			}
 			if !ev.Timeout || ev.Seat != holder || ev.Kind != want {
 				t.Fatalf("timeout entry %d: %+v; want a %s of seat %d marked as a timeout", i, ev, want, holder)
@@ -269,7 +269,7 @@ func TestTimeoutOfPendingChoice(t *testing.T) {
 			t.Fatalf("the timeout made %d entries in %d commits", len(added), after.Game.Version-l.Game.Version)
 		}
 		for _, ev := range added {
-			if !ev.Timeout || ev.Seat != holder || ev.Kind != models.KindResolve {
+			if !ev.Timeout || ev.Seat != holder || ev.Kind != models.LogResolve {
 				t.Fatalf("entry %+v: want only resolutions of seat %d's choices", ev, holder)
 			}
 		}
@@ -317,7 +317,7 @@ func TestTimeoutPlaysEveryDueSeat(t *testing.T) {
 	after := mustLoad(t, s, l.Game.ID)
 	resolved := false
 	for _, ev := range after.Events[len(l.Events):] {
-		resolved = resolved || ev.Timeout && ev.Seat == holder && ev.Kind == models.KindResolve
+		resolved = resolved || ev.Timeout && ev.Seat == holder && ev.Kind == models.LogResolve
 	}
 	told := false // everyone hears of the other seat's timeout; this is about their own
 	for _, n := range notesOf(t, s, *l.Seats[holder].UserID, "timeout") {
@@ -560,7 +560,7 @@ func TestDigest(t *testing.T) {
 	if err != nil || skip != "" || r.To != "dana@example.com" || len(r.Waiting) != 1 || r.Waiting[0].Game.ID != id {
 		t.Fatalf("dana's digest: to %q, skip %q (%v), waiting %+v; want game %d", r.To, skip, err, r.Waiting, id)
 	}
-	for _, k := range []string{"started", "turn"} {
+	for _, k := range []models.Kind{models.KindStarted, models.KindTurn} {
 		if ms := mailsOf(t, s, dana.ID, k); len(ms) != 0 {
 			t.Fatalf("a digest user got %s mail", k)
 		}
@@ -1018,7 +1018,7 @@ func mustEmail(t *testing.T, s *models.Store, u *models.User, address, mode stri
 }
 
 // notesOf returns user's notifications of kind, newest first.
-func notesOf(t *testing.T, s *models.Store, userID uint, kind string) []models.Notification {
+func notesOf(t *testing.T, s *models.Store, userID uint, kind models.Kind) []models.Notification {
 	t.Helper()
 	ns, _, err := s.Notifications(userID, 0, 1000)
 	if err != nil {
@@ -1033,13 +1033,13 @@ func notesOf(t *testing.T, s *models.Store, userID uint, kind string) []models.N
 	return out
 }
 
-func kindsOf(t *testing.T, s *models.Store, userID uint) map[string]int {
+func kindsOf(t *testing.T, s *models.Store, userID uint) map[models.Kind]int {
 	t.Helper()
 	ns, _, err := s.Notifications(userID, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]int{}
+	out := map[models.Kind]int{}
 	for _, n := range ns {
 		out[n.Kind]++
 	}
@@ -1047,7 +1047,7 @@ func kindsOf(t *testing.T, s *models.Store, userID uint) map[string]int {
 }
 
 // mailsOf returns the outbox messages of user (of kind, unless empty).
-func mailsOf(t *testing.T, s *models.Store, userID uint, kind string) []models.Mail {
+func mailsOf(t *testing.T, s *models.Store, userID uint, kind models.Kind) []models.Mail {
 	t.Helper()
 	q := models.DB(s).Where("user_id = ?", userID)
 	if kind != "" {
@@ -1061,7 +1061,7 @@ func mailsOf(t *testing.T, s *models.Store, userID uint, kind string) []models.M
 }
 
 // dueOf returns the due outbox messages of kind.
-func dueOf(t *testing.T, s *models.Store, kind string) []models.Mail {
+func dueOf(t *testing.T, s *models.Store, kind models.Kind) []models.Mail {
 	t.Helper()
 	ms, err := s.DueMail(1000)
 	if err != nil {
@@ -1089,7 +1089,7 @@ func timeoutTurns(t *testing.T, s *models.Store, id uint) []int {
 		for len(counts) <= e.Turn {
 			counts = append(counts, 0)
 		}
-		if e.Kind == models.KindTurn {
+		if e.Kind == models.LogTurn {
 			counts[e.Turn]++
 		}
 	}

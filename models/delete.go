@@ -28,7 +28,7 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 		return nil, ErrWrongPassword
 	}
 	running, err := s.leaveAll(u, func(tx *gorm.DB, p *people, g *Game, to uint) error {
-		return s.notify(tx, p, to, g.ID, "cancelled", "%s cancelled game %d before it started.", u.Username, g.ID)
+		return s.notify(tx, p, to, g.ID, KindCancelled, "%s cancelled game %d before it started.", u.Username, g.ID)
 	})
 	if err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ type Event struct {
 	Timeout   bool // played by the stand-in bot when the seat's time ran out
 	Auto      bool // decided at once by the seat's "always decide for me" policy
 	Stand     bool // played by the stand-in bot for an abandoned seat
-	By        int  // for KindAbandon, the seat that handed the seat over; -1 after timeouts
+	By        int  // for LogAbandon, the seat that handed the seat over; -1 after timeouts
 	Placement engine.Placement
 	Fills     []engine.Fill
 	Gains     []engine.Gain
@@ -117,7 +117,7 @@ func (l *Loaded) apply(e LogEntry) error {
 	before := snapshot(s)
 	ev := Event{Seq: e.Seq, Kind: e.Kind, Seat: e.Seat, Turn: e.Turn, At: e.CreatedAt, Timeout: e.Timeout, Auto: e.Auto, Stand: e.Stand}
 	switch e.Kind {
-	case KindTurn:
+	case LogTurn:
 		t, err := engine.UnmarshalTurn([]byte(e.Data), s.Players())
 		if err != nil {
 			return err
@@ -130,7 +130,7 @@ func (l *Loaded) apply(e LogEntry) error {
 			return err
 		}
 		ev.Placement, ev.Fills = out.Placement, append([]engine.Fill(nil), out.Fills...)
-	case KindResolve:
+	case LogResolve:
 		acts, err := engine.UnmarshalActs([]byte(e.Data))
 		if err != nil {
 			return err
@@ -138,9 +138,9 @@ func (l *Loaded) apply(e LogEntry) error {
 		if _, err := l.Play.Resolve(e.Seat, acts); err != nil {
 			return err
 		}
-	case KindResign, KindBack:
+	case LogResign, LogBack:
 		// Nothing changes in the position, only who plays the seat.
-	case KindAbandon:
+	case LogAbandon:
 		by, err := handedBy(e.Data)
 		if err != nil {
 			return err

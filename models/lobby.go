@@ -136,7 +136,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 		}
 		for _, seat := range g.Seats {
 			if seat.InvitedID != nil {
-				if err := s.notify(tx, p, *seat.InvitedID, g.ID, "invited", "%s invited you to game %d.", creator.Username, g.ID); err != nil {
+				if err := s.notify(tx, p, *seat.InvitedID, g.ID, KindInvited, "%s invited you to game %d.", creator.Username, g.ID); err != nil {
 					return err
 				}
 			}
@@ -231,7 +231,7 @@ func (s *Store) Decline(id uint, user *User) error {
 		if err != nil {
 			return err
 		}
-		return s.notify(tx, p, g.CreatorID, g.ID, "declined", "%s declined your invitation to game %d; their seat is open now.", user.Username, g.ID)
+		return s.notify(tx, p, g.CreatorID, g.ID, KindDeclined, "%s declined your invitation to game %d; their seat is open now.", user.Username, g.ID)
 	})
 	if err != nil {
 		return err
@@ -312,12 +312,12 @@ func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
 	for i := range g.Seats {
 		seat := &g.Seats[i]
 		if seat.UserID != nil {
-			if err := s.notify(tx, p, *seat.UserID, g.ID, "started", "Game %d has started.", g.ID); err != nil {
+			if err := s.notify(tx, p, *seat.UserID, g.ID, KindStarted, "Game %d has started.", g.ID); err != nil {
 				return err
 			}
 		}
 		if seat.Index == g.First {
-			if err := s.startWaiting(tx, p, g, seat, now, "turn", false); err != nil {
+			if err := s.startWaiting(tx, p, g, seat, now, KindTurn, false); err != nil {
 				return err
 			}
 		}

@@ -209,11 +209,11 @@ func (s Seat) FreeFor(user uint) bool {
 
 // Log entry kinds.
 const (
-	KindTurn    = "turn"    // a committed turn: Data is its NOTATION.md turn object
-	KindResolve = "resolve" // a resolved batch: Data is its acts; Turn the turn that caused it
-	KindResign  = "resign"  // the seat's player resigned: the stand-in bot plays it from here; no Data
-	KindAbandon = "abandon" // the stand-in bot plays the seat until its player takes it back; Data {"by": seat that handed it over, or -1 after timeouts}
-	KindBack    = "back"    // the seat's player took their abandoned seat back; no Data
+	LogTurn    = "turn"    // a committed turn: Data is its NOTATION.md turn object
+	LogResolve = "resolve" // a resolved batch: Data is its acts; Turn the turn that caused it
+	LogResign  = "resign"  // the seat's player resigned: the stand-in bot plays it from here; no Data
+	LogAbandon = "abandon" // the stand-in bot plays the seat until its player takes it back; Data {"by": seat that handed it over, or -1 after timeouts}
+	LogBack    = "back"    // the seat's player took their abandoned seat back; no Data
 )
 
 // LogEntry is one line of a game's append-only log: a committed turn, or a
@@ -246,7 +246,7 @@ type Notification struct {
 	ID        uint   `gorm:"primaryKey"`
 	UserID    uint   `gorm:"index:idx_notifications_user_read,priority:1;not null"`
 	GameID    uint   `gorm:"index"`
-	Kind      string `gorm:"not null"`
+	Kind      Kind   `gorm:"not null"`
 	Text      string `gorm:"not null"` // in English
 	Format    string // the message Text was made from, a key of the translations; "" in old rows
 	Args      string // its arguments, a JSON array
@@ -259,10 +259,10 @@ type Notification struct {
 // retries, so a crash or a mail server outage loses nothing. To is empty
 // for mail that goes to the user's verified address as it is when sent.
 type Mail struct {
-	ID     uint   `gorm:"primaryKey"`
-	UserID uint   `gorm:"index;not null"`
-	GameID uint   `gorm:"not null;default:0"`
-	Kind   string `gorm:"not null;index:idx_mail_kind_created,priority:1"`
+	ID     uint `gorm:"primaryKey"`
+	UserID uint `gorm:"index;not null"`
+	GameID uint `gorm:"not null;default:0"`
+	Kind   Kind `gorm:"not null;index:idx_mail_kind_created,priority:1"`
 	// Channel is how it goes: ChanMail, ChanPush (To is the PushSub's id),
 	// ChanHook, or ChanDigest (a line waiting, status MailForDigest, for
 	// the user's next digest).

@@ -13,7 +13,7 @@ import (
 // and the outbox's mail, pushes (one a device), webhook post and digest
 // line. The text is a message (format) and its arguments, kept apart too
 // so that pages and mail tell it in the reader's language (see NoteArgs).
-func (s *Store) notify(tx *gorm.DB, p *people, userID, gameID uint, kind, format string, args ...any) error {
+func (s *Store) notify(tx *gorm.DB, p *people, userID, gameID uint, kind Kind, format string, args ...any) error {
 	m, err := newsOf(kind, gameID, format, args...)
 	if err != nil {
 		return err
@@ -34,14 +34,13 @@ func (s *Store) notify(tx *gorm.DB, p *people, userID, gameID uint, kind, format
 // newsOf is news of kind about game gameID: a message (format) and its
 // arguments, told in English (Text) and kept apart for the reader's
 // language.
-func newsOf(kind string, gameID uint, format string, args ...any) (Mail, error) {
+func newsOf(kind Kind, gameID uint, format string, args ...any) (Mail, error) {
+	if !kind.Known() {
+		return Mail{}, fmt.Errorf("models: a notice of an unknown kind %q", kind)
+	}
 	argJSON, err := json.Marshal(args)
 	return Mail{GameID: gameID, Kind: kind, Text: fmt.Sprintf(format, args...), Format: format, Args: string(argJSON)}, err
 }
-
-// delayed are the kinds of news held back by the mail delay, so that a
-// player at the table gets none (it is skipped once they saw it).
-func delayed(kind string) bool { return kind == "turn" || kind == "reaction" || kind == KindChat }
 
 // queue puts news m (its game, kind and text) in tx's outbox for each
 // channel u wants it by: mail to a confirmed address, a push to each of

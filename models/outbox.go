@@ -9,13 +9,6 @@ import (
 	"gorm.io/gorm/clause"
 )
 
-// Mail kinds besides the notification kinds (turn, reaction, invited, ...).
-const (
-	KindVerify = "verify" // confirm an email address
-	KindReset  = "reset"  // a link to set a new password
-	KindDigest = "digest" // the daily list of games waiting on the user
-)
-
 // MailGiveUp is how long the outbox retries a message before marking it
 // failed.
 const MailGiveUp = 48 * time.Hour
@@ -92,7 +85,7 @@ func (s *Store) MailHeld(m *Mail, until time.Time) error {
 
 // Held reports whether mail of kind waits out its recipient's quiet
 // hours: all but the account mail they asked for just now.
-func Held(kind string) bool { return kind != KindVerify && kind != KindReset }
+func Held(kind Kind) bool { return kind != KindVerify && kind != KindReset }
 
 // MailSkipped records that m is no longer wanted, and why.
 func (s *Store) MailSkipped(m *Mail, why string) error {
@@ -190,8 +183,8 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 			return r, "the user has no webhook now, or it is switched off", nil
 		}
 	}
-	switch m.Kind {
-	case "turn", "reaction", "reminder", KindChat:
+	switch {
+	case kinds[m.Kind].seat:
 		var seat Seat
 		err := s.db.Where("game_id = ? AND user_id = ?", m.GameID, m.UserID).Take(&seat).Error
 		if errors.Is(err, gorm.ErrRecordNotFound) {
@@ -210,7 +203,7 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 		if seat.WaitingSince == nil || seat.WaitingSince.After(m.CreatedAt) {
 			return r, "the game no longer waits on the player", nil
 		}
-		if m.Kind == "reminder" {
+		if m.Kind == KindReminder {
 			// Held by quiet hours past the time it warns of.
 			if seat.Deadline == nil || !seat.Deadline.After(s.now()) {
 				return r, "the time it reminds of has run out", nil
@@ -218,7 +211,7 @@ func (s *Store) MailRecipient(m *Mail) (r Recipient, skip string, err error) {
 		} else if seat.SeenAt != nil && !seat.SeenAt.Before(m.CreatedAt) {
 			return r, "the player opened the game since", nil
 		}
-	case KindDigest:
+	case m.Kind == KindDigest:
 		if u.DigestNews&digestListed&^NewsChat != 0 {
 			// The games waiting on the user come first: a digest lists at
 			// most DigestGames of them.

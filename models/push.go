@@ -194,10 +194,6 @@ func (s *Store) PostFailed(m *Mail, cause error) (off bool, err error) {
 	return off, err
 }
 
-// KindOff is the kind of the notice that a device or webhook was switched
-// off (PostFailed).
-const KindOff = "off"
-
 // postWent starts the count of failures of the device or webhook post m
 // went to again.
 func postWent(tx *gorm.DB, m *Mail) error {

@@ -99,7 +99,7 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 		}
 		for _, seat := range g.Seats {
 			if seat.InvitedID != nil {
-				if err := s.notify(tx, p, *seat.InvitedID, g.ID, "invited", "%s proposes a rematch of game %d: game %d.", user.Username, old.ID, g.ID); err != nil {
+				if err := s.notify(tx, p, *seat.InvitedID, g.ID, KindInvited, "%s proposes a rematch of game %d: game %d.", user.Username, old.ID, g.ID); err != nil {
 					return err
 				}
 			}

@@ -46,7 +46,7 @@ func (g *Game) standIn() string {
 // when the game is not running; then nothing changes.
 func (s *Store) Resign(id, user uint) (*Loaded, error) {
 	return s.commit(id, -1, Actor{UserID: user}, func(l *Loaded, seat int, add func(LogEntry) error) error {
-		return add(LogEntry{Kind: KindResign, Seat: seat, Turn: l.Play.State().Turns(), Data: "{}"})
+		return add(LogEntry{Kind: LogResign, Seat: seat, Turn: l.Play.State().Turns(), Data: "{}"})
 	}, func(tx *gorm.DB, p *people, l *Loaded, seat int) error {
 		st := &l.Seats[seat]
 		err := tx.Model(&Seat{}).Where("id = ?", st.ID).Updates(map[string]any{"user_id": nil, "bot": l.Game.standIn(), "resigned_id": user, "abandoned": false}).Error
@@ -55,7 +55,7 @@ func (s *Store) Resign(id, user uint) (*Loaded, error) {
 		}
 		st.UserID, st.User, st.Bot, st.ResignedID, st.Abandoned = nil, nil, l.Game.standIn(), &user, false
 		return others(l, seat, func(u uint) error {
-			return s.notify(tx, p, u, id, "resigned", "%s resigned in game %d: the stand-in bot plays their seat to the end.", st.Name, id)
+			return s.notify(tx, p, u, id, KindResigned, "%s resigned in game %d: the stand-in bot plays their seat to the end.", st.Name, id)
 		})
 	})
 }

@@ -36,7 +36,7 @@ func TestResign(t *testing.T) {
 		t.Fatalf("the resigned seat keeps a clock: %+v", st)
 	}
 	last := l.Events[len(l.Events)-1]
-	if last.Kind != models.KindResign || last.Seat != seat {
+	if last.Kind != models.LogResign || last.Seat != seat {
 		t.Fatalf("the log ends with %+v, want ana's resignation", last)
 	}
 	ns, _, err := s.Notifications(bob.ID, 0, 10)

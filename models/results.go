@@ -124,7 +124,7 @@ func botFinished(seat *Seat) bool { return seat.ResignedID != nil || seat.Abando
 func (l *Loaded) ownTurns(seat int) int {
 	n := 0
 	for _, e := range l.Log {
-		if e.Kind == KindTurn && e.Seat == seat && e.UserID != nil {
+		if e.Kind == LogTurn && e.Seat == seat && e.UserID != nil {
 			n++
 		}
 	}

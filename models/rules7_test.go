@@ -176,7 +176,7 @@ func TestNoLimitChoiceTimesOut(t *testing.T) {
 		t.Fatalf("the timeout made %d entries in %d commits; want some in one", len(added), after.Game.Version-l.Game.Version)
 	}
 	for _, ev := range added {
-		if !ev.Timeout || ev.Seat != holder || ev.Kind != models.KindResolve {
+		if !ev.Timeout || ev.Seat != holder || ev.Kind != models.LogResolve {
 			t.Fatalf("entry %+v: want only timeout resolutions of seat %d's choices", ev, holder)
 		}
 	}
@@ -228,7 +228,7 @@ func TestNoLimitTurnAndChoice(t *testing.T) {
 	}
 	after := mustLoad(t, s, l.Game.ID)
 	for _, ev := range after.Events[len(l.Events):] {
-		if !ev.Timeout || ev.Seat != holder || ev.Kind != models.KindResolve {
+		if !ev.Timeout || ev.Seat != holder || ev.Kind != models.LogResolve {
 			t.Fatalf("entry %+v: want only the choices made, not the turn", ev)
 		}
 	}
@@ -316,7 +316,7 @@ func TestNoLimitChoiceKeepsItsDeadlineWhenTheTurnComes(t *testing.T) {
 func autoEntries(l *models.Loaded, seat int) []models.LogEntry {
 	var out []models.LogEntry
 	for _, e := range l.Log {
-		if e.Kind == models.KindResolve && e.Seat == seat && !e.Timeout {
+		if e.Kind == models.LogResolve && e.Seat == seat && !e.Timeout {
 			out = append(out, e)
 		}
 	}
@@ -409,7 +409,7 @@ func TestAutoDecideResolvesAtOnce(t *testing.T) {
 		// Made in the commit of someone else's turn.
 		same := false
 		for _, o := range l.Log {
-			same = same || o.Version == e.Version && o.Kind == models.KindTurn && o.Seat != bs
+			same = same || o.Version == e.Version && o.Kind == models.LogTurn && o.Seat != bs
 		}
 		if !same {
 			t.Fatalf("entry %d was not made in the commit of the turn that activated bob's workers", e.Seq)
@@ -461,7 +461,7 @@ func TestAutoDecideTurnedOnWhileWaiting(t *testing.T) {
 		t.Fatal("the waiting choice was not resolved")
 	}
 	for _, e := range added {
-		if e.Kind != models.KindResolve || e.Seat != holder || e.Timeout || e.UserID == nil || *e.UserID != user {
+		if e.Kind != models.LogResolve || e.Seat != holder || e.Timeout || e.UserID == nil || *e.UserID != user {
 			t.Fatalf("entry %+v: want a resolution of seat %d credited to its player", e, holder)
 		}
 	}
@@ -532,7 +532,7 @@ func TestAutoDecideCatchesUp(t *testing.T) {
 			}
 			var mine []models.LogEntry
 			for _, e := range after.Log[len(l.Log):] {
-				if e.Seat == holder && e.Kind == models.KindResolve {
+				if e.Seat == holder && e.Kind == models.LogResolve {
 					mine = append(mine, e)
 				}
 			}

@@ -325,7 +325,7 @@ func TestNotifications(t *testing.T) {
 			}
 		}
 	}
-	kinds := map[string]int{}
+	kinds := map[Kind]int{}
 	choices := 0
 	for _, u := range []*User{ana, bob} {
 		ns, unread, err := s.Notifications(u.ID, 0, 500)

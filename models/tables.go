@@ -58,7 +58,7 @@ func (s *Store) CancelTable(id uint, user *User) error {
 		if u == g.CreatorID {
 			return nil
 		}
-		return s.notify(tx, p, u, g.ID, "cancelled", "%s cancelled game %d before it started.", user.Username, g.ID)
+		return s.notify(tx, p, u, g.ID, KindCancelled, "%s cancelled game %d before it started.", user.Username, g.ID)
 	})
 	return err
 }
@@ -179,7 +179,7 @@ func (s *Store) WithdrawInvitation(id uint, user *User, invitee uint) error {
 		if err != nil {
 			return err
 		}
-		return s.notify(tx, p, invitee, g.ID, "withdrawn", "%s withdrew the invitation to game %d.", user.Username, g.ID)
+		return s.notify(tx, p, invitee, g.ID, KindWithdrawn, "%s withdrew the invitation to game %d.", user.Username, g.ID)
 	})
 	if err != nil {
 		return err
@@ -210,7 +210,7 @@ func (s *Store) ExpireTables(limit int) (int, error) {
 			}
 			return nil
 		}, func(tx *gorm.DB, p *people, g *Game, u uint) error {
-			return s.notify(tx, p, u, g.ID, "expired", "Game %d was cancelled: its open seats were not taken in 14 days.", g.ID)
+			return s.notify(tx, p, u, g.ID, KindExpired, "Game %d was cancelled: its open seats were not taken in 14 days.", g.ID)
 		})
 		if err == ErrNotOpen || err == ErrNotFound || err == ErrConflict {
 			continue // started or cancelled meanwhile

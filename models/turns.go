@@ -48,7 +48,7 @@ func FromRecord(rec *engine.Record) (*Loaded, error) {
 		if err != nil {
 			return nil, &engine.TurnError{Turn: k, Reason: err.Error()}
 		}
-		l.Log = append(l.Log, LogEntry{Seq: k, Kind: KindTurn, Seat: t.Seat, Turn: k + 1, Data: string(data)})
+		l.Log = append(l.Log, LogEntry{Seq: k, Kind: LogTurn, Seat: t.Seat, Turn: k + 1, Data: string(data)})
 	}
 	full := &Loaded{Game: l.Game, Seats: l.Seats, record: true}
 	if err := full.start(); err != nil {

@@ -151,7 +151,7 @@ func TestPostgresTwoInstances(t *testing.T) {
 func countTurns(l *models.Loaded) int {
 	n := 0
 	for _, e := range l.Log {
-		if e.Kind == models.KindTurn {
+		if e.Kind == models.LogTurn {
 			n++
 		}
 	}

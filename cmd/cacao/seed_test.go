@@ -177,7 +177,7 @@ func afterTurns(u *models.User, n int) target {
 		}
 		moves := 0
 		for _, e := range l.Log {
-			if e.Kind == models.KindTurn && e.Seat == seatOf(l, u) {
+			if e.Kind == models.LogTurn && e.Seat == seatOf(l, u) {
 				moves++
 			}
 		}

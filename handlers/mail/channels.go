@@ -120,7 +120,7 @@ func (o *Outbox) hook(ctx context.Context, m *models.Mail, r models.Recipient) e
 	l, text, link := o.notice(m, r)
 	kind := models.NewsOf(m.Kind).Name()
 	if m.Kind == models.KindTest {
-		kind = models.KindTest
+		kind = string(models.KindTest)
 	}
 	ev := hook.Event{Kind: kind, Game: m.GameID, Title: l.T("Cacao: %s", views.NewsName(l, kind)), Text: text, URL: link, At: m.CreatedAt, Sent: now}
 	ctx, cancel := context.WithTimeout(ctx, postTimeout)

@@ -209,7 +209,7 @@ func TestOutboxDeliversEachMessageOnceThroughOutage(t *testing.T) {
 	w.clock.Advance(mailDelay + time.Second)
 
 	rows := w.due()
-	kinds := map[string]int{}
+	kinds := map[models.Kind]int{}
 	for _, m := range rows {
 		kinds[m.Kind]++
 	}
