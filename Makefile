@@ -66,6 +66,7 @@ fuzz:
 
 generate:
 	$(GO) run $(TEMPL) generate
+	$(GO) test -count=1 -run TestSpriteFile ./views -update
 
 # Full-page PNGs of the main pages and of every state of a turn at desktop
 # (1280x800) and phone (390x844) sizes, light and dark, in each of

@@ -23,7 +23,6 @@ import (
 	"cacao/handlers/push"
 	"cacao/models"
 	"cacao/models/autoplay"
-	"cacao/views"
 )
 
 // Config is what the web layer needs to know about its deployment.
@@ -140,7 +139,6 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: &limiter{store: store, log: cfg.Logger}, hashing: hashGate(cfg.HashSlots), streams: newStreams(cfg.MaxStreams), bots: cfg.Bots, sessions: sm, cfg: cfg, log: cfg.Logger,
 		pushKey: keys.Public}
 
-	views.RegisterSprite()
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	// The client's address is the connection's (X-Forwarded-For can be

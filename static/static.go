@@ -1,4 +1,5 @@
-// Package static holds the site's CSS, script, icons, web app manifest and
+// Package static holds the site's CSS, script, icons, the tiles' sprite
+// (tiles.svg, which views draws from the engine's tiles), web app manifest and
 // vendored scripts (htmx 2.0.11 and htmx-ext-sse 2.2.4 from npm, under
 // their licences in vendor/), embedded in the binary: no CDN, no build
 // step.
@@ -8,7 +9,7 @@
 // a new name. Pages link to files by Path.
 //
 // Nothing is done when the package loads: the names and hashes are worked
-// out at the first Path, Handler request or Add, and each file is gzipped
+// out at the first Path or Handler request, and each file is gzipped
 // (at the best level) at its first request that accepts gzip. A command
 // that serves nothing, such as `cacao replay`, pays for neither.
 package static
@@ -20,27 +21,24 @@ import (
 	"embed"
 	"encoding/hex"
 	"io/fs"
-	"maps"
 	"mime"
 	"net/http"
 	"path"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
 // FS is the static files, served under /static/.
 //
-//go:embed app.css app.js sw.js favicon.svg icon.svg icon-180.png icon-192.png icon-512.png manifest.webmanifest vendor
+//go:embed app.css app.js sw.js favicon.svg icon.svg icon-180.png icon-192.png icon-512.png manifest.webmanifest tiles.svg vendor
 var FS embed.FS
 
 // Prefix is where the files are served.
 const Prefix = "/static/"
 
-// table is the files served. Its maps are never changed once it is stored
-// in served (Add stores a new table), so that Path and Handler read them
-// without a lock.
+// table is the files served. Its maps are never changed once made, so
+// that Path and Handler read them without a lock.
 type table struct {
 	files  map[string]file   // served name (plain or hashed) → file
 	hashed map[string]string // plain name → hashed name
@@ -70,44 +68,35 @@ func (c *content) gzipped() []byte {
 	return c.gz
 }
 
-var (
-	served   atomic.Pointer[table]
-	embedded sync.Once // stores the embedded files' table in served
-	adding   sync.Mutex
-)
-
-// files returns the files served, listing the embedded ones at the first call.
-func files() *table {
-	embedded.Do(func() {
-		// Not in every system's list, and browsers want it said.
-		if err := mime.AddExtensionType(".webmanifest", "application/manifest+json"); err != nil {
-			panic(err)
+// files returns the files served, listing them at the first call.
+var files = sync.OnceValue(func() *table {
+	// Not in every system's list, and browsers want it said.
+	if err := mime.AddExtensionType(".webmanifest", "application/manifest+json"); err != nil {
+		panic(err)
+	}
+	t := &table{files: map[string]file{}, hashed: map[string]string{}}
+	err := fs.WalkDir(FS, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
 		}
-		t := &table{files: map[string]file{}, hashed: map[string]string{}}
-		err := fs.WalkDir(FS, ".", func(name string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			data, err := FS.ReadFile(name)
-			if err != nil {
-				return err
-			}
-			t.put(name, data)
-			return nil
-		})
+		data, err := FS.ReadFile(name)
 		if err != nil {
-			panic(err) // the embedded files are part of the binary
+			return err
 		}
-		served.Store(t)
+		t.put(name, data)
+		return nil
 	})
-	return served.Load()
-}
+	if err != nil {
+		panic(err) // the embedded files are part of the binary
+	}
+	return t
+})
 
 // hashBytes is how much of a file's SHA-256 its hashed name carries, in
 // hex (twice as many digits).
 const hashBytes = 5
 
-// put serves data as name in t, which must not be stored in served yet.
+// put serves data as name in t, which is being made.
 func (t *table) put(name string, data []byte) {
 	sum := sha256.Sum256(data)
 	ext := path.Ext(name)
@@ -116,29 +105,6 @@ func (t *table) put(name string, data []byte) {
 	t.files[name] = file{c: c}
 	t.files[h] = file{c: c, immutable: true}
 	t.hashed[name] = h
-}
-
-// Add serves data as the static file name, like the embedded files: for a
-// file another package makes from its own data (views draws the hand's
-// sprite from the engine's tiles). The program that serves pages adds such
-// files itself, before it serves (handlers.New does), so that no page links
-// to a file that is not served yet. Adding a name again with the same data
-// does nothing, so that one process may build several servers; with other
-// data it panics. Add may be called while other goroutines use Path and
-// Handler.
-func Add(name string, data []byte) {
-	adding.Lock()
-	defer adding.Unlock()
-	t := files()
-	if h, ok := t.hashed[name]; ok {
-		if bytes.Equal(t.files[h].c.data, data) {
-			return
-		}
-		panic("static: " + name + " added twice, with different data")
-	}
-	nt := &table{files: maps.Clone(t.files), hashed: maps.Clone(t.hashed)}
-	nt.put(name, bytes.Clone(data))
-	served.Store(nt)
 }
 
 // outdated says whether name is a file's name with a hash that is not its
@@ -162,8 +128,8 @@ func (t *table) outdated(name string) (string, bool) {
 }
 
 // Path returns the URL of the static file name (e.g. "app.css"), with its
-// content hash in it. It panics for a file that does not exist (or has not
-// been added yet), so that a page cannot link to nothing.
+// content hash in it. It panics for a file that does not exist, so that a
+// page cannot link to nothing.
 func Path(name string) string {
 	h, ok := files().hashed[name]
 	if !ok {
@@ -176,8 +142,7 @@ func Path(name string) string {
 // plain names with revalidation. A hashed name of a file whose content has
 // changed since (a page, or htmx's snapshot of one, from before the site was
 // updated) gets the file as it is now, with revalidation: a sprite's icons
-// drawn from newer symbols are better than none. Files added after Handler
-// is called are served too.
+// drawn from newer symbols are better than none.
 func Handler() http.Handler {
 	start := time.Now()
 	return http.StripPrefix(Prefix, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

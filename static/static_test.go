@@ -3,11 +3,9 @@ package static
 import (
 	"bytes"
 	"compress/gzip"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -51,16 +49,6 @@ func TestOutdatedHashGetsTheFileNow(t *testing.T) {
 			t.Errorf("%s: %d, want 404", name, w.Code)
 		}
 	}
-}
-
-// TestMain: loading the package does no work; the files are listed at
-// their first use.
-func TestMain(m *testing.M) {
-	if served.Load() != nil {
-		fmt.Fprintln(os.Stderr, "static: the files were listed when the package loaded, before any use")
-		os.Exit(1)
-	}
-	os.Exit(m.Run())
 }
 
 // TestGzipOnFirstAsk: a file is gzipped when a request first accepts gzip,
@@ -109,29 +97,4 @@ func TestGzipOnFirstAsk(t *testing.T) {
 			t.Fatalf("answer %d: %d bytes unzipped, want the file's %d", i, len(b), len(want))
 		}
 	}
-}
-
-// TestAdd: an added file is served like an embedded one; adding it again
-// with the same data (a second server in one process) changes nothing,
-// with other data it panics.
-func TestAdd(t *testing.T) {
-	data := []byte(`<svg xmlns="http://www.w3.org/2000/svg"></svg>`)
-	Add("test-added.svg", data)
-	p := Path("test-added.svg")
-	Add("test-added.svg", bytes.Clone(data))
-	if again := Path("test-added.svg"); again != p {
-		t.Fatalf("the name changed from %s to %s", p, again)
-	}
-	if w := get(t, p); w.Code != 200 || w.Body.String() != string(data) || !strings.Contains(w.Header().Get("Cache-Control"), "immutable") {
-		t.Fatalf("%s: %d %q %q", p, w.Code, w.Body.String(), w.Header().Get("Cache-Control"))
-	}
-	if Path("app.css") == "" {
-		t.Fatal("the embedded files went")
-	}
-	defer func() {
-		if recover() == nil {
-			t.Fatal("adding other data under the same name did not panic")
-		}
-	}()
-	Add("test-added.svg", []byte("<svg/>"))
 }

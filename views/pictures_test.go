@@ -14,7 +14,6 @@ import (
 // worker tile and of jungle tile, a fill and a temple's majority, drawn
 // from the tiles' sprite, where their text marks them.
 func TestRulesHavePictures(t *testing.T) {
-	RegisterSprite()
 	for _, code := range []string{"en", "fa", "zh-Hans", "zh-Hant"} {
 		l, ok := i18n.Get(code)
 		if !ok {

@@ -12,16 +12,11 @@ import (
 // tileSprite is the static file with the drawings of the pieces, one
 // symbol each: every worker tile in each of its four turns (tileGlyph),
 // every jungle tile and one face down (junglePicture) and the village's
-// icons. Pages refer
-// to its symbols (tileIcon) instead of carrying the drawings.
+// icons. Pages refer to its symbols (tileIcon) instead of carrying the
+// drawings. spriteSVG draws it from the engine's tiles; the file is
+// committed and embedded like the others (TestSpriteFile says when it is
+// behind: go test ./views -run TestSpriteFile -update writes it).
 const tileSprite = "tiles.svg"
-
-// RegisterSprite adds the tiles' sprite to the static files (static.Add).
-// The program that serves pages calls it before it serves (handlers.New
-// does): a page links to the sprite by its content's hash, and until the
-// sprite is added such a page panics in static.Path rather than link to
-// nothing. Calling it again does nothing.
-func RegisterSprite() { static.Add(tileSprite, spriteSVG()) }
 
 // spriteSVG draws the tiles' sprite.
 func spriteSVG() []byte {

@@ -23,13 +23,7 @@ import (
 	"cacao/views/i18n"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-// TestMain adds the hand's sprite, as the site does before it serves.
-func TestMain(m *testing.M) {
-	RegisterSprite()
-	os.Exit(m.Run())
-}
+var update = flag.Bool("update", false, "rewrite the golden files and static/tiles.svg")
 
 // fixedGame is a 3-player game after six turns of a fixed setup, seen by seat 0.
 func fixedGame(t *testing.T) GameVM {
@@ -226,7 +220,6 @@ func TestSeatName(t *testing.T) {
 // under the name the icons use (also when a second server adds it again).
 // No drawing carries a notation code.
 func TestTileSprite(t *testing.T) {
-	RegisterSprite()
 	sprite := string(spriteSVG())
 	rec := httptest.NewRecorder()
 	static.Handler().ServeHTTP(rec, httptest.NewRequest("GET", static.Path(tileSprite), nil))
@@ -346,7 +339,6 @@ func TestBoardShowsTheMove(t *testing.T) {
 // the tiles it lays, drawn in its order (a tile from the pile face down),
 // beside the words.
 func TestFillOptionsDrawTheirTiles(t *testing.T) {
-	RegisterSprite()
 	vm := fixedGame(t)
 	at := engine.Cell{X: 40, Y: 40}
 	vm.Sel = Selection{Tile: vm.View.Hand[0].String(), At: &at, Fill: 1}

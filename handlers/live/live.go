@@ -41,11 +41,48 @@ type Hub struct {
 	closed   chan struct{}
 	once     sync.Once
 	now      func() time.Time
+
+	// minGap is the least time between two events of a stream that
+	// follows lists (the lobby, a user's games; not a game): each event
+	// makes its page fetch the lists again, and a flood of new tables must
+	// not make every open home page refetch many times a second. The
+	// newest version is sent once the gap has passed.
+	minGap time.Duration
+	// heartbeat is how often an idle stream sends a comment to keep
+	// proxies from closing it.
+	heartbeat time.Duration
+}
+
+// The hub's timing unless WithTiming says otherwise.
+const (
+	DefaultMinGap    = time.Second
+	DefaultHeartbeat = 25 * time.Second
+)
+
+// Option sets up a Hub.
+type Option func(*Hub)
+
+// WithTiming sets a hub's gap between two events of a list's stream and
+// its streams' heartbeat (each if > 0).
+func WithTiming(minGap, heartbeat time.Duration) Option {
+	return func(h *Hub) {
+		if minGap > 0 {
+			h.minGap = minGap
+		}
+		if heartbeat > 0 {
+			h.heartbeat = heartbeat
+		}
+	}
 }
 
 // New returns an empty hub.
-func New() *Hub {
-	return &Hub{subs: map[string]map[*sub]struct{}{}, versions: map[string]int{}, closed: make(chan struct{}), now: time.Now}
+func New(opts ...Option) *Hub {
+	h := &Hub{subs: map[string]map[*sub]struct{}{}, versions: map[string]int{}, closed: make(chan struct{}), now: time.Now,
+		minGap: DefaultMinGap, heartbeat: DefaultHeartbeat}
+	for _, o := range opts {
+		o(h)
+	}
+	return h
 }
 
 // Publish tells the watchers of topic that it is now at version.
@@ -154,17 +191,6 @@ func (h *Hub) Watchers(topic string) int {
 // Close ends every stream (at server shutdown).
 func (h *Hub) Close() { h.once.Do(func() { close(h.closed) }) }
 
-// MinGap is the least time between two events of a stream that follows
-// lists (the lobby, a user's games; not a game): each event makes its page
-// fetch the lists again, and a flood of new tables must not make every
-// open home page refetch many times a second. The newest version is sent
-// once the gap has passed.
-var MinGap = time.Second
-
-// Heartbeat is how often an idle stream sends a comment to keep proxies from
-// closing it.
-var Heartbeat = 25 * time.Second
-
 // Side is a topic a stream follows beside its own: its events are named
 // after its kind ("chat") and carry no id, as the stream's ids are its own
 // topics' versions. A page that shows it at Seen, older than its current
@@ -226,9 +252,9 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, topics []string, si
 		}
 	}
 	fl.Flush()
-	tick := time.NewTicker(Heartbeat)
+	tick := time.NewTicker(h.heartbeat)
 	defer tick.Stop()
-	in := sb.wake // nil while a list's stream holds its events (MinGap)
+	in := sb.wake // nil while a list's stream holds its events (minGap)
 	var hold <-chan time.Time
 	for {
 		select {
@@ -241,7 +267,7 @@ func (h *Hub) Stream(w http.ResponseWriter, r *http.Request, topics []string, si
 			if v > 0 {
 				send(w, event, topics[0], v, true)
 				if event != "game" {
-					in, hold = nil, time.After(MinGap)
+					in, hold = nil, time.After(h.minGap)
 				}
 			}
 			for _, sd := range sides {

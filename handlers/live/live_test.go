@@ -125,11 +125,12 @@ func TestSlowReaderGetsNewest(t *testing.T) {
 }
 
 // TestListsCoalesced: a page following the lists (the lobby, a user's
-// games) is told at most once per MinGap however often they change, and
-// always of the newest version; a game's page is told of every change at
-// once.
+// games) is told at most once per gap (WithTiming) however often they
+// change, and always of the newest version; a game's page is told of every
+// change at once.
 func TestListsCoalesced(t *testing.T) {
-	h := New()
+	const gap = 300 * time.Millisecond
+	h := New(WithTiming(gap, 0))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/game" {
 			h.Stream(w, r, []string{Game(7)}, nil, at(0))
@@ -168,7 +169,7 @@ func TestListsCoalesced(t *testing.T) {
 	}
 	last := fmt.Sprint(h.Version(Lobby))
 	var got []string
-	for deadline := time.After(MinGap + 500*time.Millisecond); ; {
+	for deadline := time.After(gap + 500*time.Millisecond); ; {
 		select {
 		case id := <-lobby:
 			got = append(got, id)
@@ -177,8 +178,8 @@ func TestListsCoalesced(t *testing.T) {
 		}
 		break
 	}
-	if len(got) > 1+int(time.Since(start)/MinGap)+1 || len(got) == 0 || got[len(got)-1] != last {
-		t.Fatalf("the lobby page was told %v in %v; want at most one a second, the last %s", got, time.Since(start), last)
+	if len(got) > 1+int(time.Since(start)/gap)+1 || len(got) == 0 || got[len(got)-1] != last {
+		t.Fatalf("the lobby page was told %v in %v; want at most one each %v, the last %s", got, time.Since(start), gap, last)
 	}
 	n := 0
 	for len(game) > 0 {
@@ -271,3 +272,40 @@ func openStream(t *testing.T, h *Hub, stream http.HandlerFunc) *bufio.Scanner {
 
 // at is a Now of a stream without sides at version v.
 func at(v int) Now { return func() (int, []int, error) { return v, nil, nil } }
+
+// TestHeartbeat: an idle stream sends a comment each heartbeat
+// (WithTiming), so that proxies keep it open.
+func TestHeartbeat(t *testing.T) {
+	h := New(WithTiming(0, 50*time.Millisecond))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.Stream(w, r, []string{Game(1)}, nil, at(0))
+	}))
+	defer srv.Close()
+	defer h.Close()
+	res, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	lines := make(chan string, 16)
+	go func() {
+		for sc := bufio.NewScanner(res.Body); sc.Scan(); {
+			lines <- sc.Text()
+		}
+	}()
+	beats := 0
+	for deadline := time.After(5 * time.Second); beats < 2; {
+		select {
+		case l := <-lines:
+			if l == ": keep-alive" {
+				beats++
+			}
+			continue
+		case <-deadline:
+		}
+		break
+	}
+	if beats < 2 {
+		t.Fatalf("%d keep-alive comments; want one each 50ms", beats)
+	}
+}
