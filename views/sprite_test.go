@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"cacao/engine"
+	"cacao/views/i18n"
 )
 
 // TestSpriteFile: the sprite the site serves (static/tiles.svg, embedded)
@@ -24,5 +28,23 @@ func TestSpriteFile(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Fatalf("%s is not what spriteSVG draws now: go test ./views -run TestSpriteFile -update, and commit it", name)
+	}
+}
+
+// TestEveryJungleTileDrawn: each kind of jungle tile has a picture in the
+// sprite and a name of its own, so that a kind the views do not know
+// (they panic) cannot be drawn or named as another.
+func TestEveryJungleTileDrawn(t *testing.T) {
+	sprite := string(spriteSVG())
+	names := map[string]engine.Jungle{}
+	for j := engine.Jungle(1); int(j) <= engine.NumJungleKinds; j++ {
+		if !strings.Contains(sprite, `id="`+jungleID(j)+`"`) {
+			t.Errorf("%v has no picture in the sprite", j)
+		}
+		name := JungleName(i18n.En, j)
+		if other, ok := names[name]; ok && other.Kind().Effect != j.Kind().Effect {
+			t.Errorf("%v and %v are both named %q", other, j, name)
+		}
+		names[name] = j
 	}
 }

@@ -335,9 +335,10 @@ func JungleName(l *i18n.Lang, j engine.Jungle) string {
 		return l.T("Water||jungle tile")
 	case engine.SunSite:
 		return l.T("Sun site")
-	default:
+	case engine.Temple:
 		return l.T("Temple")
 	}
+	panic(fmt.Sprintf("views: no name for jungle tile %v of effect %d", j, k.Effect))
 }
 
 // GainText says what a seat gains, e.g. "+2 gold, +1 fruit"; "" for nothing.
