@@ -1,6 +1,6 @@
 // Package engine is the complete base game of Cacao for 2–4 players, as
-// ../shared/RULES.md states it: setup, turns, fills, activations, the
-// asynchronous queue of other players' choices, overbuilding, scoring, legal
+// the site's rules page states it (views/rules/en.html): setup, turns,
+// fills, activations, the asynchronous queue of other players' choices, overbuilding, scoring, legal
 // move generation, previews, viewer-scoped views and game records
 // (NOTATION.md). It uses the standard library only, does no I/O and is
 // deterministic: chance enters only through a Setup (explicit piles, or
@@ -23,7 +23,7 @@
 // *IllegalError whose text a player understands, having changed nothing.
 // Edges of other players that fire on a turn form a Batch. Replays pass
 // Move.Reactions and resolve batches at once; the live site leaves it nil, so
-// batches wait in their owner's FIFO queue (RULES.md section 7): a batch at
+// batches wait in their owner's FIFO queue (the rules' "Choices on other players' turns"): a batch at
 // the head resolves by itself when it holds no choice, otherwise it waits for
 // Resolve (or ResolveBest at a deadline) and blocks only its owner.
 //

@@ -15,7 +15,7 @@ import (
 	"cacao/engine/bot"
 )
 
-// The rules' numbers, restated from RULES.md section 1 rather than read from
+// The rules' numbers, restated from the rules (views/rules/en.html, "The pieces") rather than read from
 // the engine's tables, so that a wrong table fails these tests.
 var (
 	// ruleJungle[j] is how many tiles of kind j a game uses, start tiles
@@ -146,7 +146,7 @@ func (sn snapshot) frontier() map[engine.Cell]bool {
 }
 
 // needy lists the empty jungle cells that a normal placement at p must fill
-// (RULES.md 3.B): next to p and touching two worker tiles, the new one included.
+// (the rules' "Step 2: fill jungle spaces"): next to p and touching two worker tiles, the new one included.
 func (sn snapshot) needy(p engine.Cell) map[engine.Cell]bool {
 	out := map[engine.Cell]bool{}
 	for _, d := range allSides {
@@ -438,7 +438,8 @@ func (c *gameChecker) afterTurn(out engine.Outcome) {
 	c.board = cur
 	c.last = c.villages()
 
-	// Gains: resolving the turn's acts on the villages as RULES.md 3.C
+	// Gains: resolving the turn's acts on the villages as the rules'
+	// "Step 3: activate workers"
 	// states them gives the villages after the turn. The overbuild's sun
 	// token is paid first.
 	exp := slices.Clone(c.village)
@@ -481,7 +482,7 @@ func (c *gameChecker) afterTurn(out engine.Outcome) {
 	}
 }
 
-// ruleGain applies u workers facing jungle tile j to village p (RULES.md 3.C).
+// ruleGain applies u workers facing jungle tile j to village p (the rules' "Step 3: activate workers").
 func ruleGain(p *engine.Player, j engine.Jungle, u int) {
 	switch j {
 	case engine.P1:
@@ -725,8 +726,8 @@ func (c *gameChecker) checkViews(spec engine.View) {
 	}
 }
 
-// ruleTemples computes each seat's temple awards from the board as RULES.md
-// section 5 states them.
+// ruleTemples computes each seat's temple awards from the board as the rules'
+// "Temples" state them.
 func ruleTemples(sn snapshot, n int) []int {
 	award := make([]int, n)
 	for cell, st := range sn.stacks {

@@ -7,7 +7,7 @@ import (
 )
 
 // Perft-style tables of legal placement counts. Every expected number below
-// is derived by hand from RULES.md (the derivation is in the comments), and
+// is derived by hand from the rules (the derivation is in the comments), and
 // the positions are also checked against a brute force over cells written
 // here, independent of the engine's incremental frontier.
 //

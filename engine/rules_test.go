@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// Tests named after the rulings of RULES.md section 6 (TestRulingNN_...) and
-// the asynchronous play of section 7 (TestAsync...). Positions are built with
+// Tests of the rules' fine points, one a ruling (TestRulingNN_..., each
+// stating its ruling), and of the asynchronous play of other players'
+// choices (TestAsync...). Positions are built with
 // pos (helpers_test.go); the board is a chessboard: jungle tiles on cells with
 // x+y even, worker tiles on x+y odd. The start tiles are P1 at [0,0] and M2 at
 // [1,1].

@@ -81,7 +81,7 @@ func (s *State) templeWorkers(at Cell, workers []int) {
 	}
 }
 
-// TempleAwards splits a temple's gold by workers per seat (RULES.md section 5):
+// TempleAwards splits a temple's gold by workers per seat (the rules page, views/rules/en.html, "Temples"):
 // 6 for the most and 3 for the second most; a tie for most splits 6 (rounded
 // down) and pays no second place; a tie for second splits 3. Seats with no
 // worker take no part.

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestTempleAwards: every example of RULES.md section 5, and the same
+// TestTempleAwards: every example of the rules' "Temples" (views/rules/en.html), and the same
 // situations with the seats in other orders or absent players.
 func TestTempleAwards(t *testing.T) {
 	for _, tc := range []struct {
@@ -13,7 +13,7 @@ func TestTempleAwards(t *testing.T) {
 		workers []int
 		want    []int
 	}{
-		// The examples of RULES.md section 5.
+		// The examples of the rules' "Temples".
 		{"A3 B2 C1", []int{3, 2, 1}, []int{6, 3, 0}},
 		{"A2 B2 C1", []int{2, 2, 1}, []int{3, 3, 0}},
 		{"A2 B2 C2", []int{2, 2, 2}, []int{2, 2, 2}},

@@ -8,7 +8,8 @@ package engine
 // Reactions, when non-nil, resolves the batches this turn gives other players
 // at once, as a game record does: keyed by seat, each list in the same shape
 // as Acts; seats not listed use the default. When nil, those batches join
-// their owners' queues (RULES.md section 7) and resolve through Resolve.
+// their owners' queues (the rules' "Choices on other players' turns",
+// views/rules/en.html) and resolve through Resolve.
 type Move struct {
 	Placement
 	Fills     []Fill
@@ -314,7 +315,7 @@ func (p *Player) gain(j Jungle, u int) {
 }
 
 // NeedsDecision reports whether batch b, at the head of its owner's queue,
-// needs the owner's choice (RULES.md section 7): it holds a market edge and
+// needs the owner's choice (the rules' "Choices on other players' turns"): it holds a market edge and
 // either the owner holds fruit or the batch also holds a plantation edge.
 func (p *Player) NeedsDecision(b Batch) bool {
 	market, plant := false, false
@@ -385,7 +386,8 @@ func (s *State) Resolve(seat int, acts []Act) ([]Resolution, error) {
 }
 
 // ResolveBest resolves the head of seat's queue with the best-value choice
-// (the deadline and end-of-game default of RULES.md section 7).
+// (the deadline and end-of-game default: the rules' "Time limits and
+// vacations").
 func (s *State) ResolveBest(seat int) ([]Resolution, error) {
 	if seat < 0 || seat >= s.n || len(s.players[seat].queue) == 0 {
 		return nil, illegal("you have no pending choice")
@@ -396,7 +398,7 @@ func (s *State) ResolveBest(seat int) ([]Resolution, error) {
 
 // ResolveAll applies the best-value choice to every pending batch of every
 // seat, in queue order: the default resolution when a game is closed while
-// choices are still waiting (RULES.md section 7). It returns what it did; the
+// choices are still waiting (the best-value default). It returns what it did; the
 // slices are fresh (not scratch).
 func (s *State) ResolveAll() []Resolution {
 	var all []Resolution

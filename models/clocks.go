@@ -16,7 +16,7 @@ func reminderLead(limit time.Duration) time.Duration {
 }
 
 // choiceLimit is the time a pending choice has in a game without a turn
-// limit (RULES.md section 7); the turn itself has no limit there.
+// limit (the rules' "Time limits and vacations"); the turn itself has no limit there.
 const choiceLimit = 3 * day
 
 // waitLimit is the time a seat of g has for what it is waited on for: the

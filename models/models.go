@@ -51,8 +51,8 @@ type User struct {
 	VacationUntil *time.Time
 	VacationYear  int `gorm:"not null;default:0"`
 	VacationDays  int `gorm:"not null;default:0"`
-	// AutoDecide is the standing policy "always decide for me" (RULES.md
-	// section 7): a batch of the user's that needs a decision is resolved at
+	// AutoDecide is the standing policy "always decide for me" (the rules'
+	// "Time limits and vacations"): a batch of the user's that needs a decision is resolved at
 	// once with the best-value choice, the most gold, then the most fruit.
 	AutoDecide bool `gorm:"not null;default:false"`
 	// BoardSize is how the user likes the board drawn: "fit", "large", or

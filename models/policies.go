@@ -9,7 +9,7 @@ import (
 )
 
 // SetAutoDecide sets user's standing policy "always decide for me"
-// (RULES.md section 7): a batch of theirs that needs a decision is resolved
+// (the rules' "Time limits and vacations"): a batch of theirs that needs a decision is resolved
 // at once with the best-value choice, the most gold, then the most fruit.
 // Turned on, it resolves at once, in each of the user's active games, what
 // waits for them already (a game whose commit raced with this is caught by
@@ -48,7 +48,7 @@ func (s *Store) CatchUpPolicies(l *Loaded) (bool, error) {
 }
 
 // decideBest resolves every batch waiting for seat with the best-value
-// choice (RULES.md section 7: the most gold, then the most fruit), each as
+// choice (the most gold, then the most fruit), each as
 // its own log entry given to add. It returns how many it added.
 func decideBest(l *Loaded, seat int, add func(LogEntry) error) (int, error) {
 	n := 0

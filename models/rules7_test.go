@@ -12,7 +12,8 @@ import (
 	"cacao/models/modeltest"
 )
 
-// Tests of RULES.md section 7 as the site applies it: a choice's deadline in
+// Tests of the rules' "Time limits and vacations" (views/rules/en.html) as
+// the site applies them: a choice's deadline in
 // a game without a turn limit, and the standing policy "always decide for me".
 
 // playUntil plays games of users with a turn limit of turnHours (a fresh

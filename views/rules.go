@@ -8,7 +8,7 @@ import (
 var rulesFS embed.FS
 
 // RulesHTML is the rules help page's body in the language with this code
-// (written for this site from RULES.md; English when there is none).
+// (written for this site; English when there is none).
 func RulesHTML(code string) string {
 	b, err := rulesFS.ReadFile("rules/" + code + ".html")
 	if err != nil {

@@ -59,8 +59,9 @@ func Names() []string { return append(Levels(), "greedy", "random") }
 // may wait (the search: DefaultBudget a move).
 func Slow(name string) bool { return name == "hard" }
 
-// ErrNoMove means the engine offered no legal placement (RULES.md ruling 30
-// says this cannot happen; it is reported, never a panic).
+// ErrNoMove means the engine offered no legal placement. That cannot
+// happen: a tile always fits beside the jungle on the board's edge, turned
+// any way. It is reported, never a panic.
 var ErrNoMove = errors.New("bot: no legal placement")
 
 // Random plays a uniformly random legal placement with a random legal fill

@@ -190,7 +190,7 @@ func (t *tree) iterate(st *engine.State, r *engine.Rand) {
 			cands = t.candidates(st)
 		}
 		if len(cands) == 0 {
-			return // cannot happen (RULES.md ruling 30); the deal is skipped
+			return // cannot happen (ErrNoMove); the deal is skipped
 		}
 		t.set.reset()
 		for i := range cands {
