@@ -1,8 +1,8 @@
 // Package engine is the complete base game of Cacao for 2–4 players, as
 // the site's rules page states it (views/rules/en.html): setup, turns,
-// fills, activations, the asynchronous queue of other players' choices, overbuilding, scoring, legal
-// move generation, previews, viewer-scoped views and game records
-// (NOTATION.md). It uses the standard library only, does no I/O and is
+// fills, activations, the asynchronous queue of other players' choices,
+// overbuilding, scoring, legal move generation, previews, viewer-scoped
+// views and game records (NOTATION.md). It uses the standard library only, does no I/O and is
 // deterministic: chance enters only through a Setup (explicit piles, or
 // NewSetup's shuffle of a seed with the engine's own Rand).
 //
