@@ -187,7 +187,7 @@ func TestMailModeMigrates(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The users table as it was: the mail mode, none of the choices.
-	qs := []string{"DROP TABLE schema_steps", "ALTER TABLE users ADD COLUMN email_mode text NOT NULL DEFAULT 'off'", "UPDATE users SET email_mode = username"}
+	qs := []string{"DROP TABLE schema_steps", "DROP INDEX idx_users_digest", "ALTER TABLE users ADD COLUMN email_mode text NOT NULL DEFAULT 'off'", "UPDATE users SET email_mode = username"}
 	for _, col := range []string{"app_news", "mail_news", "push_news", "hook_news", "digest_news", "hook_url", "hook_secret"} {
 		qs = append(qs, "ALTER TABLE users DROP COLUMN "+col)
 	}

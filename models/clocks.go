@@ -1,6 +1,7 @@
 package models
 
 import (
+	"slices"
 	"time"
 
 	"gorm.io/gorm"
@@ -91,10 +92,16 @@ func stopWaiting(tx *gorm.DB, seat *Seat) error {
 // games whose deadline has passed: the seats someone must play for.
 func (s *Store) DueTimeouts(limit int) ([]Seat, error) {
 	var due []Seat
-	err := s.db.Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
-		Where("seats.deadline IS NOT NULL AND seats.deadline <= ?", s.now()).Order("seats.deadline").Limit(limit).Find(&due).Error
+	err := s.db.Where("seats.deadline IS NOT NULL AND seats.deadline <= ? AND "+inActiveGame, s.now(), StatusActive).
+		Order("seats.deadline").Limit(limit).Find(&due).Error
 	return due, err
 }
+
+// inActiveGame is a seat's condition of being in a game whose status is the
+// argument after its own: a seat's own index (its deadline, its reminder,
+// how long a bot has waited) finds the few seats due, and each one's game
+// is looked up by its id, rather than every running game's seats read.
+const inActiveGame = "EXISTS (SELECT 1 FROM games WHERE games.id = seats.game_id AND games.status = ?)"
 
 // StalledBots lists, up to limit, the running games that have waited on a
 // bot (or an abandoned seat, which the stand-in bot plays) for longer than
@@ -103,12 +110,17 @@ func (s *Store) DueTimeouts(limit int) ([]Seat, error) {
 // (autoplay.Runner keeps a few of a person's games waiting). The longest
 // waiting come first, so that every game's turn comes.
 func (s *Store) StalledBots(after time.Duration, limit int) ([]uint, error) {
+	// A game has at most four seats: limit games are among the 4×limit
+	// seats that waited longest.
+	var seats []uint
+	err := s.db.Model(&Seat{}).Where("seats.waiting_since <= ? AND (bot <> '' OR abandoned) AND "+inActiveGame, s.now().Add(-after), StatusActive). // idx_seats_bots_waiting's condition, as written there
+																			Order("seats.waiting_since, seats.game_id").Limit(4*limit).Pluck("seats.game_id", &seats).Error
 	var ids []uint
-	err := s.db.Model(&Seat{}).Select("seats.game_id").
-		Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
-		Where("seats.waiting_since <= ? AND (seats.bot <> '' OR seats.abandoned)", s.now().Add(-after)).
-		Group("seats.game_id").Order("MIN(seats.waiting_since), seats.game_id").
-		Limit(limit).Pluck("seats.game_id", &ids).Error
+	for _, id := range seats {
+		if len(ids) < limit && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
 	return ids, err
 }
 
@@ -134,8 +146,7 @@ func (s *Store) ClearStale(seat Seat) error {
 func (s *Store) SendReminders() (int, error) {
 	now := s.now()
 	var due []Seat
-	err := s.db.Joins("JOIN games ON games.id = seats.game_id AND games.status = ?", StatusActive).
-		Where("seats.remind_at <= ? AND seats.reminded = ? AND seats.deadline > ? AND seats.user_id IS NOT NULL", now, false, now).
+	err := s.db.Where("seats.remind_at <= ? AND seats.reminded = ? AND seats.deadline > ? AND seats.user_id IS NOT NULL AND "+inActiveGame, now, false, now, StatusActive).
 		Limit(500).Find(&due).Error
 	if err != nil {
 		return 0, err

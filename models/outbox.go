@@ -276,8 +276,8 @@ func (s *Store) QueueDigests() (int, error) {
 	// A digest goes in one hour of the user's day: one sent over an hour
 	// ago cannot be this hour's. Which are due is decided in each user's
 	// time zone below.
-	err = s.db.Select("id", "last_digest_at", "time_zone", "digest_hour", "digest_news").Where("digest_news <> 0 AND email_verified = ? AND (last_digest_at IS NULL OR last_digest_at <= ?)",
-		true, now.Add(-time.Hour)).Find(&users).Error
+	err = s.db.Select("id", "last_digest_at", "time_zone", "digest_hour", "digest_news").Where("digest_news <> 0 AND email_verified AND (last_digest_at IS NULL OR last_digest_at <= ?)", // idx_users_digest's condition
+		now.Add(-time.Hour)).Find(&users).Error
 	if err != nil {
 		return 0, err
 	}

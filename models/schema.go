@@ -13,7 +13,26 @@ import (
 // schema_versions. A change to the tables is a new step at the end, never
 // an edit of one that a site may have run.
 var steps = []func(tx *gorm.DB) error{
-	baseline, // 1
+	baseline,      // 1
+	workerIndexes, // 2
+}
+
+// workerIndexes lets the worker's and the public list's reads find their
+// rows without going through every running game or every account: the bots'
+// seats that wait, by how long (StalledBots); the accounts that take a
+// digest, by their last (QueueDigests); the public running games, counted
+// and listed from the index alone (PublicGames).
+func workerIndexes(tx *gorm.DB) error {
+	for _, q := range []string{
+		"CREATE INDEX IF NOT EXISTS idx_seats_bots_waiting ON seats (waiting_since) WHERE bot <> '' OR abandoned",
+		"CREATE INDEX IF NOT EXISTS idx_users_digest ON users (last_digest_at) WHERE digest_news <> 0 AND email_verified",
+		"CREATE INDEX IF NOT EXISTS idx_games_public ON games (status, private, id)",
+	} {
+		if err := tx.Exec(q).Error; err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SchemaVersion is the version of the schema this release knows.
