@@ -69,8 +69,9 @@ const scaleRounds = 20
 // runScale measures the pages of a filled database (-scale): for each of
 // scaleRounds players with a game waiting on them, their home page (their
 // games and the open ones), that game's page, their notifications, their
-// profile and a move in the game; it ends with the SCALE line of the
-// medians.
+// profile, the public list of games being played (/games) and a move in
+// the game; then, scaleRounds times, what a worker pass reads to find its
+// work (workerReads). It ends with the SCALE line of the medians.
 func runScale(ctx context.Context, path, bin, dir string, w io.Writer) error {
 	store, err := models.Open(path)
 	if err != nil {
@@ -130,7 +131,7 @@ func runScale(ctx context.Context, path, bin, dir string, w io.Writer) error {
 		if code, _, err := attackDo(ctx, c, "POST", srv.URL+"/login", url.Values{"_csrf": {csrf}, "username": {p.name}, "password": {scalePassword}}, ip); err != nil || code != http.StatusSeeOther {
 			return fmt.Errorf("%s logging in: %d %v", p.name, code, err)
 		}
-		for _, k := range []struct{ kind, path string }{{"home", "/"}, {"game", fmt.Sprintf("/games/%d", p.game)}, {"notices", "/notifications"}, {"profile", "/users/" + p.name}} {
+		for _, k := range []struct{ kind, path string }{{"home", "/"}, {"game", fmt.Sprintf("/games/%d", p.game)}, {"notices", "/notifications"}, {"profile", "/users/" + p.name}, {"games", "/games"}} {
 			_, d, err := get(k.path)
 			if err != nil {
 				return err
@@ -150,15 +151,57 @@ func runScale(ctx context.Context, path, bin, dir string, w io.Writer) error {
 		}
 		lat["move"] = append(lat["move"], time.Since(start))
 	}
+	for range scaleRounds {
+		d, err := workerReads(store)
+		if err != nil {
+			return err
+		}
+		lat["worker"] = append(lat["worker"], d)
+	}
 	med := func(k string) float64 {
 		ds := lat[k]
 		sort.Slice(ds, func(a, b int) bool { return ds[a] < ds[b] })
 		return ms(ds[len(ds)/2])
 	}
 	var fields []string
-	for _, k := range []string{"home", "game", "notices", "profile", "move"} {
+	for _, k := range []string{"home", "game", "notices", "profile", "games", "move", "worker"} {
 		fields = append(fields, fmt.Sprintf("%s_ms=%.2f", k, med(k)))
 	}
 	fmt.Fprintf(w, "SCALE db=%s %s (medians of %d players)\n", filepath.Base(path), strings.Join(fields, " "), len(players))
 	return nil
+}
+
+// workerReads times the reads with which a pass of the site's worker finds
+// its work, each of which finds nothing to do in a filled database: seats
+// out of time, bots that stalled, reminders and digests due, tables to
+// expire, games to score, limits to prune, mail due. (The site's worker
+// then does that work, which depends on how much there is, not on the
+// database's size.)
+func workerReads(store *models.Store) (time.Duration, error) {
+	start := time.Now()
+	if _, err := store.DueTimeouts(100); err != nil {
+		return 0, err
+	}
+	if _, err := store.StalledBots(time.Minute, 100); err != nil {
+		return 0, err
+	}
+	if _, err := store.SendReminders(); err != nil {
+		return 0, err
+	}
+	if _, err := store.QueueDigests(); err != nil {
+		return 0, err
+	}
+	if _, err := store.ExpireTables(100); err != nil {
+		return 0, err
+	}
+	if _, err := store.ScoreOld(200); err != nil {
+		return 0, err
+	}
+	if _, err := store.PruneLimits(); err != nil {
+		return 0, err
+	}
+	if _, err := store.DueMail(100); err != nil {
+		return 0, err
+	}
+	return time.Since(start), nil
 }
