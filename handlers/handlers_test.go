@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labstack/echo/v4"
 	"golang.org/x/crypto/bcrypt"
 
 	"cacao/engine"
@@ -32,6 +33,9 @@ type site struct {
 	srv   *httptest.Server
 	clock *modeltest.Clock
 	bots  *autoplay.Runner // Wait lets the slow bots finish their moves
+	// routes is the router's table: the tests that must read every page
+	// take their lists from it.
+	routes []*echo.Route
 }
 
 // newSite serves a fresh site; opts set up its store (a dealer).
@@ -63,7 +67,7 @@ func newSiteWith(t testing.TB, cfg func(*handlers.Config), opts ...models.Option
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() { srv.Close(); config.Bots.Close(); store.Close() })
-	return &site{t: t, store: store, srv: srv, clock: clock, bots: config.Bots}
+	return &site{t: t, store: store, srv: srv, clock: clock, bots: config.Bots, routes: h.Routes()}
 }
 
 // botGame is a game of ana's (signed up for it) against a bot, and the
