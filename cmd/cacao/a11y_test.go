@@ -7,7 +7,6 @@ package main
 // minor ones are logged.
 
 import (
-	"cacao/models"
 	"context"
 	"errors"
 	"fmt"
@@ -23,6 +22,10 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"cacao/handlers"
+	"cacao/handlers/mail"
+	"cacao/models"
 )
 
 // axeDir holds package.json and package-lock.json pinning axe-core.
@@ -153,6 +156,7 @@ type auditor struct {
 // at desktop size in the light scheme. name says which page or state it is.
 func (au *auditor) check(tb *tab, name string) {
 	au.t.Helper()
+	opened(tb.location())
 	start := time.Now()
 	for _, v := range a11yVariants {
 		tb.must(tb.do(10*time.Second, v.show()))
@@ -298,6 +302,12 @@ func TestA11y(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser tests are skipped with -short")
 	}
+	// Once every part below has run (t.Run's parallel tests end first).
+	t.Cleanup(func() {
+		if !t.Failed() {
+			checkEveryPageOpened(t)
+		}
+	})
 	axe, shots := axeSource(t), os.Getenv("A11Y_SCREENSHOTS")
 	if shots != "" {
 		if err := os.MkdirAll(shots, 0o755); err != nil {
@@ -335,6 +345,16 @@ func TestA11y(t *testing.T) {
 		a.must(a.click(`#main form button[type=submit]`, "Log in"))
 		a.must(a.waitFor(`!!document.querySelector('#main .error')`, 10*time.Second, "the wrong-password error"))
 		au.check(a, "log-in page with a wrong-password error")
+		a.must(a.navigate(s.base + "/reset"))
+		au.check(a, "forgotten password page")
+		// The page a reset mail's link opens: a link signed as the site's
+		// mail signs it.
+		u := s.user("carol")
+		signer, err := handlers.LinkSigner(s.store)
+		a.must(err)
+		tok := signer.Sign(mail.Claims{Purpose: mail.PurposeReset, User: u.ID, Version: u.TokenVersion, Exp: time.Now().Add(time.Hour)})
+		a.must(a.navigate(s.base + "/reset/new?t=" + tok))
+		au.check(a, "new password page (a reset mail's link)")
 	})
 
 	audit("signed in", func(t *testing.T, au *auditor, s *site, b *browser) {
@@ -424,7 +444,9 @@ func TestA11y(t *testing.T) {
 			{"/games", "the games being played"}, {"/?finished=all", "my finished games"},
 			{fmt.Sprintf("/games/%d", done), "a finished game (rematch offered)"},
 			{fmt.Sprintf("/games/%d/turns/3", id), "a replay while the game runs"}, {fmt.Sprintf("/games/%d/turns/0", done), "a replay's start, game over"},
-			{fmt.Sprintf("/games/%d/turns/9", done), "a replay, game over (every hand)"}, {"/replay", "the form for a record"},
+			{fmt.Sprintf("/games/%d/turns/9", done), "a replay, game over (every hand)"},
+			{fmt.Sprintf("/games/%d/log", id), "a game's whole log"}, {fmt.Sprintf("/games/%d/resign", id), "resigning, asked to confirm (without JavaScript)"},
+			{"/replay", "the form for a record"}, // last: the record is tried on it below
 		} {
 			a.must(a.navigate(s.base + page.path))
 			au.check(a, page.name)
