@@ -34,11 +34,11 @@ func (s *Server) watchable(next echo.HandlerFunc) echo.HandlerFunc {
 
 // watchList lists the public games being played, for anyone to watch.
 func (s *Server) watchList(c echo.Context) error {
-	games, total, err := s.store.PublicGames(from(c), watchPage)
+	games, total, more, err := s.store.PublicGames(from(c), watchPage)
 	if err != nil {
 		return err
 	}
-	vm := views.WatchVM{Page: s.page(c, tr(c, "Games being played")), Pager: views.Pager{Base: "/games", Offset: from(c), Size: watchPage, Total: total}}
+	vm := views.WatchVM{Page: s.page(c, tr(c, "Games being played")), Pager: views.Pager{Base: "/games", Offset: from(c), Size: watchPage, Total: total, More: more}}
 	now := s.store.Clock()
 	for _, g := range games {
 		vm.Games = append(vm.Games, gameLine(lang(c), g, now, 0))

@@ -1,5 +1,7 @@
 package models
 
+import "gorm.io/gorm"
+
 // CanWatch reports whether u (nil: nobody signed in) may see game id (see
 // Watchable). A game that does not exist is ErrNotFound.
 func (s *Store) CanWatch(id uint, u *User) (bool, error) {
@@ -39,19 +41,26 @@ func Watchable(g Game, seats []Seat, u *User) bool {
 	return false
 }
 
+// PublicCounted is how many public games beyond a page PublicGames counts
+// at most: a list of thousands says "more than", and counting them all
+// would cost each look at it as much as there are games being played.
+const PublicCounted = 1000
+
 // PublicGames lists, limit at a time from offset, the public games being
-// played, the newest first, and how many there are. (Newest by id, which
-// the status index keeps in order: ordering by the latest move would need
-// an index that every move writes to.)
-func (s *Store) PublicGames(offset, limit int) ([]GameSummary, int, error) {
+// played, the newest first, and how many there are up to PublicCounted
+// beyond the page: more says that there are more than total. (Newest by
+// id, which the index keeps in order: ordering by the latest move would
+// need an index that every move writes to.)
+func (s *Store) PublicGames(offset, limit int) (games []GameSummary, total int, more bool, err error) {
 	q := s.db.Model(&Game{}).Where("status = ? AND private = ?", StatusActive, false)
-	total, err := count(q)
-	if err != nil {
-		return nil, 0, err
+	upTo := offset + limit + PublicCounted
+	var n int64
+	if err := s.db.Table("(?) AS page", q.Session(&gorm.Session{}).Select("1").Limit(upTo)).Count(&n).Error; err != nil {
+		return nil, 0, false, err
 	}
-	var games []Game
-	if err := q.Preload("Seats").Order("id DESC").Offset(offset).Limit(limit).Find(&games).Error; err != nil {
-		return nil, 0, err
+	var rows []Game
+	if err := q.Preload("Seats").Order("id DESC").Offset(offset).Limit(limit).Find(&rows).Error; err != nil {
+		return nil, 0, false, err
 	}
-	return summaries(games), total, nil
+	return summaries(rows), int(n), int(n) == upTo, nil
 }

@@ -12,6 +12,7 @@ type Pager struct {
 	Offset int
 	Size   int
 	Total  int
+	More   bool // there are more than Total (a list that counts only so far)
 }
 
 // Prev and Next are the addresses of the pages before and after ("" at an
