@@ -93,7 +93,7 @@ func (s *Store) RequestReset(name string) error {
 	}
 	now := s.now()
 	return s.transaction(func(tx *gorm.DB) error {
-		if err := s.lockUser(tx, u.ID); err != nil {
+		if err := lockUser(tx, u.ID); err != nil {
 			return err
 		}
 		var recent int64

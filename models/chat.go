@@ -68,7 +68,7 @@ func (s *Store) Say(user *User, gameID uint, text string) (ChatMessage, error) {
 	msg := ChatMessage{GameID: gameID, UserID: user.ID, Text: text, CreatedAt: now}
 	var seats []Seat
 	err := s.transaction(func(tx *gorm.DB) error {
-		if err := s.lockUser(tx, user.ID); err != nil { // the pace and the day's count
+		if err := lockUser(tx, user.ID); err != nil { // the pace and the day's count
 			return err
 		}
 		if err := tx.Where("game_id = ?", gameID).Find(&seats).Error; err != nil {

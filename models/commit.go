@@ -204,12 +204,9 @@ func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded,
 		if actor.Timeout {
 			// A vacation may have moved the deadline since it was read
 			// (and waits for this once it is read here).
+			// (SQLite's one writer locks it already: GORM leaves FOR UPDATE out.)
 			var st Seat
-			q := tx
-			if s.pg {
-				q = q.Clauses(clause.Locking{Strength: "UPDATE"})
-			}
-			if err := q.Select("id", "deadline").Take(&st, l.Seats[seat].ID).Error; err != nil {
+			if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Select("id", "deadline").Take(&st, l.Seats[seat].ID).Error; err != nil {
 				return err
 			}
 			if st.Deadline == nil || st.Deadline.After(now) {

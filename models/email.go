@@ -88,7 +88,7 @@ func (s *Store) SetEmail(userID uint, address, preset string) (*User, error) {
 	}
 	var u User
 	err := s.transaction(func(tx *gorm.DB) error {
-		if err := s.lockUser(tx, userID); err != nil {
+		if err := lockUser(tx, userID); err != nil {
 			return err
 		}
 		if err := tx.Take(&u, userID).Error; err != nil {

@@ -136,11 +136,7 @@ func (s *Store) limitTry(tx *gorm.DB, k LimitKey, check bool) (time.Duration, er
 		return 0, err
 	}
 	var st Limit
-	q := tx
-	if s.pg {
-		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
-	}
-	if err := q.Where("key = ?", k.Key).Take(&st).Error; err != nil {
+	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("key = ?", k.Key).Take(&st).Error; err != nil {
 		return 0, err
 	}
 	if check {

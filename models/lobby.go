@@ -159,13 +159,13 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 		if err := takeGame(tx, id, token, &g); err != nil {
 			return err
 		}
-		if s.pg { // another join of the table waits, then this one reads it as it left it
-			if err := s.lockGame(tx, g.ID); err != nil {
-				return err
-			}
-			if err := takeGame(tx, g.ID, "", &g); err != nil {
-				return err
-			}
+		// Another join of the table waits, then this one reads it as it
+		// left it.
+		if err := lockGame(tx, g.ID); err != nil {
+			return err
+		}
+		if err := takeGame(tx, g.ID, "", &g); err != nil {
+			return err
 		}
 		if g.Status != StatusOpen {
 			return ErrNotOpen

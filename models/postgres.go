@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 	"gorm.io/gorm/logger"
 )
 
@@ -258,14 +259,13 @@ func (s *Store) transaction(fc func(tx *gorm.DB) error) error {
 	return s.w.Transaction(fc)
 }
 
-// lockUser locks user id's row in tx until it ends (PostgreSQL; SQLite's
-// transactions do not meet): the changes that count a user's things (days
-// of vacation, messages, mails, tables) wait for each other.
-func (s *Store) lockUser(tx *gorm.DB, id uint) error {
-	if !s.pg {
-		return nil
-	}
-	return tx.Exec("SELECT id FROM users WHERE id = ? FOR UPDATE", id).Error
+// lockUser locks user id's row in tx until it ends: the changes that count
+// a user's things (days of vacation, messages, mails, tables) wait for
+// each other. (On SQLite, whose one writer runs one transaction at a time,
+// GORM leaves FOR UPDATE out.)
+func lockUser(tx *gorm.DB, id uint) error {
+	var ids []uint
+	return tx.Model(&User{}).Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", id).Pluck("id", &ids).Error
 }
 
 // The advisory locks of the transactions that count rows of several users
@@ -287,11 +287,9 @@ func (s *Store) lockCounting(tx *gorm.DB, lock int64) error {
 	return tx.Exec("SELECT pg_advisory_xact_lock(?)", lock).Error
 }
 
-// lockGame locks game id's row in tx until it ends (PostgreSQL): two
-// joins of one table wait for each other rather than fail.
-func (s *Store) lockGame(tx *gorm.DB, id uint) error {
-	if !s.pg {
-		return nil
-	}
-	return tx.Exec("SELECT id FROM games WHERE id = ? FOR UPDATE", id).Error
+// lockGame locks game id's row in tx until it ends, as lockUser does a
+// user's: two joins of one table wait for each other rather than fail.
+func lockGame(tx *gorm.DB, id uint) error {
+	var ids []uint
+	return tx.Model(&Game{}).Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", id).Pluck("id", &ids).Error
 }

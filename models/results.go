@@ -53,11 +53,8 @@ func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 		return nil
 	}
 	var users []User
-	q := tx
-	if s.pg { // two games ending together rate their players one after the other
-		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
-	}
-	if err := q.Select("id", "rating", "rating_dev", "rating_vol", "created_at").Where("id IN ?", ids).Order("id").Find(&users).Error; err != nil {
+	// Two games ending together rate their players one after the other.
+	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Select("id", "rating", "rating_dev", "rating_vol", "created_at").Where("id IN ?", ids).Order("id").Find(&users).Error; err != nil {
 		return err
 	}
 	byID := map[uint]User{}

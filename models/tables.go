@@ -25,7 +25,7 @@ var (
 // checkTableLimits refuses a table creator may not open now, with invites
 // invitations by name in it.
 func (s *Store) checkTableLimits(tx *gorm.DB, creator uint, invites int) error {
-	if err := s.lockUser(tx, creator); err != nil {
+	if err := lockUser(tx, creator); err != nil {
 		return err
 	}
 	var open int64

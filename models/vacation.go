@@ -24,7 +24,7 @@ func (s *Store) StartVacation(userID uint, days int) (*User, error) {
 	now := s.now()
 	var u User
 	err := s.transaction(func(tx *gorm.DB) error {
-		if err := s.lockUser(tx, userID); err != nil {
+		if err := lockUser(tx, userID); err != nil {
 			return err
 		}
 		if err := tx.Take(&u, userID).Error; err != nil {
@@ -60,7 +60,7 @@ func (s *Store) EndVacation(userID uint) (*User, error) {
 	now := s.now()
 	var u User
 	err := s.transaction(func(tx *gorm.DB) error {
-		if err := s.lockUser(tx, userID); err != nil {
+		if err := lockUser(tx, userID); err != nil {
 			return err
 		}
 		if err := tx.Take(&u, userID).Error; err != nil {
