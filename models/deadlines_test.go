@@ -1126,3 +1126,22 @@ func TestReminderHeldPastItsDeadline(t *testing.T) {
 		t.Fatalf("the reminder past its deadline: skip %q (%v); want skipped", skip, err)
 	}
 }
+
+// finishedTemplate is a finished two-player game (ana resigned at once;
+// the greedy bots played both seats to the end).
+func finishedTemplate(t *testing.T, s *models.Store) uint {
+	t.Helper()
+	ana := models.MustUser(t, s, "ana")
+	g, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"greedy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Resign(g.ID, ana.ID); err != nil {
+		t.Fatal(err)
+	}
+	l, err := autoplay.Bots(s, g.ID, nil)
+	if err != nil || l.Game.Status != models.StatusFinished {
+		t.Fatalf("the template did not finish: %v", err)
+	}
+	return g.ID
+}

@@ -96,6 +96,11 @@ func (s *Store) holdName(tx *gorm.DB, u *User) error {
 	return tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&hold).Error
 }
 
+// NameKey is what a name shares with the names that look like it (the
+// accounts' name_key, unique): see nameKey. For tools that write accounts
+// straight into the database (loadtest -fill).
+func NameKey(name string) string { return nameKey(name) }
+
 // nameKey is what a name shares with the names that look like it: its
 // Unicode TR39 skeleton (a capital I and a 1 are an l, a 0 an O, an m is
 // rn), in small letters. The skeleton is of the name as written ("aIice"

@@ -204,7 +204,7 @@
 // -fill FILE makes a database of 100,000 accounts (-fill-users), a million
 // finished two-player games (-fill-finished) and 20,000 running ones
 // (-fill-running), copies of one game the greedy bots play to the end,
-// written straight through the models (models.Store.FillScale); -scale
+// written straight into the tables (fill.go); -scale
 // FILE then starts the server on it and times, for 20 players with a game
 // waiting on them, their home page (their games and the open ones), that
 // game's page, their notifications, their profile, the public list of

@@ -73,7 +73,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	abuse := fs.Bool("abuse", false, "open loop: run the load once as usual, then again while bounded attackers on loopback hold slow log-in bodies, flood one account's event streams, open tables, sign up from one address, flood the password hashing, point webhooks and push at a server that never answers and keep hard bots thinking; honest players log in, confirm an address and play a hard bot in both runs; the last line compares the players' p99 and the mail delay")
 	fs.IntVar(&o.Pairs, "pairs", 1, "-abuse: make this many calm and attacked runs, in turn, and compare their medians")
 	fill := fs.String("fill", "", "fill this new SQLite file for a scale check (with -fill-users, -fill-finished, -fill-running), then stop")
-	var sc models.Scale
+	var sc fillSize
 	fs.IntVar(&sc.Users, "fill-users", 100_000, "-fill: accounts")
 	fs.IntVar(&sc.Finished, "fill-finished", 1_000_000, "-fill: finished games")
 	fs.IntVar(&sc.Running, "fill-running", 20_000, "-fill: running games")

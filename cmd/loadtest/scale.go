@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,7 +24,7 @@ const scalePassword = "scale-password"
 // runFill fills the database file path (-fill) with sc's accounts and
 // games, copies of one game the greedy bots play to the end, and ends
 // with the FILL line: what it made, how long it took and the file's size.
-func runFill(path string, sc models.Scale, w io.Writer) error {
+func runFill(path string, sc fillSize, w io.Writer) error {
 	start := time.Now()
 	store, err := models.Open(path, models.WithBots(autoplay.Kinds()...))
 	if err != nil {
@@ -44,8 +45,12 @@ func runFill(path string, sc models.Scale, w io.Writer) error {
 	if _, err := autoplay.Bots(store, g.ID, nil); err != nil {
 		return err
 	}
-	sc.Password = scalePassword
-	err = store.FillScale(g.ID, sc, func(step string) {
+	db, err := sql.Open("sqlite3", path+"?_busy_timeout=10000")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	err = fillScale(store, db, g.ID, sc, scalePassword, func(step string) {
 		fmt.Fprintf(w, "%s after %s\n", step, time.Since(start).Round(time.Second))
 	})
 	if err != nil {

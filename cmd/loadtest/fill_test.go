@@ -1,18 +1,31 @@
-package models_test
+package main
 
 import (
+	"database/sql"
 	"fmt"
+	"path/filepath"
 	"testing"
+
+	"golang.org/x/crypto/bcrypt"
 
 	"cacao/models"
 	"cacao/models/autoplay"
 )
 
-// finishedTemplate is a finished two-player game (ana resigned at once;
-// the greedy bots played both seats to the end).
-func finishedTemplate(t *testing.T, s *models.Store) uint {
-	t.Helper()
-	ana := models.MustUser(t, s, "ana")
+// TestFillScale: the scale filler adds the accounts (who log in with the
+// password), and finished and running copies of the template, each of
+// which loads; a running copy waits on one of its players.
+func TestFillScale(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fill.db")
+	s, err := models.Open(path, models.WithPasswordCost(bcrypt.MinCost), models.WithBots(autoplay.Kinds()...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ana, err := s.CreateUser("ana", "password-ana")
+	if err != nil {
+		t.Fatal(err)
+	}
 	g, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"greedy"}})
 	if err != nil {
 		t.Fatal(err)
@@ -20,22 +33,16 @@ func finishedTemplate(t *testing.T, s *models.Store) uint {
 	if _, err := s.Resign(g.ID, ana.ID); err != nil {
 		t.Fatal(err)
 	}
-	l, err := autoplay.Bots(s, g.ID, nil)
-	if err != nil || l.Game.Status != models.StatusFinished {
+	if l, err := autoplay.Bots(s, g.ID, nil); err != nil || l.Game.Status != models.StatusFinished {
 		t.Fatalf("the template did not finish: %v", err)
 	}
-	return g.ID
-}
-
-// TestFillScale: the scale filler adds the accounts (who log in with the
-// password), and finished and running copies of the template, each of
-// which loads; a running copy waits on one of its players.
-func TestFillScale(t *testing.T) {
-	s, _ := openClocked(t)
-	tpl := finishedTemplate(t, s)
-	var steps []string
-	err := s.FillScale(tpl, models.Scale{Users: 20, Password: "scale-password", Finished: 30, Running: 10}, func(m string) { steps = append(steps, m) })
+	db, err := sql.Open("sqlite3", path+"?_busy_timeout=10000")
 	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var steps []string
+	if err := fillScale(s, db, g.ID, fillSize{Users: 20, Finished: 30, Running: 10}, "scale-password", func(m string) { steps = append(steps, m) }); err != nil {
 		t.Fatal(err)
 	}
 	if len(steps) != 3 {
