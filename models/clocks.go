@@ -177,3 +177,60 @@ func (s *Store) SendReminders() (int, error) {
 	}
 	return n, nil
 }
+
+// clockFacts is what decides a seat's clock after a change (seatClock).
+type clockFacts struct {
+	Choosing    bool // a choice of the seat's waits at the head of its queue
+	MyTurn      bool // it is the seat's turn (the game is not over)
+	Waiting     bool // the seat was waited on before the change
+	HasDeadline bool // its wait had a deadline
+	Overdue     bool // that deadline has passed
+	Acted       bool // the seat made the change
+	HadTurn     bool // it was the seat's turn before the change
+	TurnLimit   bool // the game limits a turn's time
+}
+
+// clockStep is what a seat's clock does after a change.
+type clockStep int
+
+const (
+	clockKeep   clockStep = iota // as it is
+	clockStart                   // a fresh clock from now (startWaiting), with news of kind ("": none)
+	clockClear                   // the deadline goes: only a turn is left, and a turn has no clock here
+	clockNotify                  // as it is, and the player is told it is their turn
+	clockStop                    // the seat is waited on no more
+)
+
+// seatClock is the rule of a seat's clock after a change (afterChange
+// applies it to each seat): a seat waited on from now starts its clock
+// and its player is told what waits; the seat that acted and is still
+// waited on (a choice made, the turn left, or the other way) gets a fresh
+// clock without news; a turn that comes to a seat starts the clock anew,
+// except that an overdue choice stays overdue (its timeout plays it and
+// the turn), and that in a game without a turn limit a choice that waited
+// keeps its deadline (the turn itself has none) and the player is only
+// told; a seat no longer waited on stops its clock.
+func seatClock(f clockFacts) (clockStep, Kind) {
+	waiting := f.Choosing || f.MyTurn
+	kind := KindTurn
+	if f.Choosing {
+		kind = map[bool]Kind{false: KindReaction, true: turnAndChoice}[f.MyTurn]
+	}
+	switch {
+	case waiting && !f.Waiting:
+		return clockStart, kind
+	case waiting && !f.Choosing && f.HasDeadline && !f.TurnLimit:
+		return clockClear, ""
+	case waiting && f.Acted:
+		return clockStart, ""
+	case waiting && f.MyTurn && !f.HadTurn && f.Overdue:
+		return clockKeep, ""
+	case waiting && f.MyTurn && !f.HadTurn && f.Choosing && !f.TurnLimit && f.HasDeadline:
+		return clockNotify, ""
+	case waiting && f.MyTurn && !f.HadTurn:
+		return clockStart, KindTurn
+	case !waiting && f.Waiting:
+		return clockStop, ""
+	}
+	return clockKeep, ""
+}

@@ -314,32 +314,27 @@ func (s *Store) afterChange(tx *gorm.DB, p *people, l *Loaded, acted, prevCur in
 	for i := range l.Seats {
 		seat := &l.Seats[i]
 		choosing := len(st.Player(i).Queue()) > 0
-		myTurn := !st.Over() && st.Current() == i
-		kind := KindTurn
-		if choosing {
-			kind = map[bool]Kind{false: KindReaction, true: turnAndChoice}[myTurn]
-		}
+		step, kind := seatClock(clockFacts{
+			Choosing:    choosing,
+			MyTurn:      !st.Over() && st.Current() == i,
+			Waiting:     seat.WaitingSince != nil,
+			HasDeadline: seat.Deadline != nil,
+			Overdue:     seat.Deadline != nil && !seat.Deadline.After(now),
+			Acted:       i == acted,
+			HadTurn:     prevCur == i,
+			TurnLimit:   l.Game.TurnHours > 0,
+		})
 		var err error
-		switch waiting := choosing || myTurn; {
-		case waiting && seat.WaitingSince == nil:
+		switch step {
+		case clockStart:
 			err = s.startWaiting(tx, p, &l.Game, seat, now, kind, choosing)
-		case waiting && !choosing && seat.Deadline != nil && waitLimit(&l.Game, false) == 0:
-			// Only the turn is left (its choices were made, perhaps in
-			// someone else's commit), and here a turn has no clock.
+		case clockClear:
 			err = clearDeadline(tx, seat)
-		case waiting && i == acted:
-			err = s.startWaiting(tx, p, &l.Game, seat, now, "", choosing) // a fresh clock for what is left, no news
-		case waiting && myTurn && prevCur != i && seat.Deadline != nil && !seat.Deadline.After(now):
-			// An overdue choice stays overdue: its timeout plays it, and the turn.
-		case waiting && myTurn && prevCur != i && choosing && l.Game.TurnHours == 0 && seat.Deadline != nil:
-			// Without a turn limit the turn has no clock; the choice that
-			// waited keeps the deadline counted from when it reached the head.
+		case clockNotify:
 			if seat.UserID != nil && !seat.Abandoned {
 				err = s.notify(tx, p, *seat.UserID, l.Game.ID, KindTurn, "It is your turn in game %d.", l.Game.ID)
 			}
-		case waiting && myTurn && prevCur != i:
-			err = s.startWaiting(tx, p, &l.Game, seat, now, KindTurn, choosing)
-		case !waiting && seat.WaitingSince != nil:
+		case clockStop:
 			err = stopWaiting(tx, seat)
 		}
 		if err != nil {

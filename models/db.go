@@ -1,12 +1,3 @@
-// Package models stores users, games, seats, the append-only turn log,
-// notifications, the mail outbox and sessions with GORM on SQLite. A game's
-// position is never stored as such: it is replayed from the game's setup and
-// its log through the engine, so the log is the single source of truth.
-//
-// Reads use a pool of connections; writes go through one connection of its
-// own in WAL mode, so writers queue in Go and never meet in SQLite's busy
-// handler. A game's Version is the optimistic lock: a change names the
-// version it was prepared on and commits only if the game is still there.
 package models
 
 import (
