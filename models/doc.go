@@ -38,7 +38,8 @@
 //     in the outbox for each channel the player chose for that kind of
 //     news (kinds.go), which the worker sends later: mail about a game
 //     waiting is held back a while (WithMailDelay) and skipped if the
-//     player opened the game meanwhile, the rest waits out quiet hours.
+//     player opened the game meanwhile; all of it waits out the player's
+//     quiet hours.
 //  8. After the commit, the game as committed is kept for the next load,
 //     and the change is told (changed): at once to the change listener on
 //     SQLite, through NOTIFY to every instance's on PostgreSQL; the pages
