@@ -2,8 +2,8 @@
 // the site's rules page states it (views/rules/en.html): setup, turns,
 // fills, activations, the asynchronous queue of other players' choices,
 // overbuilding, scoring, legal move generation, previews, viewer-scoped
-// views and game records (NOTATION.md). It uses the standard library only, does no I/O and is
-// deterministic: chance enters only through a Setup (explicit piles, or
+// views and game records (see Records below). It uses the standard library
+// only, does no I/O and is deterministic: chance enters only through a Setup (explicit piles, or
 // NewSetup's shuffle of a seed with the engine's own Rand).
 //
 // # The model
@@ -23,8 +23,8 @@
 // *IllegalError whose text a player understands, having changed nothing.
 // Edges of other players that fire on a turn form a Batch. Replays pass
 // Move.Reactions and resolve batches at once; the live site leaves it nil, so
-// batches wait in their owner's FIFO queue (the rules' "Choices on other players' turns"): a batch at
-// the head resolves by itself when it holds no choice, otherwise it waits for
+// batches wait in their owner's FIFO queue (the rules' "Choices on other
+// players' turns"): a batch at the head resolves by itself when it holds no choice, otherwise it waits for
 // Resolve (or ResolveBest at a deadline) and blocks only its owner.
 //
 // Everything legal comes from the engine: LegalPlacements, LegalCells,
@@ -69,4 +69,53 @@
 //	out, err := s.Play(0, engine.Move{Placement: legal[0]})
 //
 // and a record replays with DecodeRecord and Replay, as `cacao replay` does.
+//
+// # Records
+//
+// A game record (record.go) is a JSON object from which every position of
+// a game is played again; the site exports its games in it, the tests are
+// written in it, and `cacao replay` checks it. Its fields are a contract
+// with other tools: new optional fields may come, changes need a new
+// format.
+//
+//	{"format": "cacao-record/1", "players": ["ana", "bo"], "first": 0,
+//	 "setup": {"jungle": ["M3", "T", ...], "workers": [["2101", ...], ["1111", ...]]},
+//	 "turns": [{"p": 0, "tile": "2101", "rot": 1, "at": [1, 0]},
+//	           {"p": 1, "tile": "1111", "at": [2, 1], "fills": [{"at": [2, 0], "tile": "M3"}],
+//	            "acts": [{"tile": [2, 1], "side": "N", "use": 1}],
+//	            "reactions": {"0": [{"tile": [1, 0], "side": "E", "use": 0}]}}]}
+//
+// A cell is [x, y] as above (the neighbour on N is [x, y-1]); sides are
+// "N", "E", "S", "W"; worker tiles are named by their workers on N, E, S, W
+// unrotated ("2101"), rot turning them clockwise; jungle tiles are P1 P2
+// M2 M3 M4 G1 G2 W S T. players names 2–4 seats in order, first the seat
+// that plays first (default 0). setup gives the jungle pile top first,
+// without the two start tiles (its first two go to the display), and each
+// seat's worker pile top first (the first three are the hand); each must
+// hold exactly the tiles of the player count. A record may give a "seed"
+// instead (shuffled by this engine, named by "engine"): exactly one of
+// the two. Unknown fields are ignored.
+//
+// Each turn names its seat (p), the tile from that seat's hand, rot
+// (default 0) and the cell; "overbuild": true covers one of the seat's own
+// tiles (its sun token paid first; no fills). fills, when given, assigns
+// every cell that needs a jungle tile (fewer when fewer are left) a
+// display tile or "pile" (only once the display is used up); omitted, the
+// cells in (y, x) order take the display in its order, then the pile.
+// acts lists the active seat's fired edges in the order to resolve them,
+// each with how many workers to use (omitted: all); reactions, keyed by
+// the other seats' numbers, the same for their edges this turn fired,
+// resolved at the end of the turn. Edges not listed resolve after the
+// listed ones, with all their workers, in the default order: plantations,
+// gold mines, water, sun sites, markets (M4, M3, M2), temples; then by the
+// worker tile's cell (y, then x) and side N, E, S, W.
+//
+// `cacao replay` prints one JSON object: for a legal record (exit 0)
+// {"ok": true, "over", "turns", "next", "players": [{"seat", "gold",
+// "fruit", "sun", "water", "hand", "pile"}], "display", "jungle_pile",
+// "scores", "winners"}, the scores per seat ({"seat", "coins", "temples",
+// "sun", "water", "total", "fruit"}) and the winning seats once it is
+// over; for the first turn that cannot be played (exit 1) {"ok": false,
+// "turn": K, "error"} with K its index from 0; for a document that is not
+// a record (exit 2) {"ok": false, "turn": null, "error"}.
 package engine

@@ -61,8 +61,8 @@ func ruleWorkerTotal(n int) int {
 	return t
 }
 
-// rotate turns unrotated edge counts r quarter turns clockwise (NOTATION.md:
-// what was on N is on E after one turn).
+// rotate turns unrotated edge counts r quarter turns clockwise (the
+// package doc's Records: what was on N is on E after one turn).
 func rotate(e [4]int, r int) [4]int {
 	var out [4]int
 	for d := 0; d < 4; d++ {
@@ -1055,7 +1055,7 @@ const badReaction = `{"format":"cacao-record/1","players":["a","b"],"setup":{
  "turns":[{"p":0,"tile":"1111","at":[1,0],"reactions":{"1":[{"tile":[0,-1],"side":"S"}]}}]}`
 
 // TestBadReactionIsATurnError: a reaction naming an edge that did not fire
-// makes the turn illegal (exit 1 of cacao replay, NOTATION.md); it must be
+// makes the turn illegal (exit 1 of cacao replay); it must be
 // refused with a TurnError, never crash, also when the active player's own
 // edges fired on that turn.
 func TestBadReactionIsATurnError(t *testing.T) {

@@ -9,7 +9,8 @@ import (
 	"strconv"
 )
 
-// Format is the game record format this engine reads and writes (NOTATION.md).
+// Format is the game record format this engine reads and writes (the
+// package doc's Records).
 const Format = "cacao-record/1"
 
 // EngineVersion names this engine in seeded records: a seed replays only on
@@ -290,7 +291,7 @@ func decodeActs(as []actJSON) ([]Act, error) {
 	return out, nil
 }
 
-// Encode writes r as JSON per NOTATION.md, always with the explicit setup
+// Encode writes r as JSON (the package doc's Records), always with the explicit setup
 // (a seed is kept alongside only when the record has no other way to replay,
 // which never happens: Encode writes setup and drops the seed).
 func (r *Record) Encode() ([]byte, error) {
@@ -348,13 +349,13 @@ func encodeActs(as []Act) []actJSON {
 	return out
 }
 
-// MarshalTurn writes one turn as its NOTATION.md turn object.
+// MarshalTurn writes one turn as a record's turn object.
 func MarshalTurn(t RecordTurn) ([]byte, error) { return json.Marshal(encodeTurn(t)) }
 
-// UnmarshalTurn reads one NOTATION.md turn object of an n-player game.
+// UnmarshalTurn reads one record turn object of an n-player game.
 func UnmarshalTurn(data []byte, n int) (RecordTurn, error) { return decodeTurn(data, n) }
 
-// MarshalActs writes acts as a NOTATION.md list of act objects.
+// MarshalActs writes acts as a record's list of act objects.
 func MarshalActs(as []Act) ([]byte, error) {
 	out := encodeActs(as)
 	if out == nil {
@@ -363,7 +364,7 @@ func MarshalActs(as []Act) ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// UnmarshalActs reads a NOTATION.md list of act objects.
+// UnmarshalActs reads a record's list of act objects.
 func UnmarshalActs(data []byte) ([]Act, error) {
 	var as []actJSON
 	if err := json.Unmarshal(data, &as); err != nil {

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// expected is the shape of a sample's .expected.json (NOTATION.md output).
+// expected is the shape of a sample's .expected.json (the output of cacao replay, in the package doc's Records).
 type expected struct {
 	Exit   int `json:"exit"`
 	Output struct {

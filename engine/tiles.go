@@ -100,7 +100,7 @@ const NumJungleKinds = int(numJungle) - 1
 
 // JungleKind describes a jungle tile kind as data: its notation code, its
 // effect and value, how many a game uses, and its rank in the default order
-// in which activated edges are resolved (NOTATION.md).
+// in which activated edges are resolved (the package doc's Records).
 type JungleKind struct {
 	Code   string
 	Name   string

@@ -10,7 +10,7 @@ import (
 	"cacao/models"
 )
 
-// codeRE finds the notation's tile codes (NOTATION.md) in text.
+// codeRE finds the records' tile codes (engine's doc, Records) in text.
 var codeRE = regexp.MustCompile(`\b(1111|2101|3001|3100|P[12]|M[234]|G[12])\b`)
 
 // visibleText is what a page shows and says: its text and its labels,

@@ -209,7 +209,7 @@ func (s Seat) FreeFor(user uint) bool {
 
 // Log entry kinds.
 const (
-	LogTurn    = "turn"    // a committed turn: Data is its NOTATION.md turn object
+	LogTurn    = "turn"    // a committed turn: Data is its record turn object (engine.MarshalTurn)
 	LogResolve = "resolve" // a resolved batch: Data is its acts; Turn the turn that caused it
 	LogResign  = "resign"  // the seat's player resigned: the stand-in bot plays it from here; no Data
 	LogAbandon = "abandon" // the stand-in bot plays the seat until its player takes it back; Data {"by": seat that handed it over, or -1 after timeouts}

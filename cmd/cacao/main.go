@@ -11,9 +11,10 @@
 // CACAO_SECURE_COOKIES. Mail goes through SMTP when CACAO_SMTP_HOST is set
 // (with CACAO_SMTP_PORT, CACAO_SMTP_USER, CACAO_SMTP_PASSWORD and
 // CACAO_SMTP_FROM), else to the log. A background worker enforces turn
-// deadlines, sends reminders and digests and delivers mail. replay checks and plays a game record (NOTATION.md).
-// backup copies the database to a new file while the site runs. admin
-// grants or revokes the admin role: admins get the pages under /admin
+// deadlines, sends reminders and digests and delivers mail. replay checks
+// and plays a game record (the engine package doc's Records). backup
+// copies the database to a new file while the site runs. admin grants or
+// revokes the admin role: admins get the pages under /admin
 // (ban users, cancel tables, end games, the audit log).
 package main
 

@@ -10,7 +10,8 @@ import (
 	"cacao/engine"
 )
 
-// replayOut is the JSON `cacao replay` prints (NOTATION.md).
+// replayOut is the JSON `cacao replay` prints (the engine package doc's
+// Records).
 type replayOut struct {
 	OK         bool           `json:"ok"`
 	Over       bool           `json:"over"`
