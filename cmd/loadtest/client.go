@@ -63,6 +63,9 @@ func (u *vuser) do(ctx context.Context, kind, method, path string, form url.Valu
 	if u.win.has(start) {
 		u.st.Lat[kind] = append(u.st.Lat[kind], time.Since(start))
 		u.st.addBytes(kind, Size{Wire: wire, Body: int64(len(b))})
+		if u.sample != nil && res.StatusCode == http.StatusOK {
+			u.sample.add(kind, b)
+		}
 	}
 	if res.StatusCode >= 300 {
 		err := fmt.Errorf("%s %s: status %d: %.200s", method, path, res.StatusCode, b)

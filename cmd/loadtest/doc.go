@@ -258,13 +258,38 @@
 // begun by the end counts as waiting until then), the turns waiting to
 // begin at the end and at most, whether the rate was held, and ends with
 //
-//	RATE offered_turns_per_s=… achieved_turns_per_s=… held=yes|no p50_ms=… p95_ms=… p99_ms=… errors=… peak_rss_mb=… server_cpu_ms_per_turn=… generator_cpu_ms_per_turn=… cpu_ratio=…
+//	RATE offered_turns_per_s=… achieved_turns_per_s=… held=yes|no p50_ms=… p95_ms=… p99_ms=… errors=… peak_rss_mb=… server_cpu_ms_per_turn=… generator_cpu_ms_per_turn=… cpu_ratio=… floor_cpu_ms_per_turn=… floor_ratio=…
 //
 // where the percentiles are over all the requests measured. The rate was
 // held when at least 95 % of the turns offered in the measured time were
 // committed in it, and when at its end fewer than one second's worth of
 // offered turns (none, below one turn a second) were waiting to begin: a
 // server that keeps up on average but lets a queue grow does not hold it.
+//
+// # The floor
+//
+// With -floor, an open-loop run is followed by the floor (floor.go): the
+// same turns a second for the same time, each as many requests of each
+// kind as a turn of the run took on average, sent to a server that does
+// nothing but answer with answers the site gave in the run (64 of each
+// kind, sampled over the measured time), gzipped as the site gzips them:
+// no session, no database, no rendering. Its CPU a turn is what HTTP and
+// compression of these pages cost on this machine; floor_ratio is the
+// server's CPU a turn divided by it (-1.00 without -floor).
+//
+//	go run ./cmd/loadtest -rate 120 -duration 20s -floor
+//
+// Measured on the project's 2-core machine (2026-12-06, at fb73f9e):
+//
+//	-rate 120: held, p99 25–28 ms; server 7.63–7.89 ms a turn, generator 2.30–2.39 (cpu_ratio 3.31),
+//	           floor 1.51–1.86 ms a turn: floor_ratio 4.10–5.24; 93 MB
+//	-rate 250: not held (196 turns/s, p99 2.2 s); server 7.71 ms a turn, generator 1.75 (4.41),
+//	           floor 1.44: floor_ratio 5.36; 149 MB
+//
+// The server's CPU a turn is within eight times the floor's; it is some
+// 3.3 times the generator's, not the 1.6 wanted, and 250 turns a second
+// are not held (issue "A leaner turn": a live refresh still renders the
+// whole game area).
 //
 // # Comparing two builds honestly
 //

@@ -42,6 +42,8 @@ type vuser struct {
 	// open is the open loop's state of this page; nil in the closed loop,
 	// whose players never think and start each turn at once.
 	open *openPlayer
+	// sample keeps answers of the measured time for the floor (-floor).
+	sample *sampler
 }
 
 // NewLoad makes users virtual users for the site's servers at bases (user

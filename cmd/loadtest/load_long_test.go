@@ -59,7 +59,7 @@ func TestLongLoadRun(t *testing.T) {
 }
 
 // rateLine is the open loop's last line.
-var rateLine = regexp.MustCompile(`^RATE offered_turns_per_s=([\d.]+) achieved_turns_per_s=([\d.]+) held=(yes|no) p50_ms=[\d.]+ p95_ms=[\d.]+ p99_ms=([\d.]+) errors=(\d+) peak_rss_mb=[\d.]+ server_cpu_ms_per_turn=([\d.]+) generator_cpu_ms_per_turn=([\d.]+) cpu_ratio=([\d.]+)$`)
+var rateLine = regexp.MustCompile(`^RATE offered_turns_per_s=([\d.]+) achieved_turns_per_s=([\d.]+) held=(yes|no) p50_ms=[\d.]+ p95_ms=[\d.]+ p99_ms=([\d.]+) errors=(\d+) peak_rss_mb=[\d.]+ server_cpu_ms_per_turn=([\d.]+) generator_cpu_ms_per_turn=([\d.]+) cpu_ratio=([\d.]+) floor_cpu_ms_per_turn=(-1\.00|[\d.]+) floor_ratio=(-1\.00|[\d.]+)$`)
 
 // openRun runs the command in the open loop and returns its output and
 // the fields of its RATE line.

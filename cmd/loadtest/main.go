@@ -18,6 +18,9 @@ import (
 )
 
 func main() {
+	if dir := os.Getenv(floorEnv); dir != "" { // started by runFloor
+		os.Exit(serveFloor(dir))
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -41,6 +44,8 @@ type Options struct {
 	// Pairs is how many calm and attacked runs an abuse run makes, in
 	// turn.
 	Pairs int
+	// Floor follows an open-loop run with the floor (runFloor) at its rate.
+	Floor bool
 	// DB is the site's database: "" for a new SQLite file in Dir, or a
 	// postgres:// address (best a new, empty database), which Instances
 	// servers share, the players spread over them.
@@ -71,6 +76,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.Instances, "instances", 1, "servers on the database (more than one needs -db postgres://…), the players spread over them")
 	cpuprof := fs.String("cpuprofile", "", "write the load generator's own CPU profile here")
 	abuse := fs.Bool("abuse", false, "open loop: run the load once as usual, then again while bounded attackers on loopback hold slow log-in bodies, flood one account's event streams, open tables, sign up from one address, flood the password hashing, point webhooks and push at a server that never answers and keep hard bots thinking; honest players log in, confirm an address and play a hard bot in both runs; the last line compares the players' p99 and the mail delay")
+	fs.BoolVar(&o.Floor, "floor", false, "open loop: then offer the same turns a second, each the run's requests of a turn, to a server that only sends the run's answers again, gzipped; the RATE line divides the server's CPU a turn by that floor's")
 	fs.IntVar(&o.Pairs, "pairs", 1, "-abuse: make this many calm and attacked runs, in turn, and compare their medians")
 	fill := fs.String("fill", "", "fill this new SQLite file for a scale check (with -fill-users, -fill-finished, -fill-running), then stop")
 	var sc fillSize
@@ -145,7 +151,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if o.Rate > 0 {
-		rep, err = RunOpen(ctx, o, stdout)
+		var r *RateReport
+		if r, err = RunOpen(ctx, o, stdout); err == nil && o.Floor {
+			fmt.Fprintln(stdout, "the floor ...")
+			r.Floor, err = runFloor(ctx, r.samples, filepath.Join(o.Dir, "floor"), floorMix(&r.Stats), o.Rate, o.Duration, o.Seed)
+		}
+		rep = r
 	} else {
 		rep, err = Run(ctx, o, stdout)
 	}
@@ -173,6 +184,8 @@ func (o *Options) check(arrivals string) string {
 		return "-think must not be negative"
 	case o.Abuse && o.Rate == 0:
 		return "-abuse needs -rate (an open-loop run)"
+	case o.Floor && (o.Rate == 0 || o.Abuse):
+		return "-floor needs -rate (an open-loop run), without -abuse"
 	case o.Abuse && o.Pairs < 1:
 		return "-pairs must be at least 1"
 	case arrivals != "poisson" && arrivals != "even":

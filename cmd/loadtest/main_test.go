@@ -69,7 +69,7 @@ func TestReportsPrint(t *testing.T) {
 	rr.StartLag = []time.Duration{0, 0, 3 * time.Millisecond}
 	out.Reset()
 	rr.Print(&out)
-	re := regexp.MustCompile(`^RATE offered_turns_per_s=100 achieved_turns_per_s=100\.0 held=yes p50_ms=2\.00 p95_ms=4\.00 p99_ms=4\.00 errors=0 peak_rss_mb=50\.0 server_cpu_ms_per_turn=3\.00 generator_cpu_ms_per_turn=1\.50 cpu_ratio=2\.00$`)
+	re := regexp.MustCompile(`^RATE offered_turns_per_s=100 achieved_turns_per_s=100\.0 held=yes p50_ms=2\.00 p95_ms=4\.00 p99_ms=4\.00 errors=0 peak_rss_mb=50\.0 server_cpu_ms_per_turn=3\.00 generator_cpu_ms_per_turn=1\.50 cpu_ratio=2\.00 floor_cpu_ms_per_turn=-1\.00 floor_ratio=-1\.00$`)
 	if !re.MatchString(lastLine(out.String())) {
 		t.Fatalf("open loop's last line: %q", lastLine(out.String()))
 	}

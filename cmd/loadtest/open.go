@@ -88,8 +88,13 @@ func RunOpen(ctx context.Context, o Options, log io.Writer) (*RateReport, error)
 	fmt.Fprintf(log, "starting %d games ...\n", z.Games)
 	arrivals := Arrivals(o.Rate, z.Warmup+o.Duration, o.Even, rand.New(rand.NewPCG(o.Seed, 99)))
 	sched := NewSchedule(arrivals, z.Games)
+	var samples *sampler
+	if o.Floor {
+		samples = newSampler(o.Seed)
+	}
 	for i, u := range lt.users {
 		u.open = &openPlayer{slot: i / 2, sched: sched, think: o.Think}
+		u.sample = samples
 	}
 	bodies, err := lt.startGames(rctx)
 	if err != nil {
@@ -138,7 +143,7 @@ func RunOpen(ctx context.Context, o Options, log io.Writer) (*RateReport, error)
 	<-measured
 	stopAttacks()
 	<-attacked
-	rep := &RateReport{Attacks: attacks, Rate: o.Rate, Even: o.Even, Think: o.Think, Sizing: z, Users: users, Accounts: accounts,
+	rep := &RateReport{samples: samples, Attacks: attacks, Rate: o.Rate, Even: o.Even, Think: o.Think, Sizing: z, Users: users, Accounts: accounts,
 		Offered: sched.Due(z.Warmup+o.Duration) - sched.Due(z.Warmup), Backlog: backlog, PeakBacklog: max(peak, backlog),
 		PeakRSSMB: srv.PeakRSSMB(), CPU: CPU{Server: spent(srv0, srv1), Gen: spent(gen0, gen1), Cores: runtime.NumCPU()},
 		Stats: Stats{Elapsed: elapsed, Lat: map[string][]time.Duration{}}}

@@ -22,6 +22,8 @@ type RateReport struct {
 	CPU
 	Attacks *Attacks // what the attackers met, in an abuse run
 	Honest  *Honest  // what the honest players met, in an abuse run
+	Floor   *Floor   // the floor at the run's rate (-floor)
+	samples *sampler // the answers the floor sends again
 }
 
 // Achieved is committed turns per second over the measured time.
@@ -56,10 +58,17 @@ func (r *RateReport) Print(w io.Writer) {
 	if r.Honest != nil {
 		r.Honest.Print(w)
 	}
+	if r.Floor != nil {
+		r.Floor.print(w)
+	}
 	sCPU, gCPU, ratio := -1.0, -1.0, -1.0
 	if r.CPU.measured(r.Turns) {
 		sCPU, gCPU, ratio = perTurn(r.Server, r.Turns), perTurn(r.Gen, r.Turns), r.Ratio()
 	}
-	fmt.Fprintf(w, "RATE offered_turns_per_s=%.4g achieved_turns_per_s=%.1f held=%s p50_ms=%.2f p95_ms=%.2f p99_ms=%.2f errors=%d peak_rss_mb=%.1f server_cpu_ms_per_turn=%.2f generator_cpu_ms_per_turn=%.2f cpu_ratio=%.2f\n",
-		r.Rate, r.Achieved(), held, ms(pct(all, 50)), ms(pct(all, 95)), ms(pct(all, 99)), r.Errors, r.PeakRSSMB, sCPU, gCPU, ratio)
+	floor, floorRatio := r.Floor.perTurn(), -1.0
+	if floor > 0 && sCPU >= 0 {
+		floorRatio = sCPU / floor
+	}
+	fmt.Fprintf(w, "RATE offered_turns_per_s=%.4g achieved_turns_per_s=%.1f held=%s p50_ms=%.2f p95_ms=%.2f p99_ms=%.2f errors=%d peak_rss_mb=%.1f server_cpu_ms_per_turn=%.2f generator_cpu_ms_per_turn=%.2f cpu_ratio=%.2f floor_cpu_ms_per_turn=%.2f floor_ratio=%.2f\n",
+		r.Rate, r.Achieved(), held, ms(pct(all, 50)), ms(pct(all, 95)), ms(pct(all, 99)), r.Errors, r.PeakRSSMB, sCPU, gCPU, ratio, floor, floorRatio)
 }
