@@ -148,14 +148,21 @@ func TestPostgresListenerCatchesUp(t *testing.T) {
 		mover = bob
 	}
 	mustMove(t, b, id, mover)
-	want := mustLoad(t, b, id).Game.Version
+	toldAfterReconnecting(t, heard, &logged, id, mustLoad(t, b, id).Game.Version, "the move made while the listener was cut")
+}
+
+// toldAfterReconnecting fails t unless the change listener hears game id
+// at version want (or later) within 5 seconds, and the log says that the
+// listener lost its connection and has it again. what names the move.
+func toldAfterReconnecting(t *testing.T, heard <-chan models.Change, logged *modeltest.SyncBuffer, id uint, want int, what string) {
+	t.Helper()
 	deadline := time.After(5 * time.Second)
 	for got := false; !got; {
 		select {
 		case c := <-heard:
 			got = c.Game == id && c.Version >= want
 		case <-deadline:
-			t.Fatalf("the move made while the listener was cut (game %d, version %d) was not told within 5 s; log:\n%s", id, want, logged.String())
+			t.Fatalf("%s (game %d, version %d) was not told within 5 s; log:\n%s", what, id, want, logged.String())
 		}
 	}
 	for _, line := range []string{"change listener: connection lost", "change listener: connected again"} {

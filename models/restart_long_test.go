@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
@@ -64,20 +63,7 @@ func TestLongPostgresRestart(t *testing.T) {
 			t.Fatalf("a move after the restart: %v", err)
 		}
 	}
-	deadline := time.After(5 * time.Second)
-	for got := false; !got; {
-		select {
-		case c := <-heard:
-			got = c.Game == id && c.Version >= want
-		case <-deadline:
-			t.Fatalf("the move made after the restart (game %d, version %d) was not told within 5 s; log:\n%s", id, want, logged.String())
-		}
-	}
-	for _, line := range []string{"change listener: connection lost", "change listener: connected again"} {
-		if !strings.Contains(logged.String(), line) {
-			t.Errorf("the log does not say %q:\n%s", line, logged.String())
-		}
-	}
+	toldAfterReconnecting(t, heard, &logged, id, want, "the move made after the restart")
 	if _, err := a.LoadGame(id); err != nil {
 		t.Errorf("the listening instance's pool after the restart: %v", err)
 	}
