@@ -116,19 +116,7 @@ func TestPostgresWritesOneAfterTheOther(t *testing.T) {
 // seconds.
 func TestPostgresListenerCatchesUp(t *testing.T) {
 	dsn := postgres(t)
-	heard := make(chan models.Change, 64)
-	var logged modeltest.SyncBuffer
-	a, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost), models.WithChangeListener(func(c models.Change) { heard <- c }),
-		models.WithLogger(slog.New(slog.NewTextHandler(&logged, nil))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	b, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost)) // another instance, or a tool
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
+	_, b, heard, logged := listening(t, dsn)
 	ana, bob := models.MustUser(t, b, "ana"), models.MustUser(t, b, "bob")
 	id := startDuel(t, b, ana, bob, 0)
 	ctx := context.Background()
@@ -148,7 +136,26 @@ func TestPostgresListenerCatchesUp(t *testing.T) {
 		mover = bob
 	}
 	mustMove(t, b, id, mover)
-	toldAfterReconnecting(t, heard, &logged, id, mustLoad(t, b, id).Game.Version, "the move made while the listener was cut")
+	toldAfterReconnecting(t, heard, logged, id, mustLoad(t, b, id).Game.Version, "the move made while the listener was cut")
+}
+
+// listening is two instances on dsn: a, whose change listener passes what
+// it hears to heard and whose log is logged, and b, which moves.
+func listening(t *testing.T, dsn string) (a, b *models.Store, heard chan models.Change, logged *modeltest.SyncBuffer) {
+	t.Helper()
+	heard, logged = make(chan models.Change, 64), &modeltest.SyncBuffer{}
+	a, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost), models.WithChangeListener(func(c models.Change) { heard <- c }),
+		models.WithLogger(slog.New(slog.NewTextHandler(logged, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	b, err = models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return a, b, heard, logged
 }
 
 // toldAfterReconnecting fails t unless the change listener hears game id

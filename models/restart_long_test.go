@@ -3,17 +3,13 @@
 package models_test
 
 import (
-	"log/slog"
 	"os"
 	"os/exec"
 	"testing"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"cacao/engine"
 	"cacao/models"
-	"cacao/models/modeltest"
 )
 
 // TestLongPostgresRestart: the tests' PostgreSQL server restarts in the
@@ -32,20 +28,7 @@ func TestLongPostgresRestart(t *testing.T) {
 		}
 		t.Skip("set CACAO_TEST_PG_RESTART to a command that restarts the CACAO_TEST_PG cluster")
 	}
-	dsn := postgres(t)
-	heard := make(chan models.Change, 64)
-	var logged modeltest.SyncBuffer
-	a, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost), models.WithChangeListener(func(c models.Change) { heard <- c }),
-		models.WithLogger(slog.New(slog.NewTextHandler(&logged, nil))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { a.Close() })
-	b, err := models.Open(dsn, models.WithPasswordCost(bcrypt.MinCost))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close() })
+	a, b, heard, logged := listening(t, postgres(t))
 	ana, bob := models.MustUser(t, b, "ana"), models.MustUser(t, b, "bob")
 	id := startDuel(t, b, ana, bob, 0)
 	mustLoad(t, a, id) // a's pool has a connection to lose
@@ -63,7 +46,7 @@ func TestLongPostgresRestart(t *testing.T) {
 			t.Fatalf("a move after the restart: %v", err)
 		}
 	}
-	toldAfterReconnecting(t, heard, &logged, id, want, "the move made after the restart")
+	toldAfterReconnecting(t, heard, logged, id, want, "the move made after the restart")
 	if _, err := a.LoadGame(id); err != nil {
 		t.Errorf("the listening instance's pool after the restart: %v", err)
 	}
