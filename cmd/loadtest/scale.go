@@ -96,7 +96,16 @@ func runScale(ctx context.Context, path, bin, dir string, w io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if len(games) > 0 && games[0].WaitingOnMe {
+		if len(games) == 0 || !games[0].WaitingOnMe {
+			continue
+		}
+		// Its turn to place a tile: a run before this one moved some games
+		// on, to a choice of workers waiting on a player.
+		l, err := store.LoadGame(games[0].Game.ID)
+		if err != nil {
+			return err
+		}
+		if st := l.Play.State(); st.Current() == games[0].MySeat && len(st.Player(games[0].MySeat).Queue()) == 0 && len(st.LegalPlacements(nil)) > 0 {
 			players = append(players, seat{u.Username, games[0].Game.ID})
 		}
 	}
