@@ -113,8 +113,10 @@ func (s *Store) StalledBots(after time.Duration, limit int) ([]uint, error) {
 	// A game has at most four seats: limit games are among the 4×limit
 	// seats that waited longest.
 	var seats []uint
-	err := s.db.Model(&Seat{}).Where("seats.waiting_since <= ? AND (bot <> '' OR abandoned) AND "+inActiveGame, s.now().Add(-after), StatusActive). // idx_seats_bots_waiting's condition, as written there
-																			Order("seats.waiting_since, seats.game_id").Limit(4*limit).Pluck("seats.game_id", &seats).Error
+	// (bot <> '' OR abandoned) is idx_seats_bots_waiting's condition, as
+	// written there, so that the index serves.
+	err := s.db.Model(&Seat{}).Where("seats.waiting_since <= ? AND (bot <> '' OR abandoned) AND "+inActiveGame, s.now().Add(-after), StatusActive).
+		Order("seats.waiting_since, seats.game_id").Limit(4*limit).Pluck("seats.game_id", &seats).Error
 	var ids []uint
 	for _, id := range seats {
 		if len(ids) < limit && !slices.Contains(ids, id) {

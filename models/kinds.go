@@ -39,6 +39,9 @@ type kindRule struct {
 	delayed bool
 	// seat is about the player's seat: skipped once they left the game.
 	seat bool
+	// asked is mail the player asked for just now: quiet hours do not
+	// hold it (Held).
+	asked bool
 }
 
 // kinds is every kind there is.
@@ -61,8 +64,8 @@ var kinds = map[Kind]kindRule{
 	KindEnded:     {news: NewsResult},
 	KindTest:      {},
 	KindOff:       {},
-	KindVerify:    {},
-	KindReset:     {},
+	KindVerify:    {asked: true},
+	KindReset:     {asked: true},
 	KindDigest:    {},
 }
 

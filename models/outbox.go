@@ -84,8 +84,8 @@ func (s *Store) MailHeld(m *Mail, until time.Time) error {
 }
 
 // Held reports whether mail of kind waits out its recipient's quiet
-// hours: all but the account mail they asked for just now.
-func Held(kind Kind) bool { return kind != KindVerify && kind != KindReset }
+// hours: all but the account mail they asked for just now (kinds).
+func Held(kind Kind) bool { return !kinds[kind].asked }
 
 // MailSkipped records that m is no longer wanted, and why.
 func (s *Store) MailSkipped(m *Mail, why string) error {
