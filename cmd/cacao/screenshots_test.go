@@ -341,7 +341,11 @@ func (tb *tab) chooseCellWithFills() bool {
 		tb.must(tb.click(fmt.Sprintf(`.hand a[data-tile=%q]`, w), "tile "+w))
 		for r := 0; r < 4; r++ {
 			for _, c := range tb.mustState().Cells {
-				tb.must(tb.click(fmt.Sprintf(`#board a.cell[data-cell=%q]`, c), "cell "+c))
+				css := fmt.Sprintf(`#board a.cell[data-cell=%q]`, c)
+				if !tb.reachable(css) { // e.g. under the hand laid over the board's foot
+					continue
+				}
+				tb.must(tb.click(css, "cell "+c))
 				if n, _ := eval[int](tb, `document.querySelectorAll('#play fieldset.fills a').length`); n > 0 {
 					return true
 				}
@@ -353,4 +357,20 @@ func (tb *tab) chooseCellWithFills() bool {
 		}
 	}
 	return false
+}
+
+// reachable scrolls the first element matching css to the middle of its
+// scrolling boxes and reports whether a click at its middle lands on it.
+func (tb *tab) reachable(css string) bool {
+	tb.b.t.Helper()
+	ok, err := eval[bool](tb, fmt.Sprintf(`(() => {
+	const el = document.querySelector(%q);
+	if (!el) return false;
+	el.scrollIntoView({block: 'center', inline: 'center'});
+	const r = el.getBoundingClientRect();
+	const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+	return !!hit && (el.contains(hit) || hit.contains(el));
+})()`, css))
+	tb.must(err)
+	return ok
 }
