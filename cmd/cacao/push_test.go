@@ -77,29 +77,44 @@ func TestBrowserPush(t *testing.T) {
 	if err := json.Unmarshal(msgs[0].Payload, &m); err != nil || m.Title != "Cacao" || !strings.Contains(m.Body, "test notice") || !strings.HasSuffix(m.URL, base[strings.LastIndex(base, ":"):]+"/") {
 		b.fatalf("the push service got %q (%v)", msgs[0].Payload, err)
 	}
-	// The service worker shows what the push service would deliver.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		mu.Lock()
-		id := reg
-		mu.Unlock()
-		if id != "" {
-			a.must(a.do(5*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-				_, err := cdp.Call(ctx, tg, serviceworker.DeliverPushMessage, serviceworker.DeliverPushMessageParams{Origin: base, RegistrationID: id, Data: string(msgs[0].Payload)})
-				return err
-			})))
-			break
+	// The service worker shows what the push service would deliver. Once
+	// it is active; and a second time if headless Chromium showed nothing
+	// of the first (seen once in CI: the worker ran, fetched the icon, and
+	// getNotifications listed nothing).
+	a.must(a.waitFor(`navigator.serviceWorker.ready.then(() => window.__active = true), window.__active === true`, 10*time.Second, "the service worker active"))
+	deliver := func() {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			mu.Lock()
+			id := reg
+			mu.Unlock()
+			if id != "" {
+				a.must(a.do(5*time.Second, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+					_, err := cdp.Call(ctx, tg, serviceworker.DeliverPushMessage, serviceworker.DeliverPushMessageParams{Origin: base, RegistrationID: id, Data: string(msgs[0].Payload)})
+					return err
+				})))
+				return
+			}
+			if time.Now().After(deadline) {
+				b.fatalf("no service worker registration for %s", base)
+			}
+			time.Sleep(100 * time.Millisecond)
 		}
-		if time.Now().After(deadline) {
-			b.fatalf("no service worker registration for %s", base)
-		}
-		time.Sleep(100 * time.Millisecond)
 	}
-	a.must(a.waitFor(`navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => window.__notes = ns.map(n => n.title + ": " + n.body)), (window.__notes || []).length > 0`,
-		10*time.Second, "the notice shown"))
+	shown := `navigator.serviceWorker.ready.then(r => r.getNotifications()).then(ns => window.__notes = ns.map(n => n.title + ": " + n.body)), (window.__notes || []).length > 0`
+	deliver()
+	if a.waitFor(shown, 5*time.Second, "the notice shown") != nil {
+		deliver()
+		a.must(a.waitFor(shown, 10*time.Second, "the notice shown, delivered again"))
+	}
 	notes, err := eval[[]string](a, `window.__notes`)
 	a.must(err)
-	if len(notes) != 1 || !strings.HasPrefix(notes[0], "Cacao: This is a test notice") {
-		b.fatalf("the service worker showed %q", notes)
+	if len(notes) == 0 {
+		b.fatalf("the service worker showed nothing")
+	}
+	for _, n := range notes {
+		if !strings.HasPrefix(n, "Cacao: This is a test notice") {
+			b.fatalf("the service worker showed %q", notes)
+		}
 	}
 }
