@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"cacao/engine"
+	"cacao/handlers"
 )
 
 // BenchmarkGamePage renders a mid-game page for a player, through the
@@ -45,7 +46,7 @@ func BenchmarkGamePage(b *testing.B) {
 // Choosing the move and reading the answers is not timed, nor is starting
 // a new game when one ends. In-memory database.
 func BenchmarkTurn(b *testing.B) {
-	s := newSite(b)
+	s := newSiteWith(b, func(c *handlers.Config) { c.GamesPerHour = -1 }) // a game is opened whenever one ends
 	ana, bob := s.signup("ana"), s.signup("bob")
 	h := s.srv.Config.Handler
 	base := mustURL(s.srv.URL)
