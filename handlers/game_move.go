@@ -77,7 +77,7 @@ func (s *Server) previewTurn(c echo.Context) error {
 	// A form from an older version is an out-of-date selection: what no
 	// longer fits is dropped, the rest shown as the game is now.
 	sel.V = version
-	vm := s.gameVM(c, l, sel)
+	vm := s.stepVM(c, l, sel)
 	vm.Focus = ""
 	vm.OpenWorkers = true
 	if !vm.Play.Ready {

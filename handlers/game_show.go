@@ -63,11 +63,14 @@ func (s *Server) showGame(c echo.Context) error {
 		}
 		cv.Live, chat = true, &cv
 	}
-	vm := s.gameVM(c, l, sel)
-	vm.Chat = chat
+	var vm views.GameVM
 	if problem != "" {
+		vm = s.gameVM(c, l, sel)
 		vm.Error = problem
+	} else {
+		vm = s.stepVM(c, l, sel)
 	}
+	vm.Chat = chat
 	if c.QueryParam("live") == "1" {
 		// A refetch after someone else's move: focus stays where the player
 		// is, and the moves since the page's last look are read out.
@@ -138,7 +141,16 @@ func (s *Server) gameEvents(c echo.Context) error {
 	})
 }
 
+// renderGame answers with the game: the whole page, or for htmx the game
+// area, or only what a step changes (vm.TurnOnly), which the answer's
+// headers tell htmx to put in that part's place.
 func (s *Server) renderGame(c echo.Context, code int, vm views.GameVM) error {
+	if vm.TurnOnly && isHTMX(c) {
+		h := c.Response().Header()
+		h.Set("HX-Retarget", "#game-turn")
+		h.Set("HX-Reselect", "#game-turn")
+		return render(c, code, views.GameTurn(vm))
+	}
 	if isHTMX(c) {
 		vm.Fragment = true
 		return render(c, code, views.GameMain(vm))

@@ -16,11 +16,31 @@ import (
 // gameVM builds the game page for the viewer from the engine's viewer-scoped
 // view only: nothing else of the position reaches the template.
 func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) views.GameVM {
+	return s.buildGameVM(c, l, sel, false)
+}
+
+// stepVM is the game for the answer to a step of a move (htmx: a tile, a
+// turn, a cell, a fill, a preview, a hint): only what a step changes
+// (vm.TurnOnly, views.GameTurn) when the page asking shows the game at
+// its version (sel.V; 0: not said) and the step is taken; else the whole
+// game area.
+func (s *Server) stepVM(c echo.Context, l *models.Loaded, sel views.Selection) views.GameVM {
+	if isStep(c, sel) && sel.V != 0 && sel.V == l.Game.Version {
+		if vm := s.buildGameVM(c, l, sel, true); vm.Error == "" {
+			return vm
+		}
+	}
+	return s.gameVM(c, l, sel)
+}
+
+// buildGameVM builds the game page; turnOnly leaves out what a step does
+// not change (the clocks, the log, the temples, the since panel).
+func (s *Server) buildGameVM(c echo.Context, l *models.Loaded, sel views.Selection, turnOnly bool) views.GameVM {
 	u := currentUser(c)
 	lg := lang(c)
 	vm := views.GameVM{Page: s.page(c, lg.T("Game %d", int(l.Game.ID))), ID: l.Game.ID, Version: l.Game.Version,
 		Status: l.Game.Status, Me: -1, TurnLimit: views.LimitName(lg, l.Game.TurnHours)}
-	vm.Step = isStep(c, sel)
+	vm.Step, vm.TurnOnly = isStep(c, sel), turnOnly
 	vm.RematchOf = l.Game.RematchOf
 	if u != nil {
 		vm.Me = l.SeatOf(u.ID)
@@ -65,7 +85,10 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	if ended {
 		vm.EndReason = l.Game.EndReason
 	}
-	clocks := s.clocks(lg, l)
+	clocks := make([]string, len(l.Seats))
+	if !turnOnly {
+		clocks = s.clocks(lg, l)
+	}
 	for i, seat := range l.Seats {
 		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), User: seatUser(seat), Letter: views.Letters[i], Bot: seat.Bot,
 			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && !ended && v.Current == i, Clock: clocks[i], Resigned: seat.ResignedID != nil, Abandoned: seat.Abandoned})
@@ -86,16 +109,18 @@ func (s *Server) gameVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 			}
 		}
 	}
-	// The page shows the log's last entries (the since panel tells a
-	// returning player the rest of what is new); /games/ID/log has it all.
-	from := max(0, len(l.Events)-views.LogShown)
-	vm.Log, vm.LogFrom = linkTurns(logLines(lg, l.Events[from:], names), l.Game.ID, from), from
-	for _, t := range v.Result.Temples {
-		vm.Temples = append(vm.Temples, views.TempleLine(lg, t, names, vm.Finished))
-	}
-	if vm.Me >= 0 {
-		vm.Since = since(lg, l, vm.Me, names)
-		s.sinceChat(&vm, l, u.ID)
+	if !turnOnly {
+		// The page shows the log's last entries (the since panel tells a
+		// returning player the rest of what is new); /games/ID/log has it all.
+		from := max(0, len(l.Events)-views.LogShown)
+		vm.Log, vm.LogFrom = linkTurns(logLines(lg, l.Events[from:], names), l.Game.ID, from), from
+		for _, t := range v.Result.Temples {
+			vm.Temples = append(vm.Temples, views.TempleLine(lg, t, names, vm.Finished))
+		}
+		if vm.Me >= 0 {
+			vm.Since = since(lg, l, vm.Me, names)
+			s.sinceChat(&vm, l, u.ID)
+		}
 	}
 	if vm.Finished {
 		s.rematchVM(&vm, l, u)

@@ -61,7 +61,7 @@ func (s *Server) hint(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	vm := s.gameVM(c, l, hintSelection(st, seat, choice.Move, l.Game.Version))
+	vm := s.stepVM(c, l, hintSelection(st, seat, choice.Move, l.Game.Version))
 	vm.Play.Hint = &views.Hint{Won: choice.Won, Games: choice.Visits, Of: choice.Iterations}
 	if isHTMX(c) {
 		c.Response().Header().Set("HX-Replace-Url", vm.Link(vm.Sel))

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -41,18 +42,22 @@ func (c *client) step(t *testing.T, path string) string {
 	return body
 }
 
-// TestStepsAnswerTheWholeGameArea: choosing a tile and then a cell each
-// answer the whole game area (the board's tiles, the players, the log, the
-// places for the tile), and the move panel names the cell chosen: on the
-// board it is only a drawing.
-func TestStepsAnswerTheWholeGameArea(t *testing.T) {
+// TestStepsAnswerWhatTheyChange: choosing a tile and then a cell, from a
+// page showing the game as it is, each answer only what a step changes
+// (the bar of the move, the hand, the board with its tiles and places, the
+// board's tools), and tell htmx to put it in that part's place; the move
+// panel names the cell chosen: on the board it is only a drawing. A step
+// from a page the game has moved past, or one that cannot be taken,
+// answers the whole game area.
+func TestStepsAnswerWhatTheyChange(t *testing.T) {
 	s := newSite(t)
 	id, ana, _ := s.midGame()
 	full := ana.step(t, fmt.Sprintf("/games/%d", id))
 	if strings.Contains(full, `id="place-cells"`) {
 		t.Fatal("a page without a tile chosen shows places")
 	}
-	whole := []string{`<div id="game-main"`, `<g id="tiles"><defs>`, `id="villages-h"`, `<ul class="log"`, `<ul id="cells"><li>`, `<fieldset class="zoom">`}
+	turn := []string{`<div id="game-turn"`, `id="play"`, `id="hand"`, `<g id="tiles"><defs>`, `<ul id="cells"><li>`, `<fieldset class="zoom">`}
+	rest := []string{`<div id="game-main"`, `id="villages-h"`, `<ul class="log"`}
 	has := func(name, body string, parts ...string) {
 		t.Helper()
 		for _, p := range parts {
@@ -61,12 +66,29 @@ func TestStepsAnswerTheWholeGameArea(t *testing.T) {
 			}
 		}
 	}
+	lacks := func(name, body string, parts ...string) {
+		t.Helper()
+		for _, p := range parts {
+			if strings.Contains(body, p) {
+				t.Fatalf("%s has %q, which a step does not change:\n%s", name, p, body)
+			}
+		}
+	}
+	step := func(name, path string) string {
+		t.Helper()
+		code, body, h := ana.ask(t, "GET", path, "", map[string]string{"HX-Request": "true"})
+		if code != http.StatusOK || h.Get("HX-Retarget") != "#game-turn" || h.Get("HX-Reselect") != "#game-turn" {
+			t.Fatalf("%s %s: %d, HX-Retarget %q, HX-Reselect %q; want 200 and #game-turn", name, path, code, h.Get("HX-Retarget"), h.Get("HX-Reselect"))
+		}
+		has(name, body, turn...)
+		lacks(name, body, rest...)
+		return body
+	}
 	// A tile that fits somewhere as dealt.
 	var tileBody string
 	var cells []string
 	for _, m := range regexp.MustCompile(`hx-get="([^"]+)"[^>]*data-tile=`).FindAllStringSubmatch(full, -1) {
-		body := ana.step(t, html.UnescapeString(m[1]))
-		has("a tile step", body, whole...)
+		body := step("a tile step", html.UnescapeString(m[1]))
 		if cl := regexp.MustCompile(`<a href="([^"]+)"[^>]*class="cell"`).FindAllStringSubmatch(body, -1); len(cl) > 1 {
 			tileBody = body
 			for _, c := range cl {
@@ -79,9 +101,29 @@ func TestStepsAnswerTheWholeGameArea(t *testing.T) {
 		t.Fatal("no tile of ana's hand has two places as dealt: the test checks nothing")
 	}
 	has("a tile step", tileBody, `<g id="place-cells"><a`, `<ul id="place-list"><li>`, `aria-current="true"`)
-	body := ana.step(t, cells[1])
-	has("a cell step", body, append(whole, `<g id="place-cells"><a`, `<ul id="place-list"><li>`, `class="chosen"`, `/turn"`)...)
+	body := step("a cell step", cells[1])
+	has("a cell step", body, `<g id="place-cells"><a`, `<ul id="place-list"><li>`, `class="chosen"`, `/turn"`)
 	u, _ := url.Parse(cells[1])
 	xy := strings.Split(u.Query().Get("at"), ",")
 	has("a cell step", body, fmt.Sprintf("<p id=\"chosen-place\">Place at (%s,\u00a0%s) (chosen)</p>", xy[0], xy[1]))
+
+	// From a page of an older version, or to a cell no tile fits: the
+	// whole game area, as htmx's attributes on it ask.
+	q := u.Query()
+	for name, change := range map[string]func(url.Values){
+		"a step from an older page": func(q url.Values) { v, _ := strconv.Atoi(q.Get("v")); q.Set("v", strconv.Itoa(v-1)) },
+		"a step to no legal cell":   func(q url.Values) { q.Set("at", "99,99") },
+	} {
+		q2 := url.Values{}
+		for k, v := range q {
+			q2[k] = v
+		}
+		change(q2)
+		path := u.Path + "?" + q2.Encode()
+		code, body, h := ana.ask(t, "GET", path, "", map[string]string{"HX-Request": "true"})
+		if code != http.StatusOK || h.Get("HX-Retarget") != "" || h.Get("HX-Reselect") != "" {
+			t.Fatalf("%s %s: %d, HX-Retarget %q, HX-Reselect %q; want 200 and the game area's own target", name, path, code, h.Get("HX-Retarget"), h.Get("HX-Reselect"))
+		}
+		has(name, body, append(turn, rest...)...)
+	}
 }

@@ -49,7 +49,7 @@ document.addEventListener("htmx:confirm", function (e) {
 // it (a laptop's row under the bar): past that the board moves down.
 var openDetails = [], boardScroll = null, pageScroll = null, boardTop = null, handClear = false;
 document.addEventListener("htmx:beforeSwap", function (e) {
-  if (!e.detail.shouldSwap || !e.detail.target || e.detail.target.id !== "game-main") return;
+  if (!e.detail.shouldSwap || !e.detail.target || (e.detail.target.id !== "game-main" && e.detail.target.id !== "game-turn")) return;
   openDetails = Array.prototype.map.call(e.detail.target.querySelectorAll("details[open][id]"), function (d) { return d.id; });
   var w = document.getElementById("board-wrap");
   boardScroll = w ? [w.scrollLeft, w.scrollTop] : null;

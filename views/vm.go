@@ -334,6 +334,7 @@ type GameVM struct {
 	Arrived  map[engine.Cell]int
 	Fragment bool   // rendered for htmx: the game area alone, with the announcements after it
 	Step     bool   // a selection step's answer (htmx): the game area alone is taken, not the header's count
+	TurnOnly bool   // a step's answer that is GameTurn alone (its fields outside it are left empty)
 	Focus    string // the control the next step starts from ("rotate", "confirm"; for a tile that does not turn, "rotate" is the tile); none on live refetches
 	// OpenWorkers shows the worker choices open (the player is changing
 	// them).

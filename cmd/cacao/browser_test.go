@@ -492,12 +492,17 @@ func (tb *tab) state() (pageState, error) {
 // either was replaced (a page load, or an htmx swap of #game-main) and
 // nothing is loading or swapping.
 const (
-	markJS    = `(() => { document.body.__stale = true; const m = document.getElementById('game-main'); if (m) m.__stale = true; return true; })()`
+	markJS = `(() => {
+		document.body.__stale = true;
+		for (const id of ['game-main', 'game-turn']) { const e = document.getElementById(id); if (e) e.__stale = true; }
+		return true;
+	})()`
+	// changed: a new page, or the game area or a step's part of it
+	// (views.GameTurn) swapped.
 	changedJS = `(() => {
 		if (document.readyState !== 'complete' || document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')) return false;
 		if (!document.body.__stale) return true;
-		const m = document.getElementById('game-main');
-		return !!m && !m.__stale;
+		return ['game-main', 'game-turn'].some((id) => { const e = document.getElementById(id); return !!e && !e.__stale; });
 	})()`
 )
 
@@ -508,6 +513,7 @@ const diagJS = `JSON.stringify({
 	busy: [...document.querySelectorAll('.htmx-request, .htmx-swapping, .htmx-settling')].map((e) => e.tagName + '#' + e.id + '.' + e.className),
 	bodyStale: !!document.body.__stale,
 	mainStale: !!(document.getElementById('game-main') || {}).__stale,
+	turnStale: !!(document.getElementById('game-turn') || {}).__stale,
 })`
 
 // waitFor polls a JavaScript condition until it is true.
