@@ -6,8 +6,6 @@ import (
 	"strconv"
 
 	"github.com/labstack/echo/v4"
-
-	"cacao/models"
 )
 
 // takeBack gives the player their abandoned seat back
@@ -43,19 +41,4 @@ func (s *Server) handOver(c echo.Context) error {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/games/%d", id))
-}
-
-// handOvers lists the seats the viewer (engine seat me) may hand to the bot
-// now in l.
-func (s *Server) handOvers(l *models.Loaded, me int) []int {
-	var out []int
-	if me < 0 || l.Game.Status != models.StatusActive {
-		return nil
-	}
-	for i := range l.Seats {
-		if s.store.CanHandOver(l, me, i) == nil {
-			out = append(out, i)
-		}
-	}
-	return out
 }

@@ -73,3 +73,28 @@ func TestHandOverAndTakeBack(t *testing.T) {
 		t.Fatal("the seat taken back is still shown away, or the log does not say so")
 	}
 }
+
+// TestHandOverWaitsOutAVacation: the days of a vacation do not count
+// towards the week after which the page offers a hand-over, though the
+// vacation is over by then.
+func TestHandOverWaitsOutAVacation(t *testing.T) {
+	s := newSite(t)
+	id, ana, bob := s.anaAndBob()
+	page := fmt.Sprintf("/games/%d", id)
+	_, l := s.seatOf(id, "ana")
+	idle, other := "ana", bob
+	if l.Seats[l.Play.State().Current()].Name == "bob" {
+		idle, other = "bob", ana
+	}
+	if _, err := s.store.StartVacation(s.userID(idle), 2); err != nil {
+		t.Fatal(err)
+	}
+	s.clock.Advance(7*24*time.Hour + time.Minute)
+	if _, body := other.get(page); strings.Contains(body, page+"/handover") {
+		t.Fatalf("a week after %s went on a vacation of two days, a hand-over is offered", idle)
+	}
+	s.clock.Advance(2 * 24 * time.Hour)
+	if _, body := other.get(page); !strings.Contains(body, `action="`+page+`/handover"`) {
+		t.Fatalf("a week after %s's vacation ended, no hand-over is offered", idle)
+	}
+}

@@ -277,3 +277,37 @@ func TestKeptSeatsAreNotOffered(t *testing.T) {
 		t.Fatal("the invite link's page does not offer bob his seat")
 	}
 }
+
+// TestClockSaysVacation: the game page tells a waiting player's clock is
+// paused by their vacation while it lasts, and no more once it is over.
+func TestClockSaysVacation(t *testing.T) {
+	s := newSite(t)
+	ana, bob := s.signup("ana"), s.signup("bob")
+	ana.get("/")
+	code, body := ana.post("/games", url.Values{"seat": {"open"}, "turn_hours": {"24"}})
+	m := gameIDRE.FindStringSubmatch(body)
+	if code != http.StatusOK || m == nil {
+		t.Fatalf("create: %d", code)
+	}
+	var id uint
+	fmt.Sscan(m[1], &id)
+	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
+		t.Fatalf("join: %d", code)
+	}
+	seatAna, l := s.seatOf(id, "ana")
+	waiter, other := ana, bob
+	if l.Play.State().Current() != seatAna {
+		waiter, other = bob, ana
+	}
+	if code, _ := waiter.post("/settings/vacation", url.Values{"days": {"2"}}); code != http.StatusOK {
+		t.Fatalf("vacation: %d", code)
+	}
+	page := fmt.Sprintf("/games/%d", id)
+	if _, body := other.get(page); !strings.Contains(body, ", on vacation until") {
+		t.Fatalf("the waiting player's clock does not say they are on vacation:\n%s", body)
+	}
+	s.clock.Advance(2*24*time.Hour + time.Hour)
+	if _, body := other.get(page); strings.Contains(body, ", on vacation until") {
+		t.Fatal("the clock still tells of a vacation that is over")
+	}
+}

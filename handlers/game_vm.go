@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -33,14 +34,119 @@ func (s *Server) stepVM(c echo.Context, l *models.Loaded, sel views.Selection) v
 	return s.gameVM(c, l, sel)
 }
 
-// buildGameVM builds the game page; turnOnly leaves out what a step does
-// not change (the clocks, the log, the temples, the since panel).
+// buildGameVM reads what the game page shows beside the loaded game
+// (readGame) and builds the page from it; turnOnly leaves out what a step
+// does not change (the clocks, the log, the temples, the since panel).
 func (s *Server) buildGameVM(c echo.Context, l *models.Loaded, sel views.Selection, turnOnly bool) views.GameVM {
+	return s.readGame(c, l, turnOnly).view(sel)
+}
+
+// gameSource is everything the game page shows for one viewer: the game
+// as loaded and what was read beside it. Its view builds the page from it
+// alone and reads nothing.
+type gameSource struct {
+	l        *models.Loaded
+	u        *models.User // the viewer; nil: not signed in
+	lg       *i18n.Lang
+	page     views.Page
+	now      time.Time
+	base     string // the site's address, for the invitation link
+	step     bool   // an htmx request but the live refetch: with a selection, a step (isStep)
+	turnOnly bool
+	// vacations: when the last vacation of each seated player who took
+	// one ends (the clocks; the idle days of a hand-over).
+	vacations map[uint]time.Time
+	chat      []models.ChatMessage // the others' latest since the viewer's last move
+	moreChat  bool
+	invitees  []views.Invitee // of an open table, for its creator
+	rematch   *models.Loaded  // of a finished game
+	names     map[uint]string // of the players invited to the rematch
+}
+
+// readGame reads, for the viewer of c, what the page of game l shows
+// beside it. A read that fails leaves its part out (logged).
+func (s *Server) readGame(c echo.Context, l *models.Loaded, turnOnly bool) gameSource {
 	u := currentUser(c)
 	lg := lang(c)
-	vm := views.GameVM{Page: s.page(c, lg.T("Game %d", int(l.Game.ID))), ID: l.Game.ID, Version: l.Game.Version,
+	g := gameSource{l: l, u: u, lg: lg, page: s.page(c, lg.T("Game %d", int(l.Game.ID))), now: s.store.Clock(), base: s.baseURL(c),
+		step: isHTMX(c) && c.QueryParam("live") != "1", turnOnly: turnOnly}
+	warn := func(what string, err error) {
+		if err != nil {
+			s.log.Warn(what, "game", l.Game.ID, "err", err)
+		}
+	}
+	me := -1
+	if u != nil {
+		me = l.SeatOf(u.ID)
+	}
+	var err error
+	switch l.Game.Status {
+	case models.StatusOpen:
+		if u == nil || u.ID != l.Game.CreatorID {
+			break
+		}
+		for _, seat := range l.Seats {
+			if seat.Open() && seat.InvitedID != nil {
+				if p, err := s.store.UserByID(*seat.InvitedID); err == nil {
+					g.invitees = append(g.invitees, views.Invitee{ID: p.ID, Name: p.Username})
+				}
+			}
+		}
+	case models.StatusFinished:
+		if id := l.Game.RematchID; id != nil {
+			g.rematch, err = s.store.LoadGame(*id)
+			warn("a game's rematch", err)
+			if g.rematch != nil {
+				g.names = map[uint]string{}
+				for _, seat := range g.rematch.Seats {
+					if seat.Open() && seat.InvitedID != nil {
+						if p, err := s.store.UserByID(*seat.InvitedID); err == nil {
+							g.names[p.ID] = p.Username
+						}
+					}
+				}
+			}
+		}
+	}
+	if l.Game.Status == models.StatusOpen || turnOnly {
+		return g
+	}
+	// The players with a clock, and those kept waiting for long enough to
+	// be handed over but for a vacation.
+	var users []uint
+	for _, seat := range l.Seats {
+		idle := l.Game.TurnHours == 0 && seat.WaitingSince != nil && g.now.Sub(*seat.WaitingSince) >= models.IdleHandOver
+		if seat.UserID != nil && (seat.Deadline != nil || idle) {
+			users = append(users, *seat.UserID)
+		}
+	}
+	g.vacations, err = s.store.Vacations(users)
+	warn("vacations", err)
+	if me >= 0 && !l.Seats[me].ChatMuted && l.Game.LastChat != 0 {
+		g.chat, g.moreChat, err = s.store.ChatSince(l.Game.ID, u.ID, lastMoveAt(l, me), sinceChatShown)
+		warn("the chat since the last move", err)
+	}
+	return g
+}
+
+// lastMoveAt is when seat me last moved (the game's start if never).
+func lastMoveAt(l *models.Loaded, me int) time.Time {
+	at := l.Game.CreatedAt
+	for _, ev := range l.Events {
+		if ownMove(ev, me) {
+			at = ev.At
+		}
+	}
+	return at
+}
+
+// view builds the game page from the engine's viewer-scoped view only:
+// nothing else of the position reaches the template.
+func (g gameSource) view(sel views.Selection) views.GameVM {
+	l, u, lg, turnOnly := g.l, g.u, g.lg, g.turnOnly
+	vm := views.GameVM{Page: g.page, ID: l.Game.ID, Version: l.Game.Version,
 		Status: l.Game.Status, Me: -1, TurnLimit: views.LimitName(lg, l.Game.TurnHours)}
-	vm.Step, vm.TurnOnly = isStep(c, sel), turnOnly
+	vm.Step, vm.TurnOnly = g.step && sel != (views.Selection{}), turnOnly
 	vm.RematchOf = l.Game.RematchOf
 	if u != nil {
 		vm.Me = l.SeatOf(u.ID)
@@ -60,17 +166,10 @@ func (s *Server) buildGameVM(c echo.Context, l *models.Loaded, sel views.Selecti
 			}
 		}
 		if vm.Me >= 0 {
-			vm.Invite = s.baseURL(c) + "/join/" + l.Game.InviteToken
+			vm.Invite = g.base + "/join/" + l.Game.InviteToken
 		}
-		if vm.Creator = u != nil && u.ID == l.Game.CreatorID; vm.Creator {
-			for _, seat := range l.Seats {
-				if seat.Open() && seat.InvitedID != nil {
-					if p, err := s.store.UserByID(*seat.InvitedID); err == nil {
-						vm.Invitees = append(vm.Invitees, views.Invitee{ID: p.ID, Name: p.Username})
-					}
-				}
-			}
-		}
+		vm.Creator = u != nil && u.ID == l.Game.CreatorID
+		vm.Invitees = g.invitees
 		return vm
 	}
 	st := l.Play.State()
@@ -85,10 +184,7 @@ func (s *Server) buildGameVM(c echo.Context, l *models.Loaded, sel views.Selecti
 	if ended {
 		vm.EndReason = l.Game.EndReason
 	}
-	clocks := make([]string, len(l.Seats))
-	if !turnOnly {
-		clocks = s.clocks(lg, l)
-	}
+	clocks := g.clocks()
 	for i, seat := range l.Seats {
 		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), User: seatUser(seat), Letter: views.Letters[i], Bot: seat.Bot,
 			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && !ended && v.Current == i, Clock: clocks[i], Resigned: seat.ResignedID != nil, Abandoned: seat.Abandoned})
@@ -96,7 +192,7 @@ func (s *Server) buildGameVM(c echo.Context, l *models.Loaded, sel views.Selecti
 		vm.ResignedMe = vm.ResignedMe || u != nil && seat.ResignedID != nil && *seat.ResignedID == u.ID
 	}
 	vm.CanResign = vm.Me >= 0 && l.Game.Status == models.StatusActive
-	for _, i := range s.handOvers(l, vm.Me) {
+	for _, i := range g.handOvers(vm.Me) {
 		vm.HandOver = append(vm.HandOver, vm.Seats[i])
 	}
 	names := vm.Names()
@@ -119,11 +215,11 @@ func (s *Server) buildGameVM(c echo.Context, l *models.Loaded, sel views.Selecti
 		}
 		if vm.Me >= 0 {
 			vm.Since = since(lg, l, vm.Me, names)
-			s.sinceChat(&vm, l, u.ID)
+			g.sinceChat(&vm)
 		}
 	}
 	if vm.Finished {
-		s.rematchVM(&vm, l, u)
+		g.rematchVM(&vm)
 		vm.Scores = scoreLines(lg, v.Result.Scores, vm.Names(), l.Seats)
 		vm.TieNotes = views.TieNotes(lg, vm.Scores)
 		vm.Result = views.ResultLine(lg, vm.Scores)
@@ -152,16 +248,15 @@ func (s *Server) buildGameVM(c echo.Context, l *models.Loaded, sel views.Selecti
 	return vm
 }
 
-// rematchVM links finished game l to its rematch, or offers one to the
-// viewer u who played it.
-func (s *Server) rematchVM(vm *views.GameVM, l *models.Loaded, u *models.User) {
-	if l.Game.RematchID == nil {
+// rematchVM links the finished game to its rematch, or offers one to
+// the viewer who played it.
+func (g gameSource) rematchVM(vm *views.GameVM) {
+	if g.l.Game.RematchID == nil {
 		vm.CanRematch = vm.Me >= 0 || vm.ResignedMe
 		return
 	}
-	r, err := s.store.LoadGame(*l.Game.RematchID)
-	if err != nil {
-		s.log.Warn("a game's rematch", "game", l.Game.ID, "err", err)
+	r := g.rematch
+	if r == nil {
 		return
 	}
 	vm.Rematch = &views.RematchVM{ID: r.Game.ID, Status: r.Game.Status}
@@ -169,34 +264,43 @@ func (s *Server) rematchVM(vm *views.GameVM, l *models.Loaded, u *models.User) {
 		if !seat.Open() || seat.InvitedID == nil {
 			continue
 		}
-		if p, err := s.store.UserByID(*seat.InvitedID); err == nil {
-			vm.Rematch.Waiting = append(vm.Rematch.Waiting, p.Username)
+		if name, ok := g.names[*seat.InvitedID]; ok {
+			vm.Rematch.Waiting = append(vm.Rematch.Waiting, name)
 		}
-		vm.Rematch.InvitedMe = vm.Rematch.InvitedMe || u != nil && *seat.InvitedID == u.ID
+		vm.Rematch.InvitedMe = vm.Rematch.InvitedMe || g.u != nil && *seat.InvitedID == g.u.ID
 	}
 }
 
 // clocks says, for each seat, how long its player has left and whether
-// their clock is paused by a vacation ("" for seats without a deadline).
-func (s *Server) clocks(lg *i18n.Lang, l *models.Loaded) []string {
-	out := make([]string, len(l.Seats))
-	var users []uint
-	for _, seat := range l.Seats {
-		if seat.Deadline != nil && seat.UserID != nil {
-			users = append(users, *seat.UserID)
-		}
-	}
-	if len(users) == 0 {
+// their clock is paused by a vacation ("" for seats without a deadline,
+// and in a step's answer, which does not show them).
+func (g gameSource) clocks() []string {
+	out := make([]string, len(g.l.Seats))
+	if g.turnOnly {
 		return out
 	}
-	away, err := s.store.Vacations(users)
-	if err != nil {
-		s.log.Warn("vacations", "err", err)
-	}
-	now := s.store.Clock()
-	for i, seat := range l.Seats {
+	for i, seat := range g.l.Seats {
 		if seat.Deadline != nil && seat.UserID != nil {
-			out[i] = views.ClockText(lg, seat.Deadline.Sub(now), away[*seat.UserID])
+			var away time.Time
+			if v := g.vacations[*seat.UserID]; v.After(g.now) {
+				away = v
+			}
+			out[i] = views.ClockText(g.lg, seat.Deadline.Sub(g.now), away)
+		}
+	}
+	return out
+}
+
+// handOvers lists the seats the viewer (engine seat me) may hand to the
+// bot now.
+func (g gameSource) handOvers(me int) []int {
+	var out []int
+	if me < 0 || g.l.Game.Status != models.StatusActive {
+		return nil
+	}
+	for i := range g.l.Seats {
+		if models.HandOverAllowed(g.l, me, i, g.now, g.vacations) == nil {
+			out = append(out, i)
 		}
 	}
 	return out
@@ -276,31 +380,17 @@ const sinceChatShown = 3
 
 // sinceChat adds to the since panel the latest messages the others wrote
 // after the viewer's last move (unless they muted the chat).
-func (s *Server) sinceChat(vm *views.GameVM, l *models.Loaded, viewer uint) {
-	if l.Seats[vm.Me].ChatMuted || l.Game.LastChat == 0 {
-		return
-	}
-	after := l.Game.CreatedAt
-	for _, ev := range l.Events {
-		if ownMove(ev, vm.Me) {
-			after = ev.At
-		}
-	}
-	msgs, more, err := s.store.ChatSince(l.Game.ID, viewer, after, sinceChatShown)
-	if err != nil {
-		s.log.Warn("the chat since the last move", "err", err)
-		return
-	}
-	if len(msgs) == 0 {
+func (g gameSource) sinceChat(vm *views.GameVM) {
+	if len(g.chat) == 0 {
 		return
 	}
 	if vm.Since == nil {
 		vm.Since = &views.SinceVM{}
 	}
-	for _, m := range msgs {
+	for _, m := range g.chat {
 		vm.Since.Chat = append(vm.Since.Chat, views.ChatLine{ID: m.ID, Name: m.Name, Text: m.Text, At: m.CreatedAt})
 	}
-	vm.Since.MoreChat = more
+	vm.Since.MoreChat = g.moreChat
 }
 
 // announce tells the log entries from the from-th on that are not the

@@ -3,6 +3,7 @@ package models
 import (
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"gorm.io/gorm"
 )
@@ -117,22 +118,31 @@ func (s *Store) HandOver(id, user uint, seat int) (*Loaded, error) {
 // CanHandOver refuses, with the reason, a hand-over of seat by seat mine
 // in l (see HandOver); nil when it may be done now.
 func (s *Store) CanHandOver(l *Loaded, mine, seat int) error {
+	if seat < 0 || seat >= len(l.Seats) || l.Seats[seat].UserID == nil {
+		return ErrForbidden
+	}
+	vacations, err := s.Vacations([]uint{*l.Seats[seat].UserID})
+	if err != nil {
+		return err
+	}
+	return HandOverAllowed(l, mine, seat, s.now(), vacations)
+}
+
+// HandOverAllowed is CanHandOver at now, given when the last vacation of
+// each player who took one ends (Vacations).
+func HandOverAllowed(l *Loaded, mine, seat int, now time.Time, vacations map[uint]time.Time) error {
 	if seat < 0 || seat >= len(l.Seats) || seat == mine || l.Seats[seat].UserID == nil || l.Seats[seat].Abandoned {
 		return ErrForbidden
 	}
 	since := l.Seats[seat].WaitingSince
-	if l.Game.TurnHours > 0 || since == nil || s.now().Sub(*since) < IdleHandOver {
+	if l.Game.TurnHours > 0 || since == nil || now.Sub(*since) < IdleHandOver {
 		return ErrNotIdle
 	}
-	u, err := s.UserByID(*l.Seats[seat].UserID)
-	if err != nil {
-		return err
-	}
 	from := *since
-	if u.VacationUntil != nil && u.VacationUntil.After(from) {
-		from = *u.VacationUntil
+	if v := vacations[*l.Seats[seat].UserID]; v.After(from) {
+		from = v
 	}
-	if s.now().Sub(from) < IdleHandOver {
+	if now.Sub(from) < IdleHandOver {
 		return ErrNotIdle
 	}
 	return nil

@@ -168,15 +168,16 @@ func (s *Store) Invitations(userID uint, offset, limit int) ([]GameSummary, int,
 	return summaries(games), total, nil
 }
 
-// Vacations returns when the vacations of those of users who are on
-// vacation end.
+// Vacations returns when the last vacation of each of users who took one
+// ends, over or not: a seat's clock tells of one not over, a hand-over
+// does not count the days of either.
 func (s *Store) Vacations(users []uint) (map[uint]time.Time, error) {
 	out := map[uint]time.Time{}
 	if len(users) == 0 {
 		return out, nil
 	}
 	var us []User
-	if err := s.db.Select("id", "vacation_until").Where("id IN ? AND vacation_until > ?", users, s.now()).Find(&us).Error; err != nil {
+	if err := s.db.Select("id", "vacation_until").Where("id IN ? AND vacation_until IS NOT NULL", users).Find(&us).Error; err != nil {
 		return nil, err
 	}
 	for _, u := range us {
