@@ -26,7 +26,7 @@ func (s *Server) playTurn(c echo.Context) error {
 		return s.refuse(c, l, http.StatusUnprocessableEntity, problem)
 	}
 	return s.afterCommit(c, l, func() (*models.Loaded, error) {
-		return s.store.CommitTurn(l.Game.ID, version, models.Actor{UserID: currentUser(c).ID}, m)
+		return s.store.CommitOn(l, version, models.Actor{UserID: currentUser(c).ID}, models.Play{Move: &m})
 	})
 }
 
@@ -122,7 +122,7 @@ func (s *Server) resolve(c echo.Context) error {
 		return s.refuse(c, l, http.StatusUnprocessableEntity, err.Error())
 	}
 	return s.afterCommit(c, l, func() (*models.Loaded, error) {
-		return s.store.CommitResolve(l.Game.ID, version, models.Actor{UserID: currentUser(c).ID}, acts)
+		return s.store.CommitOn(l, version, models.Actor{UserID: currentUser(c).ID}, models.Play{Acts: acts})
 	})
 }
 

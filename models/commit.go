@@ -49,11 +49,22 @@ func (s *Store) CommitResolve(id uint, version int, actor Actor, acts []engine.A
 // row (a play of the seat's player ends the run). A player whose seat is
 // abandoned is refused (ErrAbandoned) until they take it back.
 func (s *Store) Commit(id uint, version int, actor Actor, plays ...Play) (*Loaded, error) {
+	l, err := s.LoadGame(id)
+	if err != nil {
+		return nil, err
+	}
+	return s.CommitOn(l, version, actor, plays...)
+}
+
+// CommitOn is Commit on game l as just loaded (LoadGame), which it does
+// not read again; l itself is left as it was. The version check is the
+// same: a commit since l was loaded makes ErrConflict.
+func (s *Store) CommitOn(loaded *Loaded, version int, actor Actor, plays ...Play) (*Loaded, error) {
 	if actor.Timeout && len(plays) == 0 {
 		return nil, errNotDue
 	}
 	var count func(tx *gorm.DB, p *people, l *Loaded, seat int) error
-	l, err := s.commit(id, version, actor, func(l *Loaded, seat int, add func(LogEntry) error) error {
+	l, err := s.commitOn(loaded.copy(), version, actor, func(l *Loaded, seat int, add func(LogEntry) error) error {
 		person := !actor.Bot && !actor.Timeout
 		if person && l.Seats[seat].Abandoned {
 			return ErrAbandoned
@@ -138,11 +149,17 @@ var errNotDue = fmt.Errorf("%w: that seat's time has not run out", ErrForbidden)
 // in the transaction once the entries are written, before who is waited
 // on is worked out (Resign gives the seat to the bot there).
 func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded, seat int, add func(LogEntry) error) error, within ...func(tx *gorm.DB, p *people, l *Loaded, seat int) error) (*Loaded, error) {
-	now := s.now()
 	l, err := s.LoadGame(id)
 	if err != nil {
 		return nil, err
 	}
+	return s.commitOn(l, version, actor, change, within...)
+}
+
+// commitOn is commit on l as loaded, which it changes.
+func (s *Store) commitOn(l *Loaded, version int, actor Actor, change func(l *Loaded, seat int, add func(LogEntry) error) error, within ...func(tx *gorm.DB, p *people, l *Loaded, seat int) error) (*Loaded, error) {
+	now := s.now()
+	id := l.Game.ID
 	if l.Game.Status != StatusActive {
 		return nil, ErrNotActive
 	}
@@ -190,7 +207,7 @@ func (s *Store) commit(id uint, version int, actor Actor, change func(l *Loaded,
 	}
 	// Players who told us to always decide for them have what now waits
 	// for them resolved in the same commit, each resolution explicit.
-	err = s.decideForPolicies(l, func(e LogEntry, user uint) error {
+	err := s.decideForPolicies(l, func(e LogEntry, user uint) error {
 		e.Auto = true
 		return put(e, &user)
 	})

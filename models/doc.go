@@ -16,9 +16,10 @@
 // A player's move (CommitTurn), a choice (Resolve), a bot's move or a
 // timeout all go through commit (commit.go), in this order:
 //
-//  1. The game is loaded (its replay cached: only new entries are played)
-//     and the actor checked: their seat, a bot's seat, or a seat whose
-//     deadline has passed; and the version the change was prepared on.
+//  1. The game is loaded (its replay cached: only new entries are played;
+//     CommitOn takes the load its caller just made, on a copy) and the
+//     actor checked: their seat, a bot's seat, or a seat whose deadline
+//     has passed; and the version the change was prepared on.
 //  2. The change appends log entries, each played through the engine as
 //     it is added; a refused move is an *engine.IllegalError and nothing
 //     is written.

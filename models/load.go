@@ -62,10 +62,12 @@ func (l *Loaded) Names() []string {
 // row read, never past it, though a commit may land between the statements.
 func (s *Store) LoadGame(id uint) (*Loaded, error) {
 	l := &Loaded{}
-	if err := s.db.Preload("Seats").Take(&l.Game, id).Error; err != nil {
+	if err := s.db.Take(&l.Game, id).Error; err != nil {
 		return nil, notFound(err)
 	}
-	l.Seats, l.Game.Seats = l.Game.Seats, nil
+	if err := s.db.Where("game_id = ?", id).Find(&l.Seats).Error; err != nil {
+		return nil, err
+	}
 	sortSeats(l.Seats, l.Game.Status)
 	if l.Game.Status == StatusOpen {
 		return l, nil
@@ -93,6 +95,19 @@ func (s *Store) LoadGame(id uint) (*Loaded, error) {
 	}
 	s.remember(l)
 	return l, nil
+}
+
+// copy returns l with a position, seats and log of its own (to append to
+// and change without changing l's).
+func (l *Loaded) copy() *Loaded {
+	c := *l
+	n := len(l.Log)
+	c.Log, c.Events = l.Log[:n:n], l.Events[:n:n]
+	c.Seats = append([]Seat(nil), l.Seats...)
+	if l.Play != nil {
+		c.Play = l.Play.Clone()
+	}
+	return &c
 }
 
 // remember stores the replay of l (committed data only).

@@ -57,3 +57,42 @@ func TestFromRecord(t *testing.T) {
 		t.Fatalf("a bad turn: %v", err)
 	}
 }
+
+// TestCommitOn: a commit on the game as loaded plays the move without
+// changing the load it was given; a second commit on that same load, the
+// game having moved on since, is a conflict and changes nothing.
+func TestCommitOn(t *testing.T) {
+	s, _ := openClocked(t)
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	id := startDuel(t, s, ana, bob, 0)
+	l := mustLoad(t, s, id)
+	st := l.Play.State()
+	user := ana.ID
+	if l.Seats[st.Current()].UserID != nil && *l.Seats[st.Current()].UserID == bob.ID {
+		user = bob.ID
+	}
+	m := engine.Move{Placement: st.LegalPlacements(nil)[0]}
+	if opts := st.FillOptions(m.At); len(opts) > 0 {
+		m.Fills = opts[0]
+	}
+	version, logLen, turns := l.Game.Version, len(l.Log), st.Turns()
+	done, err := s.CommitOn(l, version, models.Actor{UserID: user}, models.Play{Move: &m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.Game.Version != version+1 || len(done.Log) <= logLen || done.Play.State().Turns() != turns+1 {
+		t.Fatalf("the commit's answer: version %d, %d log entries, %d turns; want %d, more than %d, %d", done.Game.Version, len(done.Log), done.Play.State().Turns(), version+1, logLen, turns+1)
+	}
+	if l.Game.Version != version || len(l.Log) != logLen || l.Play.State().Turns() != turns {
+		t.Fatalf("the load given was changed: version %d, %d log entries, %d turns", l.Game.Version, len(l.Log), l.Play.State().Turns())
+	}
+	if again := mustLoad(t, s, id); again.Game.Version != version+1 || len(again.Log) != len(done.Log) {
+		t.Fatalf("as stored: version %d, %d log entries; want the commit's", again.Game.Version, len(again.Log))
+	}
+	if _, err := s.CommitOn(l, version, models.Actor{UserID: user}, models.Play{Move: &m}); !errors.Is(err, models.ErrConflict) {
+		t.Fatalf("a commit on a load the game moved past: %v, want ErrConflict", err)
+	}
+	if again := mustLoad(t, s, id); again.Game.Version != version+1 {
+		t.Fatalf("the refused commit changed the game: version %d", again.Game.Version)
+	}
+}

@@ -53,7 +53,7 @@ func play(ctx context.Context, store *models.Store, id uint, from *models.Loaded
 	r := engine.NewRand(seed())
 	l = from
 	for step := 0; step < maxSteps; step++ {
-		if l == nil || step > 0 {
+		if l == nil {
 			if l, err = store.LoadGame(id); err != nil {
 				return nil, false, err
 			}
@@ -65,6 +65,7 @@ func play(ctx context.Context, store *models.Store, id uint, from *models.Loaded
 			if err != nil {
 				return nil, false, err
 			}
+			l = nil
 			continue
 		}
 		st := l.Play.State()
@@ -81,11 +82,13 @@ func play(ctx context.Context, store *models.Store, id uint, from *models.Loaded
 		if !ok || ctx.Err() != nil {
 			return l, false, nil
 		}
-		_, err = store.Commit(id, l.Game.Version, actor, play)
+		done, err := store.CommitOn(l, l.Game.Version, actor, play)
 		if err != nil && !errors.Is(err, models.ErrConflict) {
 			return nil, false, fmt.Errorf("autoplay: bot of game %d at turn %d: %w", id, st.Turns(), err)
 		}
-		// A conflict: someone else moved first; go on from the new position.
+		// The game as committed; after a conflict (someone else moved
+		// first), as it is now.
+		l = done
 	}
 	return nil, false, fmt.Errorf("autoplay: the bots of game %d did not stop", id)
 }

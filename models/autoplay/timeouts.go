@@ -64,7 +64,7 @@ func timeOut(store *models.Store, id uint, seat int, think thinker, quick bool) 
 		if err != nil {
 			return nil, err
 		}
-		done, err := store.Commit(id, l.Game.Version, models.Actor{Timeout: true, Seat: seat}, plays...)
+		done, err := store.CommitOn(l, l.Game.Version, models.Actor{Timeout: true, Seat: seat}, plays...)
 		if errors.Is(err, models.ErrConflict) && attempt < 5 {
 			continue // someone moved meanwhile: decide again on the new position
 		}
