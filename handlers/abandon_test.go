@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"cacao/views/viewtest"
 )
 
 // TestHandOverAndTakeBack: in a game without a time limit, the player not
@@ -40,7 +42,7 @@ func TestHandOverAndTakeBack(t *testing.T) {
 		t.Fatalf("a stranger handing a seat over: %d", code)
 	}
 	_, body := other.get(page)
-	if !strings.Contains(body, `action="`+page+`/handover"`) || !strings.Contains(body, idle+" has not moved for 7 days.") {
+	if !viewtest.Has(t, body, `form[action="`+page+`/handover"]`) || !strings.Contains(body, idle+" has not moved for 7 days.") {
 		t.Fatalf("after 7 days the other player is not offered to hand the seat over:\n%s", body)
 	}
 	if code, _ := other.post(page+"/handover", form); code != http.StatusOK {
@@ -50,7 +52,10 @@ func TestHandOverAndTakeBack(t *testing.T) {
 		t.Fatal("the bot did not play the handed-over seat")
 	}
 	_, body = waiter.get(page)
-	for _, want := range []string{`action="` + page + `/back"`, "Take my seat back", "(away: the bot plays)",
+	if back := `form[action="` + page + `/back"] button`; !viewtest.HasText(t, body, back, "Take my seat back") {
+		t.Fatalf("the handed-over player's page has no button to take the seat back:\n%s", viewtest.Show(t, body, back))
+	}
+	for _, want := range []string{"(away: the bot plays)",
 		fmt.Sprintf("%s handed %s&#39;s seat to the stand-in bot", other.name, idle), idle + " (away: the stand-in bot played)"} {
 		if !strings.Contains(body, want) {
 			t.Fatalf("the handed-over player's page lacks %q", want)
@@ -94,7 +99,7 @@ func TestHandOverWaitsOutAVacation(t *testing.T) {
 		t.Fatalf("a week after %s went on a vacation of two days, a hand-over is offered", idle)
 	}
 	s.clock.Advance(2 * 24 * time.Hour)
-	if _, body := other.get(page); !strings.Contains(body, `action="`+page+`/handover"`) {
+	if _, body := other.get(page); !viewtest.Has(t, body, `form[action="`+page+`/handover"]`) {
 		t.Fatalf("a week after %s's vacation ended, no hand-over is offered", idle)
 	}
 }

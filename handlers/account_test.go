@@ -6,13 +6,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"cacao/handlers/mail"
+	"cacao/views/viewtest"
 )
 
 // signedIn tells whether c's browser is signed in (as anyone).
 func signedIn(c *client) bool {
 	_, body := c.get("/")
-	return strings.Contains(body, `<span class="me">`)
+	return viewtest.Has(c.t, body, "span.me")
 }
 
 // TestPasswordChangeAndSignOutEverywhere: changing the password asks for
@@ -90,12 +93,13 @@ func TestSessionsListed(t *testing.T) {
 	other.post("/login", url.Values{"username": {"ana"}, "password": {"secret-ana"}})
 	count := func(c *client) (int, bool) {
 		_, body := c.get("/settings")
-		i := strings.Index(body, "Signed in on")
-		if i < 0 {
-			return 0, false
-		}
-		list := body[i : strings.Index(body[i:], "</ul>")+i]
-		return strings.Count(list, "<li>"), strings.Contains(list, "(this browser)")
+		list := viewtest.Parse(t, body).Find("h3").FilterFunction(func(_ int, h *goquery.Selection) bool {
+			return viewtest.Collapse(h.Text()) == "Signed in on"
+		}).NextFiltered("ul").Find("li")
+		mine := list.Find("strong").FilterFunction(func(_ int, s *goquery.Selection) bool {
+			return viewtest.Collapse(s.Text()) == "(this browser)"
+		})
+		return list.Length(), mine.Length() > 0
 	}
 	if n, mine := count(ana); n != 2 || !mine {
 		t.Fatalf("ana sees %d sessions (hers marked: %v), want 2", n, mine)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"cacao/engine"
+	"cacao/views/viewtest"
 )
 
 // TestAdminPagesOnlyForAdmins: the admin pages are "not found" for a
@@ -26,13 +27,13 @@ func TestAdminPagesOnlyForAdmins(t *testing.T) {
 	if code, _ := ana.post("/admin/reports/1", url.Values{"action": {"hide"}}); code != http.StatusNotFound {
 		t.Fatalf("a player hiding a message: %d", code)
 	}
-	if _, body := ana.get("/"); strings.Contains(body, `href="/admin"`) {
+	if _, body := ana.get("/"); viewtest.Has(t, body, `[href="/admin"]`) {
 		t.Fatal("a player's header links to the admin pages")
 	}
 	if _, err := s.store.SetAdmin("ana", true); err != nil {
 		t.Fatal(err)
 	}
-	if _, body := ana.get("/"); !strings.Contains(body, `href="/admin"`) {
+	if _, body := ana.get("/"); !viewtest.Has(t, body, `a[href="/admin"]`) {
 		t.Fatal("an admin's header has no link to the admin pages")
 	}
 	if code, _ := ana.get("/admin/users"); code != http.StatusOK {
@@ -54,7 +55,7 @@ func TestAdminBansAndEnds(t *testing.T) {
 	}
 	id, _, bob := s.anaAndBob()
 	_, body := root.get("/admin/users?q=BO")
-	if !strings.Contains(body, `href="/admin/users/bob"`) || strings.Contains(body, `href="/admin/users/ana"`) {
+	if !viewtest.Has(t, body, `a[href="/admin/users/bob"]`) || viewtest.Has(t, body, `[href="/admin/users/ana"]`) {
 		t.Fatalf("searching for bo:\n%s", body)
 	}
 	root.post("/language", url.Values{"lang": {"fa"}})
@@ -68,11 +69,11 @@ func TestAdminBansAndEnds(t *testing.T) {
 	if code, body := root.post("/admin/users/bob/ban", url.Values{"reason": {"rude <b>chat</b>"}}); code != http.StatusOK || !strings.Contains(body, "bob is banned.") {
 		t.Fatalf("banning: %d\n%.500s", code, body)
 	}
-	if code, body := bob.get("/settings"); !strings.Contains(body, `name="password"`) || strings.Contains(body, "Sign out everywhere") {
+	if code, body := bob.get("/settings"); !viewtest.Has(t, body, `input[name="password"]`) || strings.Contains(body, "Sign out everywhere") {
 		t.Fatalf("bob's session still works after the ban: %d\n%s", code, body)
 	}
 	code, body := bob.post("/login", url.Values{"username": {"bob"}, "password": {"secret-bob"}})
-	if code != http.StatusForbidden || !strings.Contains(body, "This account is banned: rude &lt;b&gt;chat&lt;/b&gt;") {
+	if code != http.StatusForbidden || !strings.Contains(viewtest.Text(t, body, "p.error"), "This account is banned: rude <b>chat</b>") {
 		t.Fatalf("bob logging in: %d\n%.800s", code, body)
 	}
 	if seat, l := s.seatOf(id, "bob"); seat < 0 || l.Seats[seat].Bot == "" {
@@ -84,24 +85,24 @@ func TestAdminBansAndEnds(t *testing.T) {
 	dan.get("/")
 	dan.post(fmt.Sprintf("/games/%d/join", other), nil)
 	page := fmt.Sprintf("/games/%d", other)
-	if _, body := root.get(page); strings.Contains(body, `id="hand"`) {
+	if _, body := root.get(page); viewtest.Has(t, body, "#hand") {
 		t.Fatal("an admin sees a hand of a running game")
 	}
 	_, body = root.get("/admin/games")
-	if !strings.Contains(body, `action="/admin/games/`+fmt.Sprint(other)+`/end"`) {
+	if !viewtest.Has(t, body, fmt.Sprintf(`form[action="/admin/games/%d/end"]`, other)) {
 		t.Fatalf("the games list offers no end for game %d:\n%s", other, body)
 	}
 	if code, _ := root.post(fmt.Sprintf("/admin/games/%d/end", other), url.Values{"reason": {"a test table"}}); code != http.StatusOK {
 		t.Fatalf("ending: %d", code)
 	}
 	_, body = carol.get(page)
-	if !strings.Contains(body, "An admin ended this game: a test table") || strings.Contains(body, `id="hand"`) {
+	if !strings.Contains(body, "An admin ended this game: a test table") || viewtest.Has(t, body, "#hand") {
 		t.Fatalf("carol's page of the ended game:\n%s", body)
 	}
 	if _, body := carol.get("/"); !strings.Contains(body, "Ended by an admin") {
 		t.Fatal("carol's games do not say the game was ended")
 	}
-	if !strings.Contains(body, `href="`+page+`/record.json"`) {
+	if !viewtest.Has(t, body, `a[href="`+page+`/record.json"]`) {
 		t.Fatalf("the ended game's page offers no record:\n%s", body)
 	}
 	code, rec := carol.get(page + "/record.json")

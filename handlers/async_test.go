@@ -6,13 +6,17 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"cacao/engine"
 	"cacao/models"
 	"cacao/models/autoplay"
+	"cacao/views/viewtest"
 )
 
 // TestInvitationJourney: a seat kept for an invited player is offered to
@@ -29,7 +33,7 @@ func TestInvitationJourney(t *testing.T) {
 	} {
 		ana.get("/")
 		code, body := ana.post("/games", bad)
-		if code != http.StatusUnprocessableEntity || !strings.Contains(body, `class="error"`) {
+		if code != http.StatusUnprocessableEntity || !viewtest.Has(t, body, ".error") {
 			t.Fatalf("create %v: %d, want 422 with the reason", bad, code)
 		}
 	}
@@ -102,14 +106,16 @@ func TestSinceYourLastMove(t *testing.T) {
 	placed := l.Events[len(l.Events)-1].Placement
 	_, body := second.get(page)
 	cell := fmt.Sprintf("at (%d,\u00a0%d)", placed.At.X, placed.At.Y) // a cell's name is not broken
-	if !strings.Contains(body, "Since your last move") || !strings.Contains(body, "<strong>New:</strong> <span class=\"turn-no\">Turn 1</span> "+first.name+" placed") || !strings.Contains(body, cell) {
+	if !strings.Contains(body, "Since your last move") || !slices.ContainsFunc(newLines(t, body), func(l [2]string) bool {
+		return l[1] == "Turn 1" && strings.HasPrefix(l[0], "New: Turn 1 "+first.name+" placed")
+	}) || !strings.Contains(body, cell) {
 		t.Fatalf("%s does not see %s's move as new\n%s", second.name, first.name, body[strings.Index(body, "<main"):])
 	}
-	if !strings.Contains(body, `class="changed"`) {
+	if !viewtest.Has(t, body, ".changed") {
 		t.Fatal("the changed cell is not outlined")
 	}
 	_, body = second.get(page)
-	if !strings.Contains(body, "Since your last move") || strings.Contains(body, "<strong>New:</strong>") {
+	if !strings.Contains(body, "Since your last move") || viewtest.HasText(t, body, "strong", "New:") {
 		t.Fatal("on a second look the move should still be listed, no longer as new")
 	}
 	// Once the viewer moves, the panel starts again from their move.
@@ -118,9 +124,30 @@ func TestSinceYourLastMove(t *testing.T) {
 	if _, body := second.get(page); strings.Contains(body, "Since your last move") {
 		t.Fatal("the panel lists moves from before the viewer's own move")
 	}
-	if _, body := first.get(page); !regexp.MustCompile(`<strong>New:</strong> (<span class="turn-no">Turn [0-9]+</span> )?` + second.name).MatchString(body) {
-		t.Fatalf("%s does not see %s's answer", first.name, second.name)
+	answer := regexp.MustCompile(`^New: (Turn [0-9]+ )?` + second.name)
+	if _, body := first.get(page); !slices.ContainsFunc(newLines(t, body), func(l [2]string) bool {
+		m := answer.FindStringSubmatch(l[0])
+		return m != nil && strings.TrimSpace(m[1]) == l[1] // a turn shown is in its span
+	}) {
+		t.Fatalf("%s does not see %s's answer:\n%s", first.name, second.name, viewtest.Show(t, body, "#since"))
 	}
+}
+
+// newLines is each line of a page's lists that starts with <strong>New:</strong>:
+// its text, and the turn number it shows next in a span.turn-no ("" if none).
+func newLines(t testing.TB, body string) [][2]string {
+	t.Helper()
+	var lines [][2]string
+	viewtest.Find(t, body, "li").Each(func(_ int, li *goquery.Selection) {
+		if first := li.Children().First(); first.Is("strong") && viewtest.Collapse(first.Text()) == "New:" {
+			turn := ""
+			if next := first.Next(); next.Is("span.turn-no") {
+				turn = viewtest.Collapse(next.Text())
+			}
+			lines = append(lines, [2]string{viewtest.Collapse(li.Text()), turn})
+		}
+	})
+	return lines
 }
 
 // TestHomeListsLive: the home page's stream tells a player when one of
@@ -185,8 +212,8 @@ func TestDeadlineVisibleAndTimeoutPlayed(t *testing.T) {
 	if l.Play.State().Current() != seatAna {
 		waiter, other = bob, ana
 	}
-	if _, home := waiter.get("/"); !strings.Contains(home, "Your turn</strong> (24 hours left)") {
-		t.Fatal("the home page does not show the time left")
+	if _, home := waiter.get("/"); viewtest.WithText(viewtest.WithText(viewtest.Find(t, home, "td > strong"), "Your turn").Parent(), "Your turn (24 hours left)").Length() == 0 {
+		t.Fatalf("the home page does not show the time left:\n%s", viewtest.Show(t, home, "td:has(strong)"))
 	}
 	if _, page := other.get(fmt.Sprintf("/games/%d", id)); !strings.Contains(page, "Time per turn: 1 day.") || !strings.Contains(page, "24 hours left") {
 		t.Fatal("the game page does not show the limit and the waiting player's clock")
@@ -254,7 +281,10 @@ func TestKeptSeatsAreNotOffered(t *testing.T) {
 		t.Fatalf("create: %d\n%s", code, body)
 	}
 	id := m[1]
-	if _, home := dave.get("/"); !strings.Contains(home, "Game "+id+": <a href=\"/users/ana\">ana</a> <span class=\"rating\">(1500?)</span>, (invited), (open) — 1 seat open") {
+	if _, home := dave.get("/"); viewtest.Find(t, home, "li").FilterFunction(func(_ int, li *goquery.Selection) bool {
+		return strings.HasPrefix(viewtest.Collapse(li.Text()), "Game "+id+": ana (1500?), (invited), (open) — 1 seat open") &&
+			viewtest.WithText(li.Find(`a[href="/users/ana"]`), "ana").Length() == 1 && viewtest.WithText(li.Find("span.rating"), "(1500?)").Length() == 1
+	}).Length() != 1 {
 		t.Fatalf("dave's open games do not count one seat open in game %s:\n%s", id, home)
 	}
 	_, page := ana.get("/games/" + id)

@@ -12,6 +12,7 @@ import (
 
 	"cacao/engine"
 	"cacao/handlers"
+	"cacao/views/viewtest"
 )
 
 // BenchmarkGamePage renders a mid-game page for a player, through the
@@ -80,7 +81,7 @@ func BenchmarkTurn(b *testing.B) {
 			b.Fatalf("%s %s: %v", method, path, err)
 		}
 		page, _ := io.ReadAll(zr)
-		if strings.Contains(string(page), `class="error"`) {
+		if viewtest.Has(b, string(page), ".error") {
 			b.Fatalf("%s %s refused:\n%s", method, path, page)
 		}
 	}

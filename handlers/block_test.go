@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"cacao/views/viewtest"
 )
 
 // TestDeclineAllAndBlock: bob declines all his invitations with one
@@ -21,7 +23,7 @@ func TestDeclineAllAndBlock(t *testing.T) {
 	invite(ana)
 	invite(cyd)
 	_, home := bob.get("/")
-	if !strings.Contains(home, `action="/invitations/decline-all"`) {
+	if !viewtest.Has(t, home, `form[action="/invitations/decline-all"]`) {
 		t.Fatal("no button declines all invitations")
 	}
 	if code, body := bob.post("/invitations/decline-all", nil); code != http.StatusOK || !strings.Contains(body, "You declined 2 invitations.") {
@@ -33,11 +35,12 @@ func TestDeclineAllAndBlock(t *testing.T) {
 	invite(ana)
 	_, home = bob.get("/")
 	id := 0
-	if _, err := fmt.Sscanf(home[strings.Index(home, `action="/games/`)+len(`action="/games/`):], "%d", &id); err != nil {
+	action, _ := viewtest.Attr(t, home, `form[action^="/games/"]`, "action")
+	if _, err := fmt.Sscanf(action, "/games/%d", &id); err != nil {
 		t.Fatal(err)
 	}
 	block := fmt.Sprintf("/games/%d/block", id)
-	if !strings.Contains(home, `action="`+block+`"`) || !strings.Contains(home, "Decline and block ana") {
+	if !viewtest.HasText(t, home, `form[action="`+block+`"] button`, "Decline and block ana") {
 		t.Fatalf("the invitation offers no way to block its sender:\n%s", home)
 	}
 	if code, _ := cyd.post(block, nil); code != http.StatusUnprocessableEntity {
@@ -50,7 +53,7 @@ func TestDeclineAllAndBlock(t *testing.T) {
 		t.Fatalf("ana inviting bob, who blocked her: %d", code)
 	}
 	_, settings := bob.get("/settings")
-	if !strings.Contains(settings, "Blocked players") || !strings.Contains(settings, `name="name" value="ana"`) {
+	if !strings.Contains(settings, "Blocked players") || !viewtest.Has(t, settings, `input[name="name"][value="ana"]`) {
 		t.Fatal("Settings do not list ana as blocked")
 	}
 	if code, _ := bob.post("/settings/unblock", url.Values{"name": {"ana"}}); code != http.StatusOK {

@@ -5,10 +5,14 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"cacao/engine"
+	"cacao/views/viewtest"
 )
 
 // A hard bot's move is not the request's: the answer to a move comes at
@@ -39,8 +43,6 @@ func TestHardBotMovesInTheBackground(t *testing.T) {
 	}
 }
 
-var hintFormRE = regexp.MustCompile(`name="(tile|rot|at|fill|version)" value="([^"]*)"`)
-
 // The hint selects the hard bot's move, ready to confirm, and says how the
 // bot fared with it; the move confirms like any other. Not in a game with
 // another person, not out of turn, and not many in a row.
@@ -51,17 +53,19 @@ func TestHint(t *testing.T) {
 	s.bots.Wait()
 	hintPath := fmt.Sprintf("/games/%d/hint", id)
 	_, page := ana.get(fmt.Sprintf("/games/%d", id))
-	if !strings.Contains(page, `id="hint-button"`) {
+	if !viewtest.Has(t, page, "#hint-button") {
 		t.Fatal("the game against a bot offers no hint")
 	}
 	code, body := ana.post(hintPath, nil)
-	if code != http.StatusOK || !strings.Contains(body, `id="hint"`) || !strings.Contains(body, "Hint: the hard bot would play this move. It won ") || !strings.Contains(body, `id="confirm"`) {
+	if code != http.StatusOK || !strings.HasPrefix(viewtest.Text(t, body, "#hint"), "Hint: the hard bot would play this move. It won ") || !viewtest.Has(t, body, "#confirm") {
 		t.Fatalf("the hint: %d\n%.3000s", code, body)
 	}
 	form := url.Values{}
-	for _, m := range hintFormRE.FindAllStringSubmatch(body[strings.Index(body, `/turn"`):], -1) {
-		form.Set(m[1], m[2])
-	}
+	viewtest.Find(t, body, `form[action$="/turn"] input`).Each(func(_ int, in *goquery.Selection) {
+		if name := in.AttrOr("name", ""); slices.Contains([]string{"tile", "rot", "at", "fill", "version"}, name) {
+			form.Set(name, in.AttrOr("value", ""))
+		}
+	})
 	seat, _ := s.seatOf(id, "ana")
 	if code, body := ana.post(fmt.Sprintf("/games/%d/turn", id), form); code != http.StatusOK || s.turnsBy(id, seat) != 1 {
 		t.Fatalf("confirming the hint's move %v: %d\n%.2000s", form, code, body)
@@ -92,10 +96,10 @@ func TestHint(t *testing.T) {
 	id2, ana2, bob := newSite(t).anaAndBob()
 	for _, c := range []*client{ana2, bob} {
 		_, page := c.get(fmt.Sprintf("/games/%d", id2))
-		if strings.Contains(page, `id="hint-button"`) {
+		if viewtest.Has(t, page, "#hint-button") {
 			t.Fatalf("%s is offered a hint in a game with another person", c.name)
 		}
-		if code, body := c.post(fmt.Sprintf("/games/%d/hint", id2), nil); code != http.StatusForbidden || strings.Contains(body, `id="hint"`) {
+		if code, body := c.post(fmt.Sprintf("/games/%d/hint", id2), nil); code != http.StatusForbidden || viewtest.Has(t, body, "#hint") {
 			t.Fatalf("%s's hint in a game with another person: %d", c.name, code)
 		}
 	}
@@ -108,13 +112,13 @@ func TestLevelsOffered(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
 	_, home := ana.get("/")
-	for _, want := range []string{`<option value="easy">easy bot</option>`, `<option value="hard">hard bot</option>`,
-		`<select id="stand_in" name="stand_in">`, `<option value="medium" selected>medium bot</option>`} {
-		if !strings.Contains(home, want) {
-			t.Fatalf("the new-game form lacks %s", want)
+	for _, want := range [][2]string{{`option[value="easy"]:not([selected])`, "easy bot"}, {`option[value="hard"]:not([selected])`, "hard bot"},
+		{`select#stand_in[name="stand_in"] option[value="medium"][selected]`, "medium bot"}} {
+		if !viewtest.HasText(t, home, want[0], want[1]) {
+			t.Fatalf("the new-game form lacks %s saying %q:\n%s", want[0], want[1], viewtest.Show(t, home, "select"))
 		}
 	}
-	if strings.Contains(home, `value="greedy"`) || strings.Contains(home, `value="random"`) {
+	if viewtest.Has(t, home, `[value="greedy"], [value="random"]`) {
 		t.Fatal("the form offers a bot that is not a level")
 	}
 	code, _ := ana.post("/games", url.Values{"seat": {"easy"}, "stand_in": {"hard"}})

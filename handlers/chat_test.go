@@ -9,6 +9,7 @@ import (
 
 	"cacao/engine"
 	"cacao/models"
+	"cacao/views/viewtest"
 )
 
 // TestChatOnTheGamePage: a player writes with a plain form; the text is
@@ -22,26 +23,25 @@ func TestChatOnTheGamePage(t *testing.T) {
 	game := fmt.Sprintf("/games/%d", id)
 	said := `<script>alert(1)</script> see https://evil.example/x`
 	code, page := ana.post(game+"/chat", url.Values{"text": {said}})
-	if code != http.StatusOK || !strings.Contains(page, `id="chat"`) {
+	if code != http.StatusOK || !viewtest.Has(t, page, "#chat") {
 		t.Fatalf("ana's message: %d", code)
 	}
-	escaped := `&lt;script&gt;alert(1)&lt;/script&gt; see https://evil.example/x`
-
-	if !strings.Contains(page, escaped) || strings.Contains(page, "<script>alert") || strings.Contains(page, `href="https://evil`) {
-		t.Fatal("the message is not shown as text")
+	// The message is a paragraph's text: neither a script nor a link.
+	if !viewtest.HasText(t, page, "#chat p.said", said) || viewtest.Has(t, page, `script:contains("alert")`) || viewtest.Has(t, page, `[href^="https://evil"]`) {
+		t.Fatalf("the message is not shown as text:\n%s", viewtest.Show(t, page, "#chat p.said"))
 	}
-	if _, home := bob.get("/"); !strings.Contains(home, `<a href="/chat">Chat (1)</a>`) || !strings.Contains(home, `1 new message</a>`) {
+	if _, home := bob.get("/"); !viewtest.HasText(t, home, `a[href="/chat"]`, "Chat (1)") || !viewtest.HasText(t, home, `a[href$="#chat"]`, "1 new message") {
 		t.Fatal("bob's home does not count the message")
 	}
-	if code, page := bob.get("/chat"); code != http.StatusOK || !strings.Contains(page, fmt.Sprintf("<h1>Game %d</h1>", id)) {
+	if code, page := bob.get("/chat"); code != http.StatusOK || !viewtest.HasText(t, page, "h1", fmt.Sprintf("Game %d", id)) {
 		t.Fatalf("/chat does not open the game with the unread message: %d", code)
 	}
-	if _, home := bob.get("/"); strings.Contains(home, `href="/chat"`) {
+	if _, home := bob.get("/"); viewtest.Has(t, home, `[href="/chat"]`) {
 		t.Fatal("the message is still unread once bob opened the game")
 	}
 
 	_, watched := eve.get(game)
-	if !strings.Contains(watched, escaped) || strings.Contains(watched, `id="chat-text"`) || strings.Contains(watched, "Mute this chat") {
+	if !viewtest.HasText(t, watched, "#chat p.said", said) || viewtest.Has(t, watched, "#chat-text") || strings.Contains(watched, "Mute this chat") {
 		t.Fatal("a watcher's page of the chat")
 	}
 	if code, body := eve.post(game+"/chat", url.Values{"text": {"let me in"}}); code != http.StatusUnprocessableEntity ||
@@ -52,7 +52,7 @@ func TestChatOnTheGamePage(t *testing.T) {
 	ana.get(game)
 	code, panel := ana.htmx("POST", game+"/chat", url.Values{"text": {"quick <b>again</b>"}})
 	if code != http.StatusUnprocessableEntity || !strings.Contains(panel, "wait a moment before your next message") ||
-		!strings.Contains(panel, `>quick &lt;b&gt;again&lt;/b&gt;</textarea>`) || strings.Contains(panel, "<html") {
+		viewtest.Text(t, panel, "textarea#chat-text") != "quick <b>again</b>" || strings.Contains(panel, "<html") {
 		t.Fatalf("a message too soon: %d\n%s", code, panel)
 	}
 	s.clock.Advance(models.ChatGap)
@@ -61,7 +61,7 @@ func TestChatOnTheGamePage(t *testing.T) {
 		t.Fatalf("a message too long: %d", code)
 	}
 	code, panel = ana.htmx("POST", game+"/chat", url.Values{"text": {"gl hf"}})
-	if code != http.StatusOK || !strings.Contains(panel, "gl hf") || !strings.Contains(panel, `autofocus`) || !strings.Contains(panel, `></textarea>`) {
+	if code != http.StatusOK || !strings.Contains(panel, "gl hf") || !viewtest.HasText(t, panel, "textarea#chat-text[autofocus]", "") {
 		t.Fatalf("a message through htmx: %d\n%s", code, panel)
 	}
 	msgs, _, _ := s.store.Chat(id, 0)
@@ -78,16 +78,16 @@ func TestChatLiveRefetch(t *testing.T) {
 	id, ana, bob := s.anaAndBob()
 	game := fmt.Sprintf("/games/%d", id)
 	_, page := bob.get(game)
-	if !strings.Contains(page, fmt.Sprintf(`&amp;chat=0"`)) || !strings.Contains(page, `hx-trigger="sse:chat" data-live-version="0"`) {
-		t.Fatal("the game page does not follow its chat")
+	if !viewtest.Has(t, page, `[sse-connect$="&chat=0"]`) || !viewtest.Has(t, page, `[hx-trigger="sse:chat"][data-live-version="0"]`) {
+		t.Fatalf("the game page does not follow its chat:\n%s", viewtest.Show(t, page, "[sse-connect], [hx-trigger]"))
 	}
 	if _, panel := ana.htmx("POST", game+"/chat", url.Values{"text": {"hello bob"}}); !strings.Contains(panel, "hello bob") {
 		t.Fatalf("the game's first message, sent through htmx, is not in the chat it answers with:\n%s", panel)
 	}
 	msgs, _, _ := s.store.Chat(id, 0)
 	_, frag := bob.htmx("GET", game+"/chat?after=0", nil)
-	if !strings.Contains(frag, "<p>ana says: hello bob</p>") || !strings.Contains(frag, fmt.Sprintf(`data-live-version="%d"`, msgs[0].ID)) ||
-		!strings.Contains(frag, `<span id="chat-unread"></span>`) || strings.Contains(frag, "<html") {
+	if !viewtest.HasText(t, frag, "#announce p", "ana says: hello bob") || !viewtest.Has(t, frag, fmt.Sprintf(`[data-live-version="%d"]`, msgs[0].ID)) ||
+		!viewtest.Has(t, frag, "span#chat-unread:empty") || strings.Contains(frag, "<html") {
 		t.Fatalf("bob's refetch:\n%s", frag)
 	}
 	if _, frag := ana.htmx("GET", game+"/chat?after=0", nil); strings.Contains(frag, "says:") {
@@ -109,7 +109,7 @@ func TestChatMuteAndReport(t *testing.T) {
 	}
 	s.clock.Advance(models.ChatGap)
 	ana.post(game+"/chat", url.Values{"text": {"still here"}})
-	if _, home := bob.get("/"); strings.Contains(home, `href="/chat"`) {
+	if _, home := bob.get("/"); viewtest.Has(t, home, `[href="/chat"]`) {
 		t.Fatal("a muted chat counts unread")
 	}
 	_, page = bob.post(game+"/chat/mute", url.Values{"muted": {"0"}})
@@ -150,7 +150,7 @@ func TestAdminHidesAReportedMessage(t *testing.T) {
 	bob.get(game)
 	bob.post(game+"/chat/report", url.Values{"msg": {fmt.Sprint(msgs[0].ID)}})
 	_, list := root.get("/admin/reports")
-	if !strings.Contains(list, "&lt;i&gt;rude&lt;/i&gt;") || !strings.Contains(list, fmt.Sprintf(`href="%s#m%d"`, game, msgs[0].ID)) || !strings.Contains(list, "reported by 1 player") {
+	if !viewtest.HasText(t, list, ".reports p.said", "<i>rude</i>") || !viewtest.Has(t, list, fmt.Sprintf(`.reports a[href="%s#m%d"]`, game, msgs[0].ID)) || !strings.Contains(list, "reported by 1 player") {
 		t.Fatalf("the admins' list:\n%s", list)
 	}
 	_, list = root.post(fmt.Sprintf("/admin/reports/%d", msgs[0].ID), url.Values{"action": {"hide"}})
@@ -180,15 +180,14 @@ func TestChatSinceLastMove(t *testing.T) {
 	s.clock.Advance(models.ChatGap)
 	mover.post(game+"/chat", url.Values{"text": {"thinking"}})
 	_, page := mover.get(game)
-	since := page[strings.Index(page, `id="since"`):]
-	since = since[:strings.Index(since, "</section>")]
-	if !strings.Contains(since, "your move, friend") || strings.Contains(since, "thinking") || !strings.Contains(since, `href="#chat"`) {
-		t.Fatalf("the since panel:\n%s", since)
+	since := viewtest.Text(t, page, "#since")
+	if !strings.Contains(since, "your move, friend") || strings.Contains(since, "thinking") || !viewtest.Has(t, page, `#since a[href="#chat"]`) {
+		t.Fatalf("the since panel:\n%s", viewtest.Show(t, page, "#since"))
 	}
 	if !mover.act(id, engine.NewRand(1)) {
 		t.Fatal("the player to move could not")
 	}
-	if _, page := mover.get(game); strings.Contains(page, `class="since-chat"`) {
+	if _, page := mover.get(game); viewtest.Has(t, page, ".since-chat") {
 		t.Fatal("messages from before the move are still in the since panel")
 	}
 }

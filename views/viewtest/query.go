@@ -90,12 +90,12 @@ func Texts(t testing.TB, page, selector string) []string {
 // Text gives it, is text.
 func HasText(t testing.TB, page, selector, text string) bool {
 	t.Helper()
-	for _, s := range Texts(t, page, selector) {
-		if s == text {
-			return true
-		}
-	}
-	return false
+	return WithText(Find(t, page, selector), text).Length() > 0
+}
+
+// WithText is the elements of s whose text, as Text gives it, is text.
+func WithText(s *goquery.Selection, text string) *goquery.Selection {
+	return s.FilterFunction(func(_ int, e *goquery.Selection) bool { return Collapse(e.Text()) == text })
 }
 
 // Collapse makes each run of HTML whitespace in s one space, and trims it.

@@ -39,6 +39,9 @@ func TestPage(t *testing.T) {
 	if !HasText(t, page, "#unread[hidden]", "0") || HasText(t, page, "#unread", "1") {
 		t.Error("HasText")
 	}
+	if n := WithText(Find(t, page, "p"), "that cell is taken").Length(); n != 1 {
+		t.Errorf("WithText keeps %d elements, want 1", n)
+	}
 	if n := Count(t, page, "main p"); n != 2 {
 		t.Errorf("Count = %d, want 2", n)
 	}
