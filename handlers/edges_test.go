@@ -18,6 +18,7 @@ import (
 	"cacao/models"
 	"cacao/models/autoplay"
 	"cacao/models/modeltest"
+	"cacao/views/viewtest"
 )
 
 // TestClientGoneIsNotAnError: a client that went away before its page was
@@ -56,9 +57,10 @@ func TestFavicon(t *testing.T) {
 	s := newSite(t)
 	c := s.client("visitor")
 	_, body := c.get("/")
-	m := regexp.MustCompile(`<link rel="icon" href="(/static/favicon\.[0-9a-f]+\.svg)" type="image/svg\+xml">`).FindStringSubmatch(body)
+	href, _ := viewtest.Attr(t, body, `head link[rel="icon"][type="image/svg+xml"]`, "href")
+	m := regexp.MustCompile(`^(/static/favicon\.[0-9a-f]+\.svg)$`).FindStringSubmatch(href)
 	if m == nil {
-		t.Fatal("the page names no icon")
+		t.Fatalf("the page names no icon:\n%s", viewtest.Show(t, body, "head link"))
 	}
 	res, err := http.Get(s.srv.URL + "/favicon.ico")
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"cacao/engine"
 	"cacao/models"
+	"cacao/views/viewtest"
 )
 
 // TestDownloadMyData: the download holds the viewer's account, their
@@ -107,7 +108,7 @@ func TestDownloadResignedGames(t *testing.T) {
 	if st, record := status(); st != models.StatusFinished || !record {
 		t.Fatalf("the game ana resigned, over, is in her download as %q (record: %v)", st, record)
 	}
-	if _, page := s.client("anon").get("/users/ana"); !strings.Contains(page, fmt.Sprintf(`<a href="/games/%d">`, id)) {
+	if _, page := s.client("anon").get("/users/ana"); !viewtest.Has(t, page, fmt.Sprintf(`a[href="/games/%d"]`, id)) {
 		t.Fatal("ana's profile does not list the game she resigned")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/labstack/echo/v4"
 	"golang.org/x/crypto/bcrypt"
 
@@ -24,6 +25,7 @@ import (
 	"cacao/models/modeltest"
 	"cacao/views"
 	"cacao/views/i18n"
+	"cacao/views/viewtest"
 )
 
 // site is the real router on an in-memory database, served on loopback.
@@ -399,27 +401,28 @@ func finish(t *testing.T, s *site, id uint, players ...*client) {
 	t.Fatalf("game %d did not end", id)
 }
 
-var scoreRowRE = regexp.MustCompile(`(?s)<h2 id="final-h">Game over: .*?</h2>(.*?</tbody>)`)
-
 // checkFinal looks at the score page as the player sees it and checks it
 // against the engine's result, and downloads the record.
 func checkFinal(t *testing.T, s *site, c *client, id uint) {
 	t.Helper()
 	code, body := c.get(fmt.Sprintf("/games/%d", id))
-	m := scoreRowRE.FindStringSubmatch(body)
-	if code != http.StatusOK || m == nil {
+	if code != http.StatusOK || !strings.HasPrefix(viewtest.Text(t, body, "#final h2#final-h"), "Game over: ") || !viewtest.Has(t, body, "#final table tbody") {
 		t.Fatalf("no score table on the finished game's page (%d)", code)
 	}
+	// A total is the only thing in its cell, in bold.
+	totals := viewtest.Find(t, body, "#final tbody td > strong").FilterFunction(func(_ int, b *goquery.Selection) bool {
+		return b.Parent().Children().Length() == 1 && viewtest.Collapse(b.Parent().Text()) == viewtest.Collapse(b.Text())
+	})
 	_, l := s.seatOf(id, c.name)
 	res := l.Play.State().Score()
 	for i, sc := range res.Scores {
 		name := views.SeatName(i18n.En, l.Seats[i].Name, l.Seats[i].Bot)
-		if !strings.Contains(m[1], fmt.Sprintf("<td><strong>%d</strong></td>", sc.Total)) || !strings.Contains(m[1], name) {
-			t.Fatalf("score table lacks %s's total %d:\n%s", name, sc.Total, m[1])
+		if viewtest.WithText(totals, fmt.Sprint(sc.Total)).Length() == 0 || !strings.Contains(viewtest.Text(t, body, "#final"), name) {
+			t.Fatalf("score table lacks %s's total %d:\n%s", name, sc.Total, viewtest.Show(t, body, "#final tbody"))
 		}
 	}
-	if !strings.Contains(m[1], "winner") {
-		t.Fatal("score table names no winner")
+	if !viewtest.HasText(t, body, "#final .standing.winner .status", "winner") {
+		t.Fatalf("score table names no winner:\n%s", viewtest.Show(t, body, "#final .standings"))
 	}
 	code, rec := c.get(fmt.Sprintf("/games/%d/record.json", id))
 	if code != http.StatusOK {
@@ -447,7 +450,7 @@ func playAgainstBots(t *testing.T, seats []string) {
 	ana := s.signup("ana")
 	id := ana.createGame(seats...)
 	code, body := ana.get(fmt.Sprintf("/games/%d", id))
-	if code != http.StatusOK || !strings.Contains(body, `id="board"`) || !strings.Contains(body, "Your hand") {
+	if code != http.StatusOK || !viewtest.Has(t, body, "#board") || !strings.Contains(body, "Your hand") {
 		t.Fatalf("game page: %d", code)
 	}
 	finish(t, s, id, ana)
@@ -468,7 +471,8 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 	if m == nil {
 		t.Fatal("no invite link on the open game's page")
 	}
-	if code, body := bob.get("/join/" + m[1]); code != http.StatusOK || !strings.Contains(body, `<a href="/users/ana">ana</a>, (open)`) || !strings.Contains(body, "Take a seat") {
+	if code, body := bob.get("/join/" + m[1]); code != http.StatusOK || !viewtest.HasText(t, body, `p a[href="/users/ana"]`, "ana") ||
+		!strings.Contains(viewtest.Text(t, body, `p:has(a[href="/users/ana"])`), "ana, (open)") || !strings.Contains(body, "Take a seat") {
 		t.Fatalf("invite page: %d", code)
 	}
 	if code, _ := bob.get("/join/0123456789abcdef0123456789abcdef"); code != http.StatusNotFound {
@@ -545,7 +549,7 @@ func TestAuthorization(t *testing.T) {
 	}
 	// Not signed in: a watcher of the public game (no hand), 401 for a post.
 	anon := s.client("anon")
-	if code, body := anon.get(fmt.Sprintf("/games/%d", id)); code != http.StatusOK || strings.Contains(body, `id="hand"`) || strings.Contains(body, "<h1>Log in</h1>") {
+	if code, body := anon.get(fmt.Sprintf("/games/%d", id)); code != http.StatusOK || viewtest.Has(t, body, "#hand") || viewtest.HasText(t, body, "h1", "Log in") {
 		t.Errorf("anonymous game page: %d", code)
 	}
 	if code, _ := anon.post(fmt.Sprintf("/games/%d/turn", id), form()); code != http.StatusUnauthorized {
@@ -599,7 +603,7 @@ func TestDoubleSubmitCommitsOnce(t *testing.T) {
 		t.Fatalf("first submit: %d", code)
 	}
 	code, body := ana.post(fmt.Sprintf("/games/%d/turn", id), form)
-	if code != http.StatusConflict || !strings.Contains(body, "moved on") || !strings.Contains(body, `id="board"`) {
+	if code != http.StatusConflict || !strings.Contains(body, "moved on") || !viewtest.Has(t, body, "#board") {
 		t.Fatalf("second submit: %d; want 409 with the fresh board", code)
 	}
 	if n := s.turnsBy(id, seat); n != 1 {
@@ -619,7 +623,7 @@ func TestHTMXFragments(t *testing.T) {
 	}
 	for _, u := range steps {
 		code, body := ana.htmx("GET", u, nil)
-		if code != http.StatusOK || strings.Contains(body, "<html") || !strings.HasPrefix(strings.TrimSpace(body), `<div id="game-main"`) {
+		if code != http.StatusOK || strings.Contains(body, "<html") || !startsWith(t, body, "div#game-main") {
 			t.Fatalf("htmx %s: %d, not a fragment:\n%.300s", u, code, body)
 		}
 		code, body = ana.get(u)
@@ -637,22 +641,22 @@ func TestHTMXFragments(t *testing.T) {
 	// step takes the address in place, adding no page to the history; the
 	// steps' links do not repeat it, and the forms and the live refetch do
 	// not take the address.
-	if !strings.Contains(body, `<div id="game-main" hx-target="#game-main" hx-select="#game-main" hx-swap="outerHTML" hx-replace-url="true"`) {
+	if !viewtest.Has(t, body, `div#game-main[hx-target="#game-main"][hx-select="#game-main"][hx-swap="outerHTML"][hx-replace-url="true"]`) {
 		t.Fatalf("the game area does not say how its requests swap:\n%.300s", body)
 	}
-	if strings.Count(body, `hx-target=`) != 1 || strings.Count(body, `hx-replace-url="true"`) != 1 || strings.Contains(body, `hx-push-url`) {
-		t.Fatal("parts of the game area repeat how they swap")
+	if viewtest.Count(t, body, "[hx-target]") != 1 || viewtest.Count(t, body, `[hx-replace-url="true"]`) != 1 || viewtest.Has(t, body, "[hx-push-url]") {
+		t.Fatalf("parts of the game area repeat how they swap:\n%s", viewtest.Show(t, body, "[hx-target], [hx-replace-url], [hx-push-url]"))
 	}
-	for _, re := range []string{`<form[^>]*hx-post=[^>]*>`, `<span hidden hx-trigger=[^>]*>`} {
-		tags := regexp.MustCompile(re).FindAllString(body, -1)
-		if len(tags) == 0 {
-			t.Fatalf("no %s in the answer to choosing a cell", re)
+	for _, sel := range []string{"form[hx-post]", "span[hidden][hx-trigger]"} {
+		tags := viewtest.Find(t, body, sel)
+		if tags.Length() == 0 {
+			t.Fatalf("no %s in the answer to choosing a cell", sel)
 		}
-		for _, tag := range tags {
-			if !strings.Contains(tag, `hx-replace-url="false"`) {
-				t.Errorf("%s would take the address", tag)
+		tags.Each(func(_ int, tag *goquery.Selection) {
+			if v, _ := tag.Attr("hx-replace-url"); v != "false" {
+				t.Errorf("a %s would take the address (hx-replace-url=%q): %v", sel, v, tag.Nodes[0].Attr)
 			}
-		}
+		})
 	}
 	if !strings.Contains(body, "Confirm move") || !strings.Contains(body, "If you confirm") {
 		t.Fatal("choosing a cell does not offer the preview and the confirm button")
@@ -727,7 +731,7 @@ func TestNamesAreEscaped(t *testing.T) {
 	c := s.client("x")
 	c.get("/signup")
 	code, body := c.post("/signup", url.Values{"username": {"<b>bo</b>"}, "password": {"password-1"}})
-	if code != http.StatusUnprocessableEntity || strings.Contains(body, "<b>bo</b>") {
+	if code != http.StatusUnprocessableEntity || viewtest.HasText(t, body, "b", "bo") {
 		t.Fatalf("a username with HTML: %d", code)
 	}
 }
@@ -743,12 +747,12 @@ func TestLogout(t *testing.T) {
 	if code, body := ana.post("/logout", nil); code != http.StatusOK || !strings.Contains(body, "Sign up") {
 		t.Fatalf("logout: %d", code)
 	}
-	if _, body := ana.get("/settings"); !strings.Contains(body, "<h1>Log in</h1>") {
+	if _, body := ana.get("/settings"); !viewtest.HasText(t, body, "h1", "Log in") {
 		t.Fatal("still signed in after logging out")
 	}
 	replay := s.client("replay")
 	replay.http.Jar.SetCookies(u, old)
-	if _, body := replay.get("/settings"); !strings.Contains(body, "<h1>Log in</h1>") {
+	if _, body := replay.get("/settings"); !viewtest.HasText(t, body, "h1", "Log in") {
 		t.Fatal("the session cookie from before logging out still works")
 	}
 }
@@ -763,12 +767,12 @@ func TestNext(t *testing.T) {
 	// Two games against bots wait on ana: the older first.
 	first := ana.createGame("greedy", "none", "none")
 	second := ana.createGame("random", "none", "none")
-	if _, body := ana.get("/next"); !strings.Contains(body, fmt.Sprintf("<h1>Game %d</h1>", first)) {
+	if _, body := ana.get("/next"); !viewtest.HasText(t, body, "h1", fmt.Sprintf("Game %d", first)) {
 		t.Fatalf("/next did not open game %d", first)
 	}
 	r := engine.NewRand(1)
 	ana.act(first, r)
-	if _, body := ana.get("/next"); !strings.Contains(body, fmt.Sprintf("<h1>Game %d</h1>", second)) {
+	if _, body := ana.get("/next"); !viewtest.HasText(t, body, "h1", fmt.Sprintf("Game %d", second)) {
 		t.Fatalf("after moving in game %d, /next did not open game %d", first, second)
 	}
 	if _, body := bob.get("/next"); !strings.Contains(body, "No game is waiting for you.") {
@@ -787,19 +791,37 @@ func TestHomeListsLatestFinished(t *testing.T) {
 		finish(t, s, ana.createGame("greedy"), ana)
 	}
 	ana.createGame("greedy")
-	rows := regexp.MustCompile(`<tr><td><a href="/games/\d+">`)
-	finished := regexp.MustCompile(`class="result"`)
 	_, home := ana.get("/")
-	if n := len(rows.FindAllString(home, -1)); n != 11 || len(finished.FindAllString(home, -1)) != 10 {
-		t.Fatalf("the home page lists %d games, %d finished; want 11, 10", n, len(finished.FindAllString(home, -1)))
+	if n, f := gameRows(t, home), viewtest.Count(t, home, ".result"); n != 11 || f != 10 {
+		t.Fatalf("the home page lists %d games, %d finished; want 11, 10", n, f)
 	}
-	if !strings.Contains(home, `<a href="/?finished=all" id="all-finished">Show 2 more finished games</a>`) || !strings.Contains(home, `hx-get="/"`) {
-		t.Fatal("no link to the other finished games")
+	if !viewtest.HasText(t, home, `a#all-finished[href="/?finished=all"]`, "Show 2 more finished games") || !viewtest.Has(t, home, `[hx-get="/"]`) {
+		t.Fatalf("no link to the other finished games:\n%s", viewtest.Show(t, home, "#all-finished"))
 	}
 	_, all := ana.get("/?finished=all")
-	if n := len(rows.FindAllString(all, -1)); n != 12 || len(finished.FindAllString(all, -1)) != 12 || strings.Contains(all, `id="all-finished"`) || !strings.Contains(all, `hx-get="/?finished=all"`) {
+	if n := gameRows(t, all); n != 12 || viewtest.Count(t, all, ".result") != 12 || viewtest.Has(t, all, "#all-finished") || !viewtest.Has(t, all, `[hx-get="/?finished=all"]`) {
 		t.Fatalf("the page of finished games lists %d, want the 12, and refetches itself", n)
 	}
+}
+
+// gameRows is how many rows of a page's tables open with a link to a game.
+func gameRows(t testing.TB, page string) int {
+	t.Helper()
+	return viewtest.Find(t, page, "tr > td:first-child > a:first-child").FilterFunction(func(_ int, a *goquery.Selection) bool {
+		return gameHrefRE.MatchString(a.AttrOr("href", ""))
+	}).Length()
+}
+
+var gameHrefRE = regexp.MustCompile(`^/games/\d+$`)
+
+// startsWith tells whether the first thing in page (past white space) is an
+// element selector matches.
+func startsWith(t testing.TB, page, selector string) bool {
+	t.Helper()
+	first := viewtest.Parse(t, page).Contents().FilterFunction(func(_ int, n *goquery.Selection) bool {
+		return goquery.NodeName(n) != "#text" || viewtest.Collapse(n.Text()) != ""
+	}).First()
+	return first.Is(selector)
 }
 
 // TestHomePagesGames: the games not over come 30 a page, with links to
@@ -813,13 +835,12 @@ func TestHomePagesGames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rows := regexp.MustCompile(`<tr><td><a href="/games/\d+">`)
 	_, home := ana.get("/")
-	if n := len(rows.FindAllString(home, -1)); n != 30 || !strings.Contains(home, `<a href="/?from=30">Next page</a>`) || !strings.Contains(home, "1–30 of 32") {
+	if n := gameRows(t, home); n != 30 || !viewtest.HasText(t, home, `a[href="/?from=30"]`, "Next page") || !strings.Contains(home, "1–30 of 32") {
 		t.Fatalf("the first page lists %d games:\n%s", n, home)
 	}
 	_, next := ana.get("/?from=30")
-	if n := len(rows.FindAllString(next, -1)); n != 2 || !strings.Contains(next, `<a href="/">Previous page</a>`) || !strings.Contains(next, `hx-get="/?from=30"`) {
+	if n := gameRows(t, next); n != 2 || !viewtest.HasText(t, next, `a[href="/"]`, "Previous page") || !viewtest.Has(t, next, `[hx-get="/?from=30"]`) {
 		t.Fatalf("the second page lists %d games:\n%s", n, next)
 	}
 }
@@ -833,16 +854,16 @@ func TestHandSlot(t *testing.T) {
 	base := fmt.Sprintf("/games/%d?tile=%s&rot=0", id, pl.Tile)
 	for _, bad := range []string{"x", "-1", "99"} {
 		code, body := ana.get(base + "&slot=" + bad)
-		if code != http.StatusOK || !strings.Contains(body, "unknown place in the hand") || strings.Contains(body, `aria-current="true"`) {
+		if code != http.StatusOK || !strings.Contains(body, "unknown place in the hand") || viewtest.Has(t, body, `[aria-current="true"]`) {
 			t.Fatalf("slot=%s: %d, want the page with a sentence and nothing chosen:\n%.300s", bad, code, body)
 		}
 	}
 	_, body := ana.get(base + "&slot=5")
-	if strings.Contains(body, `class="error"`) || !regexp.MustCompile(`aria-current="true"[^>]*data-tile="`+pl.Tile.String()+`"`).MatchString(body) {
+	if viewtest.Has(t, body, ".error") || !viewtest.Has(t, body, `[aria-current="true"][data-tile="`+pl.Tile.String()+`"]`) {
 		t.Fatalf("slot=5 (no such place) should mark the first %s:\n%s", pl.Tile, body)
 	}
 	cell := fmt.Sprintf("&at=%d,%d", pl.At.X, pl.At.Y)
-	if _, body = ana.get(base + "&slot=2" + cell); !strings.Contains(body, "Confirm move") || strings.Contains(body, `name="slot"`) {
+	if _, body = ana.get(base + "&slot=2" + cell); !strings.Contains(body, "Confirm move") || viewtest.Has(t, body, `[name="slot"]`) {
 		t.Fatal("the confirm form should be offered, without the slot")
 	}
 }
@@ -856,7 +877,6 @@ func TestHandSlotFollowsTheCells(t *testing.T) {
 	ana := s.signup("ana")
 	id := ana.createGame("greedy", "none", "none")
 	r := engine.NewRand(11)
-	links := regexp.MustCompile(`<a href="([^"]*)"[^>]*(?:class="cell"|id="place-)`)
 	for moves := 0; moves < 40; moves++ {
 		seat, l := s.seatOf(id, "ana")
 		st := l.Play.State()
@@ -892,13 +912,13 @@ func TestHandSlotFollowsTheCells(t *testing.T) {
 				u = base + "&tile=" + pl.Tile.String()
 			}
 			_, body := ana.htmx("GET", u, nil)
-			found := links.FindAllStringSubmatch(body, -1)
-			if len(found) == 0 {
+			found := viewtest.Find(t, body, `a.cell[href], a[id^="place-"][href]`)
+			if found.Length() == 0 {
 				t.Fatalf("%s: no cells offered", u)
 			}
-			for _, f := range found {
-				if has := strings.Contains(f[1], fmt.Sprintf("slot=%d&", slot)); has != with {
-					t.Fatalf("%s: a cell leads to %s", u, f[1])
+			for _, href := range found.Map(func(_ int, a *goquery.Selection) string { return a.AttrOr("href", "") }) {
+				if has := strings.Contains(href, fmt.Sprintf("slot=%d&", slot)); has != with {
+					t.Fatalf("%s: a cell leads to %s", u, href)
 				}
 			}
 		}
@@ -932,13 +952,13 @@ func TestInvitationsPaged(t *testing.T) {
 			t.Fatal(i, err)
 		}
 	}
-	accepts := regexp.MustCompile(`/join"`)
+	accepts := `form[action$="/join"]`
 	_, home := ana.get("/")
-	if n := len(accepts.FindAllString(home, -1)); n != 30 || !strings.Contains(home, `<a href="/?inv=30">Next page</a>`) {
+	if n := viewtest.Count(t, home, accepts); n != 30 || !viewtest.HasText(t, home, `a[href="/?inv=30"]`, "Next page") {
 		t.Fatalf("the first page lists %d invitations", n)
 	}
 	_, next := ana.get("/?inv=30")
-	if n := len(accepts.FindAllString(next, -1)); n != 2 || !strings.Contains(next, `hx-get="/?inv=30"`) {
+	if n := viewtest.Count(t, next, accepts); n != 2 || !viewtest.Has(t, next, `[hx-get="/?inv=30"]`) {
 		t.Fatalf("the second page lists %d invitations", n)
 	}
 }
@@ -956,13 +976,13 @@ func TestLobbyPaged(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	joins := regexp.MustCompile(`/join"`)
+	joins := `form[action$="/join"]`
 	_, home := ana.get("/")
-	if n := len(joins.FindAllString(home, -1)); n != 30 || !strings.Contains(home, `<a href="/?open=30">Next page</a>`) {
+	if n := viewtest.Count(t, home, joins); n != 30 || !viewtest.HasText(t, home, `a[href="/?open=30"]`, "Next page") {
 		t.Fatalf("the lobby's first page lists %d games", n)
 	}
 	_, next := ana.get("/?open=30")
-	if n := len(joins.FindAllString(next, -1)); n != 2 || !strings.Contains(next, `<a href="/">Previous page</a>`) || !strings.Contains(next, `hx-get="/?open=30"`) {
+	if n := viewtest.Count(t, next, joins); n != 2 || !viewtest.HasText(t, next, `a[href="/"]`, "Previous page") || !viewtest.Has(t, next, `[hx-get="/?open=30"]`) {
 		t.Fatalf("the lobby's second page lists %d games", n)
 	}
 }
