@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -802,6 +803,13 @@ func TestHomeListsLatestFinished(t *testing.T) {
 	if n := gameRows(t, all); n != 12 || viewtest.Count(t, all, ".result") != 12 || viewtest.Has(t, all, "#all-finished") || !viewtest.Has(t, all, `[hx-get="/?finished=all"]`) {
 		t.Fatalf("the page of finished games lists %d, want the 12, and refetches itself", n)
 	}
+}
+
+// errorSays tells whether an error of the page (a p.error, or a span of a
+// list) says want.
+func errorSays(t testing.TB, page, want string) bool {
+	t.Helper()
+	return slices.ContainsFunc(viewtest.Texts(t, page, ".error"), func(e string) bool { return strings.Contains(e, want) })
 }
 
 // gameRows is how many rows of a page's tables open with a link to a game.

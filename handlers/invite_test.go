@@ -2,13 +2,14 @@ package handlers_test
 
 import (
 	"fmt"
-	"html"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"cacao/views/viewtest"
 )
 
 // TestInviteLinkThroughSignUp: a visitor who is not signed in opens an
@@ -28,11 +29,11 @@ func TestInviteLinkThroughSignUp(t *testing.T) {
 	visitor := s.client("cyd")
 	code, body := visitor.get(m)
 	next := url.QueryEscape(m)
-	if code != http.StatusOK || !strings.Contains(body, "ana invites you to a game of Cacao.") || !strings.Contains(body, `href="/signup?next=`+next+`"`) || !strings.Contains(body, `href="/login?next=`+next+`"`) {
+	if code != http.StatusOK || !strings.Contains(body, "ana invites you to a game of Cacao.") || !viewtest.Has(t, body, `a[href="/signup?next=`+next+`"]`) || !viewtest.Has(t, body, `a[href="/login?next=`+next+`"]`) {
 		t.Fatalf("the invitation to a signed-out visitor: %d\n%s", code, body)
 	}
 	_, body = visitor.get("/signup?next=" + next)
-	if !strings.Contains(body, `name="next" value="`+m+`"`) || !strings.Contains(body, `href="/login?next=`+next+`"`) {
+	if !viewtest.Has(t, body, `form input[name="next"][value="`+m+`"]`) || !viewtest.Has(t, body, `a[href="/login?next=`+next+`"]`) {
 		t.Fatal("the sign-up form does not keep the invitation")
 	}
 	code, body = visitor.post("/signup", url.Values{"username": {"cyd"}, "password": {"secret-cyd"}, "next": {m}})
@@ -50,7 +51,7 @@ func TestInviteLinkThroughSignUp(t *testing.T) {
 	page := fmt.Sprintf("/games/%d?tile=2101&rot=1", id)
 	stranger := s.client("ana")
 	_, body = stranger.get(page)
-	if !strings.Contains(body, `name="next" value="`+html.EscapeString(page)+`"`) {
+	if !viewtest.Has(t, body, `form input[name="next"][value="`+page+`"]`) {
 		t.Fatalf("the log-in form lost part of the address %s", page)
 	}
 }
@@ -71,7 +72,7 @@ func TestPrivateTable(t *testing.T) {
 	var id uint
 	fmt.Sscan(m[1], &id)
 	join := fmt.Sprintf("/games/%d/join", id)
-	if _, home := bob.get("/"); strings.Contains(home, join) || strings.Contains(home, fmt.Sprintf(`href="/games/%d"`, id)) {
+	if _, home := bob.get("/"); strings.Contains(home, join) || viewtest.Has(t, home, fmt.Sprintf(`[href="/games/%d"]`, id)) {
 		t.Fatal("the private table is listed for bob")
 	}
 	if code, body := bob.post(join, nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "this table is private") {

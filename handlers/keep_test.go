@@ -2,14 +2,16 @@ package handlers_test
 
 import (
 	"fmt"
-	"html"
 	"io"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"cacao/views/viewtest"
 )
 
 // ask sends a request with c's cookies and the given headers (a form body
@@ -53,24 +55,25 @@ func TestStepsAnswerWhatTheyChange(t *testing.T) {
 	s := newSite(t)
 	id, ana, _ := s.midGame()
 	full := ana.step(t, fmt.Sprintf("/games/%d", id))
-	if strings.Contains(full, `id="place-cells"`) {
+	if viewtest.Has(t, full, "#place-cells") {
 		t.Fatal("a page without a tile chosen shows places")
 	}
-	turn := []string{`<div id="game-turn"`, `id="play"`, `id="hand"`, `<g id="tiles"><defs>`, `<ul id="cells"><li>`, `<fieldset class="zoom">`}
-	rest := []string{`<div id="game-main"`, `id="villages-h"`, `<ul class="log"`}
+	// The parts, by CSS selector: a list or group is there with its items.
+	turn := []string{"div#game-turn", "#play", "#hand", "g#tiles > defs:first-child", "ul#cells > li:first-child", "fieldset.zoom"}
+	rest := []string{"div#game-main", "#villages-h", "ul.log"}
 	has := func(name, body string, parts ...string) {
 		t.Helper()
 		for _, p := range parts {
-			if !strings.Contains(body, p) {
-				t.Fatalf("%s lacks %q:\n%s", name, p, body)
+			if !viewtest.Has(t, body, p) {
+				t.Fatalf("%s lacks %s:\n%s", name, p, body)
 			}
 		}
 	}
 	lacks := func(name, body string, parts ...string) {
 		t.Helper()
 		for _, p := range parts {
-			if strings.Contains(body, p) {
-				t.Fatalf("%s has %q, which a step does not change:\n%s", name, p, body)
+			if viewtest.Has(t, body, p) {
+				t.Fatalf("%s has %s, which a step does not change:\n%s", name, p, viewtest.Show(t, body, p))
 			}
 		}
 	}
@@ -87,25 +90,27 @@ func TestStepsAnswerWhatTheyChange(t *testing.T) {
 	// A tile that fits somewhere as dealt.
 	var tileBody string
 	var cells []string
-	for _, m := range regexp.MustCompile(`hx-get="([^"]+)"[^>]*data-tile=`).FindAllStringSubmatch(full, -1) {
-		body := step("a tile step", html.UnescapeString(m[1]))
-		if cl := regexp.MustCompile(`<a href="([^"]+)"[^>]*class="cell"`).FindAllStringSubmatch(body, -1); len(cl) > 1 {
-			tileBody = body
-			for _, c := range cl {
-				cells = append(cells, html.UnescapeString(c[1]))
-			}
+	href := func(attr string) func(int, *goquery.Selection) string {
+		return func(_ int, s *goquery.Selection) string { return s.AttrOr(attr, "") }
+	}
+	for _, tile := range viewtest.Find(t, full, "[hx-get][data-tile]").Map(href("hx-get")) {
+		body := step("a tile step", tile)
+		if cl := viewtest.Find(t, body, "a.cell[href]").Map(href("href")); len(cl) > 1 {
+			tileBody, cells = body, cl
 			break
 		}
 	}
 	if tileBody == "" {
 		t.Fatal("no tile of ana's hand has two places as dealt: the test checks nothing")
 	}
-	has("a tile step", tileBody, `<g id="place-cells"><a`, `<ul id="place-list"><li>`, `aria-current="true"`)
+	has("a tile step", tileBody, "g#place-cells > a:first-child", "ul#place-list > li:first-child", `[aria-current="true"]`)
 	body := step("a cell step", cells[1])
-	has("a cell step", body, `<g id="place-cells"><a`, `<ul id="place-list"><li>`, `class="chosen"`, `/turn"`)
+	has("a cell step", body, "g#place-cells > a:first-child", "ul#place-list > li:first-child", ".chosen", `form[action$="/turn"]`)
 	u, _ := url.Parse(cells[1])
 	xy := strings.Split(u.Query().Get("at"), ",")
-	has("a cell step", body, fmt.Sprintf("<p id=\"chosen-place\">Place at (%s,\u00a0%s) (chosen)</p>", xy[0], xy[1]))
+	if want := fmt.Sprintf("Place at (%s,\u00a0%s) (chosen)", xy[0], xy[1]); !viewtest.HasText(t, body, "p#chosen-place", want) {
+		t.Fatalf("the cell step does not name the cell chosen (%q):\n%s", want, viewtest.Show(t, body, "#chosen-place"))
+	}
 
 	// From a page of an older version, or to a cell no tile fits: the
 	// whole game area, as htmx's attributes on it ask.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"cacao/models"
 	"cacao/views"
 	"cacao/views/i18n"
+	"cacao/views/viewtest"
 )
 
 // getLang fetches a page with an Accept-Language header.
@@ -23,14 +25,16 @@ func (c *client) getLang(path, accept string) (int, string) {
 	return c.do(req)
 }
 
-var htmlTagRE = regexp.MustCompile(`<html lang="([^"]+)" dir="([^"]+)">`)
-
-func pageLang(body string) string {
-	m := htmlTagRE.FindStringSubmatch(body)
-	if m == nil {
+// pageLang is the language and direction of a page's <html> ("fa rtl"),
+// "" if it does not say both.
+func pageLang(t testing.TB, body string) string {
+	t.Helper()
+	lang, ok1 := viewtest.Attr(t, body, "html", "lang")
+	dir, ok2 := viewtest.Attr(t, body, "html", "dir")
+	if !ok1 || !ok2 {
 		return ""
 	}
-	return m[1] + " " + m[2]
+	return lang + " " + dir
 }
 
 // TestLanguageFromBrowser: a visitor gets the language their browser
@@ -46,8 +50,8 @@ func TestLanguageFromBrowser(t *testing.T) {
 	}
 	for _, cs := range cases {
 		code, body := c.getLang("/", cs.accept)
-		if code != http.StatusOK || pageLang(body) != cs.want || !strings.Contains(body, cs.text) {
-			t.Errorf("Accept-Language %q: %d, page %q, want %q with %q", cs.accept, code, pageLang(body), cs.want, cs.text)
+		if code != http.StatusOK || pageLang(t, body) != cs.want || !strings.Contains(body, cs.text) {
+			t.Errorf("Accept-Language %q: %d, page %q, want %q with %q", cs.accept, code, pageLang(t, body), cs.want, cs.text)
 		}
 	}
 }
@@ -62,8 +66,8 @@ func TestLanguageSetting(t *testing.T) {
 	if code, _ := c.post("/language", url.Values{"lang": {"fa"}, "next": {"/login"}}); code != http.StatusOK {
 		t.Fatalf("set language: %d", code)
 	}
-	if _, body := c.getLang("/login", "en"); pageLang(body) != "fa rtl" {
-		t.Fatalf("the chosen language does not stick for a visitor: %q", pageLang(body))
+	if _, body := c.getLang("/login", "en"); pageLang(t, body) != "fa rtl" {
+		t.Fatalf("the chosen language does not stick for a visitor: %q", pageLang(t, body))
 	}
 	// A language chosen before signing up becomes the account's.
 	c.get("/signup")
@@ -72,8 +76,8 @@ func TestLanguageSetting(t *testing.T) {
 		t.Fatalf("the language chosen before signing up is not the account's: %+v", u)
 	}
 	ana := s.signup("ana")
-	if code, body := ana.post("/language", url.Values{"lang": {"klingon"}}); code != http.StatusUnprocessableEntity || pageLang(body) != "en ltr" {
-		t.Fatalf("unknown language: %d %q", code, pageLang(body))
+	if code, body := ana.post("/language", url.Values{"lang": {"klingon"}}); code != http.StatusUnprocessableEntity || pageLang(t, body) != "en ltr" {
+		t.Fatalf("unknown language: %d %q", code, pageLang(t, body))
 	}
 	ana.post("/language", url.Values{"lang": {"zh-Hant"}})
 	// Another browser of the same account (a fresh client logging in)
@@ -81,8 +85,8 @@ func TestLanguageSetting(t *testing.T) {
 	other := s.client("ana")
 	other.get("/login")
 	other.post("/login", url.Values{"username": {"ana"}, "password": {"secret-ana"}})
-	if _, body := other.getLang("/settings", "fa"); pageLang(body) != "zh-Hant ltr" || !strings.Contains(body, "<option value=\"zh-Hant\" lang=\"zh-Hant\" selected>") {
-		t.Fatalf("the account's language is not used: %q", pageLang(body))
+	if _, body := other.getLang("/settings", "fa"); pageLang(t, body) != "zh-Hant ltr" || !viewtest.Has(t, body, `option[value="zh-Hant"][lang="zh-Hant"][selected]`) {
+		t.Fatalf("the account's language is not used: %q", pageLang(t, body))
 	}
 }
 
@@ -92,22 +96,22 @@ func TestGameInPersian(t *testing.T) {
 	id, ana, _ := s.midGame()
 	ana.post("/language", url.Values{"lang": {"fa"}})
 	_, body := ana.get(fmt.Sprintf("/games/%d", id))
-	if pageLang(body) != "fa rtl" {
-		t.Fatalf("game page language %q", pageLang(body))
+	if pageLang(t, body) != "fa rtl" {
+		t.Fatalf("game page language %q", pageLang(t, body))
 	}
-	main := body[strings.Index(body, "<main"):]
-	for _, want := range []string{"گزارش بازی", "<h1>" + i18n.Fa.T("Game %d", int(id)) + "</h1>"} {
-		if !strings.Contains(main, want) {
-			t.Errorf("the Persian game page lacks %q", want)
-		}
+	main := viewtest.Text(t, body, "main")
+	if !strings.Contains(main, "گزارش بازی") {
+		t.Errorf("the Persian game page lacks %q", "گزارش بازی")
 	}
-	if strings.Contains(main, "<h1>Game ") || !strings.ContainsAny(main, "۰۱۲۳۴۵۶۷۸۹") {
+	if h1 := i18n.Fa.T("Game %d", int(id)); !viewtest.HasText(t, body, "main h1", h1) {
+		t.Errorf("the Persian game page lacks the heading %q:\n%s", h1, viewtest.Show(t, body, "main h1"))
+	}
+	if slices.ContainsFunc(viewtest.Texts(t, body, "main h1"), func(h string) bool { return strings.HasPrefix(h, "Game ") }) || !strings.ContainsAny(main, "۰۱۲۳۴۵۶۷۸۹") {
 		t.Error("the Persian game page does not write its numbers in Persian digits")
 	}
 	// The log's numbers are Persian: no ASCII digit is left in the log
 	// but in the tile codes.
-	log := main[strings.Index(main, `<ul class="log"`):]
-	log = log[:strings.Index(log, "</ul>")]
+	log := viewtest.Text(t, body, "main ul.log")
 	if m := regexp.MustCompile(`\(-?[0-9]+`).FindString(log); m != "" {
 		t.Errorf("the Persian log writes a cell with ASCII digits: %q", m)
 	}
@@ -120,14 +124,14 @@ func TestRulesPageInEachLanguage(t *testing.T) {
 	seen := map[string]bool{}
 	for _, accept := range []string{"en", "zh-TW", "zh-CN", "fa"} {
 		code, body := c.getLang("/rules", accept)
-		h1 := regexp.MustCompile(`<article class="rules card">\s*<h1>([^<]+)</h1>`).FindStringSubmatch(body)
-		if code != http.StatusOK || h1 == nil {
+		h1 := viewtest.Text(t, body, "article.rules.card > h1:first-child")
+		if code != http.StatusOK || h1 == "" {
 			t.Fatalf("rules in %s: %d, no heading", accept, code)
 		}
-		if seen[h1[1]] {
-			t.Errorf("rules in %s repeat another language's heading %q", accept, h1[1])
+		if seen[h1] {
+			t.Errorf("rules in %s repeat another language's heading %q", accept, h1)
 		}
-		seen[h1[1]] = true
+		seen[h1] = true
 	}
 }
 
@@ -162,20 +166,20 @@ func TestLiveRefetchAnnouncesMoves(t *testing.T) {
 	for mover.act(id, r) {
 	}
 	code, body := watcher.htmx("GET", fmt.Sprintf("/games/%d?live=1&from=%d", id, before-1), nil)
-	if code != http.StatusOK || !strings.Contains(body, `<div id="announce" hidden><p>`+mover.name) {
+	if code != http.StatusOK || !strings.HasPrefix(viewtest.Text(t, body, "div#announce[hidden] > p:first-child"), mover.name) {
 		t.Fatalf("live refetch: %d, no announcement of %s's move\n%s", code, mover.name, body)
 	}
-	if strings.Contains(body, "autofocus") {
+	if viewtest.Has(t, body, "[autofocus]") {
 		t.Error("a live refetch moves focus")
 	}
 	_, l = s.seatOf(id, watcher.name)
 	tile := l.Play.State().View(l.Play.State().Current()).Hand[0]
 	_, body = watcher.htmx("GET", fmt.Sprintf("/games/%d?tile=%s&rot=0", id, tile), nil)
-	focus := `id="rotate"[^>]*autofocus|autofocus[^>]*id="rotate"`
+	focus := "#rotate[autofocus]"
 	if len(tile.Rotations()) == 1 { // 1-1-1-1 does not turn: no Rotate, the tile keeps the focus
-		focus = `autofocus[^>]*data-tile="` + tile.String() + `"`
+		focus = `[autofocus][data-tile="` + tile.String() + `"]`
 	}
-	if !regexp.MustCompile(focus).MatchString(body) {
+	if !viewtest.Has(t, body, focus) {
 		t.Errorf("after choosing a tile, focus does not go to the rotate button (or the tile that does not turn)\n%s", body)
 	}
 }
@@ -220,8 +224,7 @@ func TestGameLogPage(t *testing.T) {
 		t.Fatalf("the game has only %d entries: the test needs more than %d", n, views.LogShown)
 	}
 	_, body := ana.get(fmt.Sprintf("/games/%d", id))
-	log := body[strings.Index(body, `<ul class="log"`):]
-	log = log[:strings.Index(log, "</ul>")]
+	entries := viewtest.Find(t, body, "ul.log").First().Children()
 	// Each turn is numbered as the engine counts turns (the choices made
 	// about a turn's workers are not).
 	first := -1
@@ -231,15 +234,17 @@ func TestGameLogPage(t *testing.T) {
 			break
 		}
 	}
-	if got := strings.Count(log, "<li"); got != views.LogShown || !strings.Contains(log, fmt.Sprintf(`<li><span class="turn-no">Turn %d</span>`, first)) {
-		t.Fatalf("the game page's log has %d entries (want the last %d, the first turn numbered %d): %.200s", got, views.LogShown, first, log)
+	// A turn's entry opens with its number.
+	turnNo := "li:not([class]) > span.turn-no:first-child"
+	if got := entries.Filter("li").Length(); got != views.LogShown || viewtest.WithText(entries.Find(turnNo), fmt.Sprintf("Turn %d", first)).Length() == 0 {
+		t.Fatalf("the game page's log has %d entries (want the last %d, the first turn numbered %d):\n%s", got, views.LogShown, first, viewtest.Show(t, body, "ul.log"))
 	}
-	if !strings.Contains(body, fmt.Sprintf(`href="/games/%d/log"`, id)) || !strings.Contains(body, fmt.Sprintf("The whole log (%d entries)", n)) {
+	if !viewtest.HasText(t, body, fmt.Sprintf(`a[href="/games/%d/log"]`, id), fmt.Sprintf("The whole log (%d entries)", n)) {
 		t.Fatal("no link to the whole log")
 	}
 	code, whole := ana.get(fmt.Sprintf("/games/%d/log", id))
-	wlog := whole[strings.Index(whole, `<ul class="log"`):]
-	if code != http.StatusOK || strings.Count(wlog[:strings.Index(wlog, "</ul>")], "<li") != n || !strings.Contains(wlog, `<li><span class="turn-no">Turn 1</span>`) {
+	wlog := viewtest.Find(t, whole, "ul.log").First().Children()
+	if code != http.StatusOK || wlog.Filter("li").Length() != n || viewtest.WithText(wlog.Find(turnNo), "Turn 1").Length() == 0 {
 		t.Fatalf("the whole log: %d, want %d entries", code, n)
 	}
 	if code, _ := s.client("nobody").get(fmt.Sprintf("/games/%d/log", id)); code != http.StatusOK {
@@ -315,7 +320,7 @@ func TestBotNamedInPersian(t *testing.T) {
 			t.Errorf("the Persian %s does not name the bot %q", what, name)
 		}
 	}
-	if log := page[strings.Index(page, `<ul class="log"`):]; !strings.Contains(log, html.EscapeString(name)) {
+	if log := viewtest.Text(t, page, "ul.log"); !strings.Contains(log, name) {
 		t.Error("the Persian log does not name the bot in Persian")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cacao/engine"
+	"cacao/views/viewtest"
 )
 
 // events opens a game's event stream as a browser would, with the
@@ -122,8 +123,8 @@ func TestLiveUpdates(t *testing.T) {
 
 	// The page subscribes, and knows how to refetch its own view.
 	_, page := watcher.get(fmt.Sprintf("/games/%d", id))
-	if !strings.Contains(page, fmt.Sprintf(`sse-connect="/games/%d/events?since=%d&amp;chat=0"`, id, after.Game.Version)) || !strings.Contains(page, fmt.Sprintf(`hx-trigger="sse:game" data-live-version="%d"`, after.Game.Version)) {
-		t.Fatal("the game page does not subscribe to its events")
+	if !viewtest.Has(t, page, fmt.Sprintf(`[sse-connect="/games/%d/events?since=%d&chat=0"]`, id, after.Game.Version)) || !viewtest.Has(t, page, fmt.Sprintf(`[hx-trigger="sse:game"][data-live-version="%d"]`, after.Game.Version)) {
+		t.Fatalf("the game page does not subscribe to its events:\n%s", viewtest.Show(t, page, "[sse-connect], [hx-trigger]"))
 	}
 	// Watchers not signed in follow a public game too (a private one is
 	// not found: TestWatching).

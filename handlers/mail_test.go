@@ -13,6 +13,7 @@ import (
 	"cacao/handlers"
 	"cacao/handlers/mail"
 	"cacao/models"
+	"cacao/views/viewtest"
 )
 
 // mailUser finds a signed-up user as the store has them now (tests only).
@@ -106,7 +107,7 @@ func TestMailVerifyLink(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
 	u := s.mailUser("ana")
-	if code, body := ana.get("/settings"); code != http.StatusOK || !strings.Contains(body, "<h1>Settings</h1>") {
+	if code, body := ana.get("/settings"); code != http.StatusOK || !viewtest.HasText(t, body, "h1", "Settings") {
 		t.Fatalf("settings page: %d", code)
 	}
 	code, body := ana.post("/settings/news", newsForm("ana@example.test", eachMail...))
@@ -211,12 +212,12 @@ func TestMailGoLinkSignsIn(t *testing.T) {
 	// Signed in as eve, the browser is asked before it becomes ana's (a
 	// link opened by a trick would switch it unseen).
 	code, body := fresh.get(link)
-	if code != http.StatusOK || !strings.Contains(body, "This link is for the account ana. This browser is signed in as eve.") || !strings.Contains(body, "<span class=\"me\">eve</span>") {
+	if code != http.StatusOK || !strings.Contains(body, "This link is for the account ana. This browser is signed in as eve.") || !viewtest.HasText(t, body, "span.me", "eve") {
 		t.Fatalf("go link in eve's browser: %d, not a question\n%s", code, body)
 	}
 	lu, _ := url.Parse(link)
 	code, body = fresh.post("/m/go", url.Values{"t": {lu.Query().Get("t")}})
-	if code != http.StatusOK || !strings.Contains(body, fmt.Sprintf("<h1>Game %d</h1>", id)) || !strings.Contains(body, "Your hand") || !strings.Contains(body, "<span class=\"me\">ana</span>") {
+	if code != http.StatusOK || !viewtest.HasText(t, body, "h1", fmt.Sprintf("Game %d", id)) || !strings.Contains(body, "Your hand") || !viewtest.HasText(t, body, "span.me", "ana") {
 		t.Fatalf("go link: %d, not ana's game page\n%s", code, body)
 	}
 	if got := sessionOf(fresh); got == "" || got == planted || got == sessionOf(ana) {
@@ -225,7 +226,7 @@ func TestMailGoLinkSignsIn(t *testing.T) {
 	if code, body := fresh.get("/settings"); code != http.StatusOK || !strings.Contains(body, "ana@example.test") {
 		t.Fatalf("the go link's session is not ana's: %d", code)
 	}
-	if _, body := eve.get("/settings"); strings.Contains(body, "<span class=\"me\">ana</span>") || strings.Contains(body, "ana@example.test") {
+	if _, body := eve.get("/settings"); viewtest.HasText(t, body, "span.me", "ana") || strings.Contains(body, "ana@example.test") {
 		t.Fatal("eve's planted session token became ana's session")
 	}
 
@@ -235,7 +236,7 @@ func TestMailGoLinkSignsIn(t *testing.T) {
 	exp := s.store.Clock().Add(mail.GoLinkLife)
 	other := s.client("bob")
 	code, body = other.get(signedLink(sg, "/m/go", mail.Claims{Purpose: mail.PurposeGo, User: bobU.ID, Game: id, Exp: exp}))
-	if code != http.StatusOK || !strings.Contains(body, "<span class=\"me\">bob</span>") || strings.Contains(body, "<span class=\"me\">ana</span>") {
+	if code != http.StatusOK || !viewtest.HasText(t, body, "span.me", "bob") || viewtest.HasText(t, body, "span.me", "ana") {
 		t.Fatalf("bob's go link: %d, not signed in as bob", code)
 	}
 	if strings.Contains(body, "Your hand") || handTileRE.MatchString(body) {
@@ -274,7 +275,7 @@ func TestMailGoLinkSignsIn(t *testing.T) {
 		if code, _ := c.get(tc.link); code != tc.want {
 			t.Errorf("%s: %d; want %d", tc.name, code, tc.want)
 		}
-		if _, body := c.get("/settings"); !strings.Contains(body, "<h1>Log in</h1>") {
+		if _, body := c.get("/settings"); !viewtest.HasText(t, body, "h1", "Log in") {
 			t.Errorf("%s: signed someone in", tc.name)
 		}
 	}
@@ -386,7 +387,7 @@ func TestSettingsRefuseBadInput(t *testing.T) {
 	} {
 		ana.get("/settings")
 		code, body := ana.post("/settings/news", newsForm(tc.email, tc.news))
-		if code != http.StatusUnprocessableEntity || !strings.Contains(body, `class="error"`) || !strings.Contains(body, tc.want) {
+		if code != http.StatusUnprocessableEntity || !errorSays(t, body, tc.want) {
 			t.Errorf("email %q news %q: %d; want 422 saying %q", tc.email, tc.news, code, tc.want)
 		}
 		if f := s.fresh(u); f.Email != "ana@example.test" || f.MailNews != eachNews {
