@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"cacao/handlers"
 	"cacao/models"
+	"cacao/views/viewtest"
 )
 
 // The table of Settings keeps, for each kind of news, the channels ticked
@@ -20,13 +22,15 @@ func TestSettingsNewsTable(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
 	_, page := ana.get("/settings")
-	for _, want := range []string{`<caption>How each kind of news reaches you</caption>`, `name="news_app" value="turn" checked`,
-		`aria-labelledby="news-c-mail news-r-turn"`, `action="/settings/devices"`} {
-		if !strings.Contains(page, want) {
+	if !viewtest.HasText(t, page, "table caption", "How each kind of news reaches you") {
+		t.Fatalf("the settings lack the news table:\n%s", viewtest.Show(t, page, "caption"))
+	}
+	for _, want := range []string{`input[name="news_app"][value="turn"][checked]`, `[aria-labelledby="news-c-mail news-r-turn"]`, `form[action="/settings/devices"]`} {
+		if !viewtest.Has(t, page, want) {
 			t.Fatalf("the settings lack %s", want)
 		}
 	}
-	if strings.Contains(page, `name="news_app" value="chat"`) {
+	if viewtest.Has(t, page, `[name="news_app"][value="chat"]`) {
 		t.Fatal("the chat's notices on the site are offered as a choice")
 	}
 	form := url.Values{"table": {"1"}, "news_app": {"turn"}, "news_push": {"turn", "chat"}, "news_digest": {"result"}}
@@ -38,7 +42,7 @@ func TestSettingsNewsTable(t *testing.T) {
 		t.Fatalf("stored: %+v", u.Choices())
 	}
 	_, page = ana.get("/settings")
-	if !strings.Contains(page, `type="hidden" name="news_digest" value="result"`) || strings.Contains(page, `name="news_mail" value="turn"`) {
+	if !viewtest.Has(t, page, `input[type="hidden"][name="news_digest"][value="result"]`) || viewtest.Has(t, page, `[name="news_mail"][value="turn"]`) {
 		t.Fatal("the settings do not show the choices saved")
 	}
 	form.Set("news_hook", "everything")
@@ -60,21 +64,21 @@ func TestSettingsNewsWaitForAnAddress(t *testing.T) {
 	before, _ := s.store.UserNamed("ana")
 	_, page := ana.get("/settings")
 	for _, ch := range []string{"mail", "push", "hook", "digest"} {
-		if strings.Contains(page, `type="checkbox" name="news_`+ch+`"`) || !strings.Contains(page, `type="checkbox" disabled aria-labelledby="news-c-`+ch+` news-r-turn"`) {
+		if viewtest.Has(t, page, `input[type="checkbox"][name="news_`+ch+`"]`) || !viewtest.Has(t, page, `input[type="checkbox"][disabled][aria-labelledby="news-c-`+ch+` news-r-turn"]`) {
 			t.Fatalf("the %s boxes are offered before there is anywhere to send", ch)
 		}
 	}
-	if !strings.Contains(page, `id="news-nowhere"`) {
+	if !viewtest.Has(t, page, "#news-nowhere") {
 		t.Fatal("the settings do not say why the boxes are off")
 	}
 	// Saved as a browser sends the form: the boxes ticked and the choices
 	// kept for the channels without an address.
 	form := url.Values{"table": {"1"}}
-	for _, m := range regexp.MustCompile(`<input type="(?:checkbox|hidden)" name="(news_\w+)" value="(\w+)"( checked)?`).FindAllStringSubmatch(page, -1) {
-		if m[3] != "" || strings.Contains(m[0], "hidden") {
-			form.Add(m[1], m[2])
+	viewtest.Find(t, page, `input[type="checkbox"][name^="news_"], input[type="hidden"][name^="news_"]`).Each(func(_ int, in *goquery.Selection) {
+		if _, checked := in.Attr("checked"); checked || in.AttrOr("type", "") == "hidden" {
+			form.Add(in.AttrOr("name", ""), in.AttrOr("value", ""))
 		}
-	}
+	})
 	if code, _ := ana.post("/settings/news", form); code != http.StatusOK {
 		t.Fatalf("saving the table: %d", code)
 	}
@@ -84,8 +88,8 @@ func TestSettingsNewsWaitForAnAddress(t *testing.T) {
 	if code, _ := ana.post("/settings/news", newsForm("ana@example.test", eachMail...)); code != http.StatusOK {
 		t.Fatal("giving an address")
 	}
-	if _, page = ana.get("/settings"); !strings.Contains(page, `type="checkbox" name="news_mail" value="turn" checked`) ||
-		!strings.Contains(page, `type="checkbox" disabled aria-labelledby="news-c-push news-r-turn"`) {
+	if _, page = ana.get("/settings"); !viewtest.Has(t, page, `input[type="checkbox"][name="news_mail"][value="turn"][checked]`) ||
+		!viewtest.Has(t, page, `input[type="checkbox"][disabled][aria-labelledby="news-c-push news-r-turn"]`) {
 		t.Fatal("with an address, the mail boxes are not offered (or push is, without a device)")
 	}
 }
@@ -103,7 +107,7 @@ func TestSettingsDevices(t *testing.T) {
 		t.Fatalf("registering a device: %d", code)
 	}
 	subs, _ := s.store.PushSubs(s.userID("ana"))
-	if len(subs) != 1 || !strings.Contains(page, `name="id" value="`+fmt.Sprint(subs[0].ID)+`"`) {
+	if len(subs) != 1 || !viewtest.Has(t, page, `input[name="id"][value="`+fmt.Sprint(subs[0].ID)+`"]`) {
 		t.Fatalf("ana's devices: %+v", subs)
 	}
 	bob.post("/settings/devices/remove", url.Values{"id": {fmt.Sprint(subs[0].ID)}})
@@ -167,14 +171,14 @@ func TestSettingsHook(t *testing.T) {
 func TestHookNewSecret(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
-	if _, page := ana.get("/settings"); strings.Contains(page, `action="/settings/hook/secret"`) {
+	if _, page := ana.get("/settings"); viewtest.Has(t, page, `[action="/settings/hook/secret"]`) {
 		t.Fatal("a new key is offered for no webhook")
 	}
 	ana.post("/settings/hook", url.Values{"hook": {"https://ntfy.sh/ana-cacao-7f3"}})
 	before, _ := s.store.UserNamed("ana")
 	old := fmt.Sprintf("%x", before.HookSecret)
 	_, page := ana.get("/settings")
-	if !regexp.MustCompile(`<form method="post" action="/settings/hook/secret"><input type="hidden" name="_csrf" value="[^"]+">`).MatchString(page) {
+	if token, _ := viewtest.Attr(t, page, `form[method="post"][action="/settings/hook/secret"] > input:first-child[type="hidden"][name="_csrf"]`, "value"); token == "" {
 		t.Fatal("the settings have no form for a new webhook key")
 	}
 	if code, _ := ana.post("/settings/hook/secret", url.Values{"_csrf": {"x"}}); code < 400 {
@@ -187,7 +191,7 @@ func TestHookNewSecret(t *testing.T) {
 	after, _ := s.store.UserNamed("ana")
 	fresh := fmt.Sprintf("%x", after.HookSecret)
 	if code != http.StatusOK || fresh == old || len(after.HookSecret) != len(before.HookSecret) || after.HookURL != before.HookURL ||
-		!strings.Contains(page, `<code class="secret">`+fresh+`</code>`) || strings.Contains(page, old) {
+		!viewtest.HasText(t, page, "code.secret", fresh) || strings.Contains(page, old) {
 		t.Fatalf("a new webhook key: %d, %s after %s", code, fresh, old)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"cacao/engine"
 	"cacao/models"
+	"cacao/views/viewtest"
 )
 
 // TestOpeningAGameReadsItsNotices: a player who opens a game has seen what
@@ -51,8 +52,10 @@ func TestOpeningAGameReadsItsNotices(t *testing.T) {
 		if n := unread("bob", games[1]); n != other {
 			t.Fatalf("opening game %d read notices of game %d: %d unread, were %d", games[0], games[1], n, other)
 		}
-		if want := fmt.Sprintf(`<span id="unread"%s>%d</span>`, map[bool]string{true: " hidden"}[htmx], other); !strings.Contains(body, want) {
-			t.Fatalf("the page does not count the other game's news only (%s)", want)
+		// The count is hidden in a refetch, whose answer takes its text.
+		sel := map[bool]string{false: "span#unread:not([hidden])", true: "span#unread[hidden]"}[htmx]
+		if !viewtest.HasText(t, body, sel, fmt.Sprint(other)) {
+			t.Fatalf("the page does not count the other game's news only (%s saying %d):\n%s", sel, other, viewtest.Show(t, body, "#unread"))
 		}
 		ana.act(games[0], r) // a new notice for bob, perhaps
 		bob.act(games[0], r)
@@ -86,17 +89,16 @@ func TestStepLeavesNotices(t *testing.T) {
 				t.Fatal("a selection step read the game's notices")
 			}
 			// Its link takes the game area alone: no count to work out.
-			if !strings.Contains(step, `id="game-main"`) || strings.Contains(step, `id="unread"`) {
+			if !viewtest.Has(t, step, "#game-main") || viewtest.Has(t, step, "#unread") {
 				t.Fatalf("a selection step's answer counts the header's notices:\n%.300s", step)
 			}
 			// The live refresh reads them (written with the next flush, not
 			// due yet: unread just flushed), and the move's answer, before
 			// they are written, does not count them again.
-			count := regexp.MustCompile(`<span id="unread"[^>]*>[^<]*`)
 			_, live := ana.htmx("GET", fmt.Sprintf("/games/%d?live=1&from=0", id), nil)
 			_, answer := ana.htmx("POST", m.path, m.form)
-			if !strings.Contains(live, `<span id="unread" hidden>0</span>`) || !strings.Contains(answer, `<span id="unread" hidden>0</span>`) {
-				t.Fatalf("ana had %d unread notices, all of the game: the live refresh counts %q, the move's answer %q", before, count.FindString(live), count.FindString(answer))
+			if !viewtest.HasText(t, live, "span#unread[hidden]", "0") || !viewtest.HasText(t, answer, "span#unread[hidden]", "0") {
+				t.Fatalf("ana had %d unread notices, all of the game: the live refresh counts %s, the move's answer %s", before, viewtest.Show(t, live, "#unread"), viewtest.Show(t, answer, "#unread"))
 			}
 			if n := unread(); n != 0 {
 				t.Fatalf("after the live refresh ana has %d unread notices (%d before)", n, before)
@@ -132,8 +134,8 @@ func TestBotGameAnswersReadNotices(t *testing.T) {
 			break
 		}
 		_, answer := ana.htmx("POST", m.path, m.form)
-		if !strings.Contains(answer, `<span id="unread" hidden>0</span>`) {
-			t.Fatalf("move %d: the answer counts news: %q", moves, regexp.MustCompile(`<span id="unread"[^>]*>[^<]*`).FindString(answer))
+		if !viewtest.HasText(t, answer, "span#unread[hidden]", "0") {
+			t.Fatalf("move %d: the answer counts news: %s", moves, viewtest.Show(t, answer, "#unread"))
 		}
 		if n := unread(); n != 0 {
 			t.Fatalf("move %d: ana has %d unread notices after the answer that showed them", moves, n)
@@ -194,8 +196,8 @@ func TestNotificationsGroupedByGame(t *testing.T) {
 	if !regexp.MustCompile(regexp.QuoteMeta(turn) + ` \([0-9]+ times\)`).MatchString(body) {
 		t.Fatalf("the notice told once does not say how many times:\n%s", body[strings.Index(body, "<main"):])
 	}
-	if !strings.Contains(body, fmt.Sprintf(`<a href="/games/%d">Game %d</a></h2>`, id, id)) {
-		t.Fatal("the game's notices are not under the game")
+	if !viewtest.HasText(t, body, fmt.Sprintf(`h2 > a:last-child[href="/games/%d"]`, id), fmt.Sprintf("Game %d", id)) {
+		t.Fatalf("the game's notices are not under the game:\n%s", viewtest.Show(t, body, "main h2"))
 	}
 }
 
@@ -218,11 +220,11 @@ func TestNotificationsPaged(t *testing.T) {
 		t.Fatalf("bob has %d notices: the test needs more than a page", len(all))
 	}
 	_, first := bob.get("/notifications")
-	if !strings.Contains(first, `<a href="/notifications?from=100">Next page</a>`) || !strings.Contains(first, fmt.Sprintf("1–100 of %d", len(all))) {
+	if !viewtest.HasText(t, first, `a[href="/notifications?from=100"]`, "Next page") || !strings.Contains(first, fmt.Sprintf("1–100 of %d", len(all))) {
 		t.Fatalf("the first page of %d notices has no link to the older ones", len(all))
 	}
 	_, older := bob.get("/notifications?from=100")
-	if !strings.Contains(older, `<a href="/notifications">Previous page</a>`) || !strings.Contains(older, fmt.Sprintf("101–%d of %d", len(all), len(all))) {
+	if !viewtest.HasText(t, older, `a[href="/notifications"]`, "Previous page") || !strings.Contains(older, fmt.Sprintf("101–%d of %d", len(all), len(all))) {
 		t.Fatal("the second page does not follow the first")
 	}
 }
@@ -249,15 +251,18 @@ func TestNotificationsPageReadsNothing(t *testing.T) {
 	if n := unread(); n != 1 || !strings.Contains(page, "New:") {
 		t.Fatalf("after reading the notifications bob has %d unread", n)
 	}
-	form := regexp.MustCompile(`<form method="post" action="/notifications/read"><input type="hidden" name="_csrf" value="[^"]+"> <input type="hidden" name="upto" value="(\d+)">`).FindStringSubmatch(page)
-	if form == nil {
-		t.Fatalf("no form marks the notices read:\n%s", page[strings.Index(page, "<main"):])
+	// The form's token, then up to which notice it marks.
+	read := `form[method="post"][action="/notifications/read"] > input:first-child[type="hidden"][name="_csrf"]`
+	token, _ := viewtest.Attr(t, page, read, "value")
+	upto, _ := viewtest.Attr(t, page, read+` + input[type="hidden"][name="upto"]`, "value")
+	if token == "" || !regexp.MustCompile(`^\d+$`).MatchString(upto) {
+		t.Fatalf("no form marks the notices read:\n%s", viewtest.Show(t, page, `form[action="/notifications/read"]`))
 	}
 	ana.createGame("@bob", "none", "none") // after the page was shown
-	if code, _ := bob.post("/notifications/read", url.Values{"upto": {form[1]}, "_csrf": {"x"}}); code < 400 || unread() != 2 {
+	if code, _ := bob.post("/notifications/read", url.Values{"upto": {upto}, "_csrf": {"x"}}); code < 400 || unread() != 2 {
 		t.Fatalf("marking read without the CSRF token: %d, %d unread", code, unread())
 	}
-	code, page := bob.post("/notifications/read", url.Values{"upto": {form[1]}})
+	code, page := bob.post("/notifications/read", url.Values{"upto": {upto}})
 	if code != http.StatusOK || unread() != 1 || !strings.Contains(page, fmt.Sprintf("ana invited you to game %d.", first)) {
 		t.Fatalf("marking read: %d, %d unread (want the later one)", code, unread())
 	}

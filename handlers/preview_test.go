@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"cacao/engine"
+	"cacao/views/viewtest"
 )
 
 // previewMove finds, for ana in game id, a move whose preview changes when
@@ -105,7 +106,7 @@ func TestPreviewFollowsWorkerChoices(t *testing.T) {
 		if code != http.StatusOK || preview(body) == "" || preview(body) == preview(all) {
 			t.Fatalf("with a use set to 0 the preview is %q (%d), as with every worker: %q", preview(body), code, preview(all))
 		}
-		if !strings.Contains(body, `<option value="0" selected>`) || !strings.Contains(body, `<details id="worker-use" open>`) {
+		if !viewtest.Has(t, body, `option[value="0"][selected]`) || !viewtest.Has(t, body, "details#worker-use[open]") {
 			t.Fatal("the worker choices shown are not the ones asked, or closed")
 		}
 	}

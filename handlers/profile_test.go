@@ -4,12 +4,21 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"cacao/engine"
 	"cacao/models"
+	"cacao/views/viewtest"
 )
+
+// described is the text of the <dd> right after the <dt> saying term in
+// page ("" if there is none).
+func described(t testing.TB, page, term string) string {
+	t.Helper()
+	return viewtest.Collapse(viewtest.WithText(viewtest.Find(t, page, "dt"), term).First().NextFiltered("dd").Text())
+}
 
 // TestProfile: anyone may read a player's profile: their rating (still
 // provisional) with its chart, their counts and their finished games,
@@ -32,11 +41,11 @@ func TestProfile(t *testing.T) {
 	_, wins, _ := s.store.MyFinished(anaU.ID, models.HistoryFilter{Result: "won", Players: 2}, 0, 10)
 	anon := s.client("anon")
 	code, page := anon.get("/users/ana")
-	if code != http.StatusOK || !strings.Contains(page, "<h1>ana</h1>") || !strings.Contains(page, "(provisional: 2 of 10 rated games)") ||
-		!strings.Contains(page, `<polyline points="48.0,`) || !strings.Contains(page, `<a href="/users/bob">bob</a>`) || !strings.Contains(page, "<dt>Finished</dt><dd>3</dd>") {
+	if code != http.StatusOK || !viewtest.HasText(t, page, "h1", "ana") || !strings.Contains(page, "(provisional: 2 of 10 rated games)") ||
+		!viewtest.Has(t, page, `polyline[points^="48.0,"]`) || !viewtest.HasText(t, page, `a[href="/users/bob"]`, "bob") || described(t, page, "Finished") != "3" {
 		t.Fatalf("ana's profile: %d\n%s", code, page)
 	}
-	if strings.Count(page, `class="result"`) != 3 || !strings.Contains(page, " of 2, ") {
+	if viewtest.Count(t, page, ".result") != 3 || !strings.Contains(page, " of 2, ") {
 		t.Fatal("the profile does not list the three games with their results")
 	}
 	for _, tc := range []struct {
@@ -50,22 +59,22 @@ func TestProfile(t *testing.T) {
 		{"?result=won&players=2", wins, ""},
 	} {
 		_, page := anon.get("/users/ana" + tc.query)
-		if n := strings.Count(page, `class="result"`); n != tc.games || tc.says != "" && !strings.Contains(page, tc.says) {
+		if n := viewtest.Count(t, page, ".result"); n != tc.games || tc.says != "" && !strings.Contains(page, tc.says) {
 			t.Errorf("%s: %d games listed; want %d", tc.query, n, tc.games)
 		}
 	}
 	bobU, _ := s.store.UserNamed("bob")
 	_, lost, _ := s.store.MyFinished(anaU.ID, models.HistoryFilter{Opponent: bobU.ID, Result: "lost"}, 0, 10)
-	if _, page := ana.get("/?finished=all&opponent=bob&result=lost"); strings.Count(page, `class="result"`) != lost || !strings.Contains(page, `name="finished" value="all"`) {
+	if _, page := ana.get("/?finished=all&opponent=bob&result=lost"); viewtest.Count(t, page, ".result") != lost || !viewtest.Has(t, page, `input[name="finished"][value="all"]`) {
 		t.Fatalf("my finished games, filtered: want the %d lost", lost)
 	}
 	if code, _ := anon.get("/users/nobody"); code != http.StatusNotFound {
 		t.Fatalf("the profile of nobody: %d", code)
 	}
 	_, final := ana.get(fmt.Sprintf("/games/%d", second))
-	final = final[strings.Index(final, `id="final"`):]
-	if !regexp.MustCompile(`<span class="rating">[+−]\d+ rating</span>`).MatchString(final[:strings.Index(final, "</table>")]) {
-		t.Fatal("the final table does not show the rating change")
+	change := regexp.MustCompile(`^[+−]\d+ rating$`)
+	if !slices.ContainsFunc(viewtest.Texts(t, final, "#final span.rating"), change.MatchString) {
+		t.Fatalf("the final table does not show the rating change:\n%s", viewtest.Show(t, final, "#final .rating"))
 	}
 	if code, page := anon.get("/ratings"); code != http.StatusOK || !strings.Contains(page, "Glicko-2") {
 		t.Fatalf("the ratings help: %d", code)
@@ -92,17 +101,17 @@ func TestProfilePrivateGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.playToEnd(g.ID, engine.NewRand(1), ana, bob)
-	row := fmt.Sprintf(`<a href="/games/%d">`, g.ID)
+	row := fmt.Sprintf(`a[href="/games/%d"]`, g.ID)
 	for _, tc := range []struct {
 		who  *client
 		sees bool
 	}{{s.client("anon"), false}, {cyd, false}, {ana, true}, {bob, true}, {root, true}} {
 		for _, q := range []string{"", "?opponent=bob"} {
 			code, page := tc.who.get("/users/ana" + q)
-			if code != http.StatusOK || strings.Contains(page, row) != tc.sees || !strings.Contains(page, "<dt>Finished</dt><dd>1</dd>") {
+			if code != http.StatusOK || viewtest.Has(t, page, row) != tc.sees || described(t, page, "Finished") != "1" {
 				t.Errorf("%s reading ana's profile%s: %d, lists the private game: %v", tc.who.name, q, code, !tc.sees)
 			}
-			if !tc.sees && strings.Contains(page, `<a href="/users/bob">`) {
+			if !tc.sees && viewtest.Has(t, page, `a[href="/users/bob"]`) {
 				t.Errorf("%s reading ana's profile%s sees her opponent", tc.who.name, q)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"cacao/engine"
+	"cacao/views/viewtest"
 )
 
 // TestResign: a seated player is asked to confirm, then resigns: the game
@@ -20,11 +21,11 @@ func TestResign(t *testing.T) {
 	id, ana, bob := s.anaAndBob()
 	eve := s.signup("eve")
 	page := fmt.Sprintf("/games/%d", id)
-	if _, body := ana.get(page); !strings.Contains(body, `href="`+page+`/resign"`) {
+	if _, body := ana.get(page); !viewtest.Has(t, body, `a[href="`+page+`/resign"]`) {
 		t.Fatal("the game page offers no way to resign")
 	}
 	code, body := ana.get(page + "/resign")
-	if code != http.StatusOK || !strings.Contains(body, fmt.Sprintf("Resign game %d?", id)) || !strings.Contains(body, `action="`+page+`/resign"`) || !strings.Contains(body, "Keep playing") {
+	if code != http.StatusOK || !viewtest.HasText(t, body, "h1", fmt.Sprintf("Resign game %d?", id)) || !viewtest.Has(t, body, `form[action="`+page+`/resign"]`) || !strings.Contains(body, "Keep playing") {
 		t.Fatalf("the confirmation: %d\n%s", code, body)
 	}
 	eve.post("/language", url.Values{"lang": {"fa"}})
@@ -41,7 +42,7 @@ func TestResign(t *testing.T) {
 			t.Fatalf("after resigning, ana's page lacks %q", want)
 		}
 	}
-	if strings.Contains(body, `href="`+page+`/resign"`) || strings.Contains(body, `id="hand"`) {
+	if viewtest.Has(t, body, `[href="`+page+`/resign"]`) || viewtest.Has(t, body, "#hand") {
 		t.Fatal("after resigning, ana is still offered to resign or shown a hand")
 	}
 	if code, _ := ana.post(page+"/resign", nil); code != http.StatusForbidden {
@@ -58,10 +59,9 @@ func TestResign(t *testing.T) {
 	// bob plays to the end against the bot in ana's seat.
 	s.playToEnd(id, engine.NewRand(2), bob)
 	_, body = bob.get(page)
-	final := body[strings.Index(body, `id="final"`):]
-	row := final[strings.Index(final, `<a href="/users/ana">ana</a>`):]
-	if !strings.Contains(row[:strings.Index(row, "</th>")], `<span class="status">(resigned)</span>`) {
-		t.Fatalf("the final table does not mark ana resigned:\n%s", final[:strings.Index(final, "</table>")])
+	// ana's name in the final table is followed by the mark.
+	if !viewtest.HasText(t, body, `#final .result-name:has(a[href="/users/ana"]) > a + span.status`, "(resigned)") {
+		t.Fatalf("the final table does not mark ana resigned:\n%s", viewtest.Show(t, body, "#final .result-name"))
 	}
 }
 
@@ -81,7 +81,7 @@ func TestRematchFromTheFinalTable(t *testing.T) {
 	if code, body := eve.post(old+"/rematch", nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "only the players of this game may ask for a rematch") {
 		t.Fatalf("a watcher's rematch: %d", code)
 	}
-	if _, page := ana.get(old); !strings.Contains(page, fmt.Sprintf(`action="%s/rematch"`, old)) {
+	if _, page := ana.get(old); !viewtest.Has(t, page, fmt.Sprintf(`form[action="%s/rematch"]`, old)) {
 		t.Fatal("ana is not offered a rematch")
 	}
 	_, page := ana.post(old+"/rematch", nil)
@@ -91,8 +91,8 @@ func TestRematchFromTheFinalTable(t *testing.T) {
 	}
 	rematch := "/games/" + m[1]
 	_, page = bob.get(old)
-	if !strings.Contains(page, fmt.Sprintf(`<a href="%s">Rematch: game %s</a>`, rematch, m[1])) || !strings.Contains(page, "(waiting for bob)") ||
-		!strings.Contains(page, fmt.Sprintf(`action="%s/join"`, rematch)) || strings.Contains(page, old+"/rematch") {
+	if !viewtest.HasText(t, page, fmt.Sprintf(`a[href="%s"]`, rematch), "Rematch: game "+m[1]) || !strings.Contains(page, "(waiting for bob)") ||
+		!viewtest.Has(t, page, fmt.Sprintf(`form[action="%s/join"]`, rematch)) || strings.Contains(page, old+"/rematch") {
 		t.Fatal("bob's final table does not offer the rematch")
 	}
 	bob.post(rematch+"/join", nil)

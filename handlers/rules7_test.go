@@ -9,10 +9,11 @@ import (
 
 	"cacao/engine"
 	"cacao/models"
+	"cacao/views/viewtest"
 )
 
 // autoBox matches the "always decide for me" checkbox, checked or not.
-const autoBox = `<input type="checkbox" name="auto" value="on"`
+const autoBox = `input[type="checkbox"][name="auto"][value="on"]`
 
 // autoDecideOf reads name's standing policy from the store.
 func (s *site) autoDecideOf(name string) bool {
@@ -31,15 +32,16 @@ func TestSettingsAutoDecide(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
 	code, body := ana.get("/settings")
-	if code != http.StatusOK || !strings.Contains(body, `<h2 id="choices-h">Choices</h2>`) || !strings.Contains(body, `action="/settings/auto"`) {
+	if code != http.StatusOK || !viewtest.HasText(t, body, "h2#choices-h", "Choices") || !viewtest.Has(t, body, `form[action="/settings/auto"]`) {
 		t.Fatalf("the settings page has no Choices section (%d)", code)
 	}
-	if !strings.Contains(body, autoBox+">") || !strings.Contains(body, "Always decide for me: when my workers are activated on someone else&#39;s turn") {
+	if !viewtest.Has(t, body, autoBox+":not([checked])") ||
+		!strings.HasPrefix(viewtest.Text(t, body, "label:has("+autoBox+")"), "Always decide for me: when my workers are activated on someone else's turn") {
 		t.Fatal("the Choices section lacks the unchecked “always decide for me” checkbox")
 	}
 
 	code, body = ana.post("/settings/auto", url.Values{"auto": {"on"}})
-	if code != http.StatusOK || !strings.Contains(body, "Saved.") || !strings.Contains(body, autoBox+" checked") {
+	if code != http.StatusOK || !strings.Contains(body, "Saved.") || !viewtest.Has(t, body, autoBox+"[checked]") {
 		t.Fatalf("turning the policy on: %d; want the settings again, saved, the box checked", code)
 	}
 	if !s.autoDecideOf("ana") {
@@ -60,7 +62,7 @@ func TestSettingsAutoDecide(t *testing.T) {
 	}
 
 	code, body = ana.post("/settings/auto", nil) // the box unchecked
-	if code != http.StatusOK || !strings.Contains(body, autoBox+">") {
+	if code != http.StatusOK || !viewtest.Has(t, body, autoBox+":not([checked])") {
 		t.Fatalf("clearing the policy: %d; want the settings again, the box unchecked", code)
 	}
 	if s.autoDecideOf("ana") {
@@ -120,7 +122,7 @@ func TestAutoDecideFromSettings(t *testing.T) {
 	}
 	seat, _ := s.seatOf(id, holder.name)
 	page := fmt.Sprintf("/games/%d", id)
-	if _, body := holder.get(page); !strings.Contains(body, fmt.Sprintf(`action="/games/%d/resolve"`, id)) {
+	if _, body := holder.get(page); !viewtest.Has(t, body, fmt.Sprintf(`form[action="/games/%d/resolve"]`, id)) {
 		t.Fatal("the game page does not ask for the waiting choice")
 	}
 	g := l.Play.Clone()
@@ -150,7 +152,7 @@ func TestAutoDecideFromSettings(t *testing.T) {
 			t.Fatalf("entry %+v: want the player's resolution", e)
 		}
 	}
-	if _, body := holder.get(page); strings.Contains(body, fmt.Sprintf(`action="/games/%d/resolve"`, id)) {
+	if _, body := holder.get(page); viewtest.Has(t, body, fmt.Sprintf(`[action="/games/%d/resolve"]`, id)) {
 		t.Fatal("the game page still asks for the choice")
 	}
 
@@ -184,8 +186,7 @@ func TestAutoDecideFromSettings(t *testing.T) {
 				t.Fatalf("the choice made for %s is not marked as made by their policy: %+v", holder.name, last)
 			}
 			_, body := holder.get(page)
-			panel := body[strings.Index(body, "<main"):]
-			if i := strings.Index(panel, `id="since"`); i < 0 || !strings.Contains(panel[i:], mover+" placed") {
+			if !strings.Contains(viewtest.Text(t, body, "main #since"), mover+" placed") {
 				t.Fatalf("after %s's turn and the choice made for %s, the since panel does not tell %s's move", mover, holder.name, mover)
 			}
 			if !strings.Contains(body, holder.name+" (decided at once, as they asked)") {

@@ -13,17 +13,23 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
+
 	"cacao/engine"
 	"cacao/models"
+	"cacao/views/viewtest"
 )
 
-var replayTileRE = regexp.MustCompile(`class="hand-tile" data-tile="(\d{4})"`)
+var replayTileRE = regexp.MustCompile(`^\d{4}$`)
 
 // tilesShown are the hand tiles a replay page shows, sorted.
-func tilesShown(page string) string {
+func tilesShown(t testing.TB, page string) string {
+	t.Helper()
 	var out []string
-	for _, m := range replayTileRE.FindAllStringSubmatch(page, -1) {
-		out = append(out, m[1])
+	for _, tile := range viewtest.Find(t, page, ".hand-tile[data-tile]").Map(func(_ int, s *goquery.Selection) string { return s.AttrOr("data-tile", "") }) {
+		if replayTileRE.MatchString(tile) {
+			out = append(out, tile)
+		}
 	}
 	sort.Strings(out)
 	return strings.Join(out, " ")
@@ -70,16 +76,16 @@ func TestReplaysShowWhatEachKnew(t *testing.T) {
 			if seat, _ := s.seatOf(id, c.name); seat >= 0 {
 				want = handAt(t, l, n, seat)
 			}
-			if got := tilesShown(page); got != want {
+			if got := tilesShown(t, page); got != want {
 				t.Fatalf("%s as %s shows the hand tiles %q; want %q", path, c.name, got, want)
 			}
 		}
 	}
 	_, page := eve.get(fmt.Sprintf("/games/%d/turns/2", id))
-	if !strings.Contains(page, fmt.Sprintf(`<a href="/games/%d/turns/2" aria-current="step">`, id)) || !strings.Contains(page, fmt.Sprintf(`href="/games/%d/turns/3" id="replay-next"`, id)) {
+	if !viewtest.Has(t, page, fmt.Sprintf(`a[href="/games/%d/turns/2"][aria-current="step"]`, id)) || !viewtest.Has(t, page, fmt.Sprintf(`a#replay-next[href="/games/%d/turns/3"]`, id)) {
 		t.Fatal("the replay's log and steps are not linked")
 	}
-	if _, page := ana.get(fmt.Sprintf("/games/%d", id)); !strings.Contains(page, fmt.Sprintf(`href="/games/%d/turns/1"`, id)) {
+	if _, page := ana.get(fmt.Sprintf("/games/%d", id)); !viewtest.Has(t, page, fmt.Sprintf(`a[href="/games/%d/turns/1"]`, id)) {
 		t.Fatal("the game's log does not link to its steps")
 	}
 	if code, _ := ana.get(fmt.Sprintf("/games/%d/turns/%d", id, len(l.Log)+1)); code != http.StatusNotFound {
@@ -90,7 +96,7 @@ func TestReplaysShowWhatEachKnew(t *testing.T) {
 	_, page = anon.get(fmt.Sprintf("/games/%d/turns/3", id))
 	all := strings.Fields(handAt(t, l, 3, 0) + " " + handAt(t, l, 3, 1))
 	sort.Strings(all)
-	if got, want := tilesShown(page), strings.Join(all, " "); got != want {
+	if got, want := tilesShown(t, page), strings.Join(all, " "); got != want {
 		t.Fatalf("after the end, step 3 shows %q; want every hand (%q)", got, want)
 	}
 }
@@ -107,7 +113,7 @@ func TestViewARecord(t *testing.T) {
 	}
 	anon.get("/replay")
 	code, page := anon.post("/replay", url.Values{"record": {string(data)}, "step": {"5"}})
-	if code != http.StatusOK || !strings.Contains(page, "After entry 5 of ") || !strings.Contains(page, `id="replay-next"`) || tilesShown(page) == "" {
+	if code != http.StatusOK || !strings.Contains(page, "After entry 5 of ") || !viewtest.Has(t, page, "#replay-next") || tilesShown(t, page) == "" {
 		t.Fatalf("a record at step 5: %d", code)
 	}
 	rec, _ := engine.DecodeRecord(data)

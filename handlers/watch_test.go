@@ -3,10 +3,10 @@ package handlers_test
 import (
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 
 	"cacao/models"
+	"cacao/views/viewtest"
 )
 
 // TestWatching: a public game is watched by anyone, signed in or not (no
@@ -31,7 +31,7 @@ func TestWatching(t *testing.T) {
 	anon := s.client("anon")
 	for _, c := range []*client{anon, eve} {
 		code, page := c.get(fmt.Sprintf("/games/%d", public.ID))
-		if code != http.StatusOK || strings.Contains(page, `id="hand"`) || !strings.Contains(page, `id="board"`) || strings.Contains(page, `id="chat-text"`) || !strings.Contains(page, `id="chat"`) {
+		if code != http.StatusOK || viewtest.Has(t, page, "#hand") || !viewtest.Has(t, page, "#board") || viewtest.Has(t, page, "#chat-text") || !viewtest.Has(t, page, "#chat") {
 			t.Fatalf("%s watching the public game: %d", c.name, code)
 		}
 		for _, path := range []string{"", "/log", "/chat", "/events", "/record.json", "/turns/0"} {
@@ -46,7 +46,7 @@ func TestWatching(t *testing.T) {
 		}
 	}
 	_, list := anon.get("/games")
-	if !strings.Contains(list, fmt.Sprintf(`href="/games/%d"`, public.ID)) || strings.Contains(list, fmt.Sprintf(`href="/games/%d"`, private.ID)) {
+	if !viewtest.Has(t, list, fmt.Sprintf(`a[href="/games/%d"]`, public.ID)) || viewtest.Has(t, list, fmt.Sprintf(`[href="/games/%d"]`, private.ID)) {
 		t.Fatalf("the games being played:\n%s", list)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"cacao/views/viewtest"
 )
 
 // A new player's time zone is the one their browser gave at sign-up; the
@@ -21,7 +23,7 @@ func TestTimeZone(t *testing.T) {
 	}
 	// The test clock reads 09:00 UTC on 1 December: 12:30 in Tehran.
 	_, page := ana.get("/settings")
-	if !strings.Contains(page, `name="tz" list="zones" autocomplete="off" value="Asia/Tehran"`) || !strings.Contains(page, "It is now Tue 1 Dec, 12:30 +0330.") {
+	if !viewtest.Has(t, page, `input[name="tz"][list="zones"][autocomplete="off"][value="Asia/Tehran"]`) || !strings.Contains(page, "It is now Tue 1 Dec, 12:30 +0330.") {
 		t.Fatalf("settings after signing up from Tehran:\n%.4000s", page[strings.Index(page, "zone-h"):])
 	}
 	code, body := ana.post("/settings/zone", url.Values{"tz": {"Mars/Olympus"}})
@@ -57,7 +59,7 @@ func TestTimeZone(t *testing.T) {
 	if u, _ := s.store.UserNamed("ana"); u.DigestHour != 19 {
 		t.Fatalf("the digest hour is %d, want 19", u.DigestHour)
 	}
-	if _, page := ana.get("/settings"); !strings.Contains(page, `<option value="19" selected>19:00</option>`) {
+	if _, page := ana.get("/settings"); !viewtest.HasText(t, page, `option[value="19"][selected]`, "19:00") {
 		t.Fatal("the settings do not show the digest hour chosen")
 	}
 	if code, _ := ana.post("/settings/news", url.Values{"email": {"ana@example.com"}, "digest_hour": {"25"}}); code != http.StatusUnprocessableEntity {
@@ -70,7 +72,7 @@ func TestTimeZone(t *testing.T) {
 	if u, _ := s.store.UserNamed("ana"); u.QuietFrom != 22 || u.QuietTo != 7 {
 		t.Fatalf("quiet hours saved as %d–%d", u.QuietFrom, u.QuietTo)
 	}
-	if _, page := ana.get("/settings"); !strings.Contains(page, `<option value="22" selected>22:00</option>`) || !strings.Contains(page, `<option value="7" selected>07:00</option>`) {
+	if _, page := ana.get("/settings"); !viewtest.HasText(t, page, `option[value="22"][selected]`, "22:00") || !viewtest.HasText(t, page, `option[value="7"][selected]`, "07:00") {
 		t.Fatal("the settings do not show the quiet hours")
 	}
 	if code, _ := ana.post("/settings/news", url.Values{"email": {"ana@example.com"}, "quiet_from": {"x"}, "quiet_to": {"7"}}); code != http.StatusUnprocessableEntity {
