@@ -8,6 +8,7 @@ import (
 
 	"cacao/engine"
 	"cacao/views/i18n"
+	"cacao/views/viewtest"
 )
 
 // TestRulesHavePictures: the rules, in every language, show every kind of
@@ -24,7 +25,7 @@ func TestRulesHavePictures(t *testing.T) {
 			t.Fatal(err)
 		}
 		html := buf.String()
-		if n := strings.Count(html, `<figure class="rules-pic`); n != 4 || strings.Contains(html, "<!--picture:") {
+		if n := viewtest.Count(t, html, "figure.rules-pic"); n != 4 || strings.Contains(html, "<!--picture:") {
 			t.Errorf("%s: %d pictures drawn, want 4 (marks left: %v)", code, n, strings.Contains(html, "<!--picture:"))
 		}
 		for w := engine.Worker(0); int(w) < engine.NumWorkerKinds; w++ {
@@ -33,11 +34,11 @@ func TestRulesHavePictures(t *testing.T) {
 			}
 		}
 		for j := engine.Jungle(1); int(j) <= engine.NumJungleKinds; j++ {
-			if !strings.Contains(html, tileIcon(jungleID(j))+`"`) || !strings.Contains(html, "<span>"+JungleName(l, j)+"</span>") {
+			if !viewtest.Has(t, html, `[href="`+tileIcon(jungleID(j))+`"]`) || !viewtest.HasText(t, html, "span", JungleName(l, j)) {
 				t.Errorf("%s: jungle tile %s not drawn and named", code, JungleName(l, j))
 			}
 		}
-		if !strings.Contains(html, `class="fill-mark"`) || !strings.Contains(html, templeCaption(l)) {
+		if !viewtest.Has(t, html, ".fill-mark") || !strings.Contains(html, templeCaption(l)) {
 			t.Errorf("%s: no fill or no temple's majority drawn", code)
 		}
 	}

@@ -3,11 +3,13 @@ package views
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"cacao/views/i18n"
+	"cacao/views/viewtest"
 )
 
 // TestRatingChartHasAxes: the rating's history is drawn with its axes: the
@@ -27,11 +29,17 @@ func TestRatingChartHasAxes(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := buf.String()
-	svg := html[strings.Index(html, `<svg class="chart"`):]
-	svg = svg[:strings.Index(svg, "</svg>")]
-	for _, want := range []string{">1562<", ">1500<", ">Sun 1 Mar<", ">Fri 3 Apr<", `class="now"`, "from Sun 1 Mar 2026 to Fri 3 Apr 2026: from 1500 to 1531"} {
-		if !strings.Contains(svg, want) {
-			t.Errorf("the chart lacks %q:\n%s", want, svg)
+	// The numbers and dates are written each in an element of its own.
+	texts := viewtest.Texts(t, html, "svg.chart *")
+	for _, want := range []string{"1562", "1500", "Sun 1 Mar", "Fri 3 Apr"} {
+		if !slices.Contains(texts, want) {
+			t.Errorf("the chart lacks %q:\n%s", want, viewtest.Show(t, html, "svg.chart"))
 		}
+	}
+	if !viewtest.Has(t, html, "svg.chart .now") {
+		t.Errorf("the chart does not mark the rating now:\n%s", viewtest.Show(t, html, "svg.chart"))
+	}
+	if label, _ := viewtest.Attr(t, html, "svg.chart", "aria-label"); !strings.Contains(label, "from Sun 1 Mar 2026 to Fri 3 Apr 2026: from 1500 to 1531") {
+		t.Errorf("the chart does not say its span in words: %q", label)
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"cacao/engine"
 	"cacao/views/i18n"
+	"cacao/views/viewtest"
 )
 
 // TestSpriteFile: the sprite the site serves (static/tiles.svg, embedded)
@@ -38,7 +38,7 @@ func TestEveryJungleTileDrawn(t *testing.T) {
 	sprite := string(spriteSVG())
 	names := map[string]engine.Jungle{}
 	for j := engine.Jungle(1); int(j) <= engine.NumJungleKinds; j++ {
-		if !strings.Contains(sprite, `id="`+jungleID(j)+`"`) {
+		if !viewtest.Has(t, sprite, `[id="`+jungleID(j)+`"]`) {
 			t.Errorf("%v has no picture in the sprite", j)
 		}
 		name := JungleName(i18n.En, j)
