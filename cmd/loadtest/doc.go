@@ -286,10 +286,32 @@
 //	-rate 250: not held (196 turns/s, p99 2.2 s); server 7.71 ms a turn, generator 1.75 (4.41),
 //	           floor 1.44: floor_ratio 5.36; 149 MB
 //
-// The server's CPU a turn is within eight times the floor's; it is some
-// 3.3 times the generator's, not the 1.6 wanted, and 250 turns a second
-// are not held (issue "A leaner turn": a live refresh still renders the
-// whole game area).
+// Later the same day, on a slower hour of the machine (the same build at
+// -rate 120 took 8.8–9.4 ms a turn instead of 7.6–7.9), after four
+// changes: a step of a move answers only what it changes (the bar of the
+// move, the hand, the board and its tools: 15.6 KB instead of 25.6), a
+// move commits on the game its request loaded instead of reading it
+// again, a game's seats are read without GORM's preload, and answers are
+// gzipped without pooled writers (StatelessCompression; the pool's
+// BestSpeed writers, 800 KB of tables each, were lost to the collector
+// and compression was 8 % of the server's CPU). Three alternated pairs at
+// -rate 120, before and after:
+//
+//	cpu_ratio      3.52, 3.52, 3.45  →  3.42, 3.35, 3.41
+//	server CPU     9.36, 9.04, 8.77  →  8.66, 8.11, 8.98 ms a turn
+//	p99            45, 36, 44        →  35, 30, 38 ms
+//	-rate 120 -floor: held, p99 24 ms; server 8.00 ms a turn, generator 2.43 (3.30), floor 1.44: floor_ratio 5.55; 86 MB
+//	-rate 250 -floor: not held (152 turns/s, p99 3.2 s); server 10.11 ms a turn (3.94), floor 1.41: floor_ratio 7.15; 149 MB
+//
+// The server's CPU a turn is within eight times the floor's, and its peak
+// RSS under 150 MB; it is some 3.4 times the generator's, not the 1.6
+// wanted, and 250 turns a second are not held. Smaller answers did little:
+// a step's answer lost 39 % of its bytes and the turn 3–4 % of its CPU. A
+// profile at -rate 120 spreads the rest thin: GORM's statements 30 % (of
+// which SQLite itself 17 %; every request reads its session and its
+// user), the templates 17 % (the board and the places a tile may go most
+// of it), the collector 9 %, HTTP's reads and writes 5 %; the engine's
+// own work about 2 %.
 //
 // # Comparing two builds honestly
 //
