@@ -39,8 +39,9 @@ var checked = map[string]bool{"t": true, "tn": true, "illegal": true, "invalid":
 var passThrough = map[string]bool{"t": true, "tn": true, "T": true, "N": true, "illegal": true, "invalid": true, "tr": true, "refusal": true, "notify": true, "newsOf": true}
 
 type use struct {
-	key string
-	at  string
+	key    string
+	at     string
+	plural bool // a message about a count (N, tn)
 }
 
 // messages finds every message the code passes to the calls above, and
@@ -95,7 +96,7 @@ func messages(t *testing.T) []use {
 						if err != nil {
 							t.Fatalf("%s: %v", pos, err)
 						}
-						out = append(out, use{s, pos})
+						out = append(out, use{s, pos, fname == "N" || fname == "tn"})
 					default:
 						if !passThrough[encl] && checked[fname] {
 							t.Errorf("%s: the message passed to %s is not a literal, so its translation cannot be checked", pos, fname)
@@ -131,24 +132,29 @@ func TestCatalogsComplete(t *testing.T) {
 	if len(all) < 100 {
 		t.Fatalf("found only %d messages: the scan is broken", len(all))
 	}
-	where := map[string]string{}
+	where, plural := map[string]string{}, map[string]bool{}
 	for _, u := range uses {
 		where[u.key] = u.at
+		plural[u.key] = plural[u.key] || u.plural
 	}
 	for _, l := range i18n.All[1:] {
 		path := filepath.Join("catalog", l.Code+".json")
-		var cat map[string]string
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := json.Unmarshal(data, &cat); err != nil {
-			t.Fatal(err)
+		cat, err := i18n.ReadCatalog(data)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
 		}
 		if *update {
-			next := map[string]string{}
+			next := map[string]any{}
 			for _, k := range all {
-				next[k] = cat[k]
+				if e := cat[k]; e.Forms != nil {
+					next[k] = e.Forms
+				} else {
+					next[k] = e.Text
+				}
 			}
 			data, _ := json.MarshalIndent(next, "", "  ")
 			if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
@@ -156,15 +162,35 @@ func TestCatalogsComplete(t *testing.T) {
 			}
 			continue
 		}
+		cats := i18n.Categories(l.Tag())
 		var missing []string
 		for _, k := range all {
-			tr := cat[k]
-			if tr == "" {
+			e := cat[k]
+			if e.Text == "" && e.Forms == nil {
 				missing = append(missing, fmt.Sprintf("%q (%s)", k, where[k]))
 				continue
 			}
-			if want, got := i18n.Verbs(k), i18n.Verbs(tr); !slices.Equal(want, got) {
-				t.Errorf("%s: %q uses arguments %v, its English text %q uses %v", l.Code, tr, got, k, want)
+			texts := []string{e.Text}
+			if e.Forms != nil {
+				texts = nil
+				var got []string
+				for c, tr := range e.Forms {
+					got = append(got, c)
+					texts = append(texts, tr)
+				}
+				sort.Strings(got)
+				if !plural[k] {
+					t.Errorf("%s: %q is not about a count, yet has plural forms %v", l.Code, k, got)
+				} else if !slices.Equal(got, cats) {
+					t.Errorf("%s: %q has the plural forms %v; the language's counts take %v (CLDR)", l.Code, k, got, cats)
+				}
+			} else if plural[k] && l.Plurals {
+				t.Errorf("%s: %q is about a count: give its forms for %v (CLDR), not one text", l.Code, k, cats)
+			}
+			for _, tr := range texts {
+				if want, got := i18n.Verbs(k), i18n.Verbs(tr); !slices.Equal(want, got) {
+					t.Errorf("%s: %q uses arguments %v, its English text %q uses %v", l.Code, tr, got, k, want)
+				}
 			}
 		}
 		if len(missing) > 0 {

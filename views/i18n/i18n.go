@@ -19,17 +19,23 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/text/language"
 )
 
 // Lang is one of the site's languages.
 type Lang struct {
-	Code   string // BCP 47, as in <html lang>
-	Name   string // in the language itself
-	Dir    string // "ltr" or "rtl"
-	digits [10]rune
-	cat    map[string]string // English text -> this language; nil for English
-	date   func(l *Lang, t time.Time, withYear, withTime bool) string
-	loc    *time.Location // the reader's time zone; nil is UTC
+	Code string // BCP 47, as in <html lang>
+	Name string // in the language itself
+	Dir  string // "ltr" or "rtl"
+	// Plurals: its words change with a count, so each message about a
+	// count gives a form for every plural category (catalog_test.go).
+	Plurals bool
+	digits  [10]rune
+	cat     map[string]entry // English text -> this language; nil for English
+	tag     language.Tag     // for CLDR's plural rules
+	date    func(l *Lang, t time.Time, withYear, withTime bool) string
+	loc     *time.Location // the reader's time zone; nil is UTC
 }
 
 //go:embed catalog/*.json
@@ -57,6 +63,9 @@ func init() {
 		if err := json.Unmarshal(data, &l.cat); err != nil {
 			panic("i18n: catalog " + l.Code + ": " + err.Error())
 		}
+	}
+	for _, l := range All {
+		l.tag = l.Tag()
 	}
 }
 
@@ -156,11 +165,20 @@ func (l *Lang) T(msg string, args ...any) string {
 }
 
 // N is T for a message about a count n: one is the English text for n == 1,
-// other the text for every other n and the catalog key. The count is not an
-// argument by itself: pass it in args too where the text shows it.
+// other the text for every other n and the catalog key, whose entry gives
+// the language's form for n (see entry). The count is not an argument by
+// itself: pass it in args too where the text shows it.
 func (l *Lang) N(one, other string, n int, args ...any) string {
-	if l.cat == nil && n == 1 {
-		return l.format(one, args)
+	if l.cat == nil {
+		if n == 1 {
+			return l.format(one, args)
+		}
+		return l.format(other, args)
+	}
+	if e, ok := l.cat[other]; ok {
+		if s := e.form(l.tag, n); s != "" {
+			return l.format(s, args)
+		}
 	}
 	return l.format(l.lookup(other), args)
 }
@@ -170,8 +188,11 @@ func (l *Lang) N(one, other string, n int, args ...any) string {
 // "Water||jungle tile" and "Water||score column"); English drops the note.
 func (l *Lang) lookup(msg string) string {
 	if l.cat != nil {
-		if s := l.cat[msg]; s != "" {
-			return s
+		if e := l.cat[msg]; e.text != "" {
+			return e.text
+		}
+		if e := l.cat[msg]; e.forms != nil {
+			return e.forms["other"]
 		}
 	}
 	if i := strings.Index(msg, "||"); i >= 0 {
@@ -182,7 +203,7 @@ func (l *Lang) lookup(msg string) string {
 
 // Has reports whether the catalog translates msg (always true for English).
 func (l *Lang) Has(msg string) bool {
-	return l.cat == nil || l.cat[msg] != ""
+	return l.cat == nil || l.cat[msg].text != "" || l.cat[msg].forms != nil
 }
 
 // Num writes an integer with the language's digits.
