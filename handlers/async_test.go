@@ -190,28 +190,34 @@ func TestHomeListsLive(t *testing.T) {
 	}
 }
 
-// TestDeadlineVisibleAndTimeoutPlayed: a game with a day per turn shows the
-// time left; when it runs out the worker's greedy bot plays for the seat,
-// the log and both players say so, and the player keeps the seat.
-func TestDeadlineVisibleAndTimeoutPlayed(t *testing.T) {
-	s := newSite(t)
+// dayPerTurn starts a game of ana and bob with a day per turn, and says
+// who is to play (waiter) and who waits for them (other).
+func (s *site) dayPerTurn() (id uint, waiter, other *client) {
+	s.t.Helper()
 	ana, bob := s.signup("ana"), s.signup("bob")
 	ana.get("/")
 	code, body := ana.post("/games", url.Values{"seat": {"open"}, "turn_hours": {"24"}})
 	m := gameIDRE.FindStringSubmatch(body)
 	if code != http.StatusOK || m == nil {
-		t.Fatalf("create: %d", code)
+		s.t.Fatalf("create: %d", code)
 	}
-	var id uint
 	fmt.Sscan(m[1], &id)
 	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
-		t.Fatalf("join: %d", code)
+		s.t.Fatalf("join: %d", code)
 	}
 	seatAna, l := s.seatOf(id, "ana")
-	waiter, other := ana, bob
 	if l.Play.State().Current() != seatAna {
-		waiter, other = bob, ana
+		return id, bob, ana
 	}
+	return id, ana, bob
+}
+
+// TestDeadlineVisibleAndTimeoutPlayed: a game with a day per turn shows the
+// time left; when it runs out the worker's greedy bot plays for the seat,
+// the log and both players say so, and the player keeps the seat.
+func TestDeadlineVisibleAndTimeoutPlayed(t *testing.T) {
+	s := newSite(t)
+	id, waiter, other := s.dayPerTurn()
 	if _, home := waiter.get("/"); viewtest.WithText(viewtest.WithText(viewtest.Find(t, home, "td > strong"), "Your turn").Parent(), "Your turn (24 hours left)").Length() == 0 {
 		t.Fatalf("the home page does not show the time left:\n%s", viewtest.Show(t, home, "td:has(strong)"))
 	}
@@ -230,7 +236,7 @@ func TestDeadlineVisibleAndTimeoutPlayed(t *testing.T) {
 		t.Fatalf("timeouts: %d, %v", n, err)
 	}
 	page := fmt.Sprintf("/games/%d", id)
-	_, body = other.get(page)
+	_, body := other.get(page)
 	if !strings.Contains(body, waiter.name+" (out of time: the stand-in bot played) placed") {
 		t.Fatal("the log does not say the bot played for the player who ran out of time")
 	}
@@ -246,7 +252,7 @@ func TestDeadlineVisibleAndTimeoutPlayed(t *testing.T) {
 	if !waiter.act(id, engine.NewRand(2)) {
 		t.Fatal("the player who timed out cannot play on in their seat")
 	}
-	_, l = s.seatOf(id, waiter.name)
+	_, l := s.seatOf(id, waiter.name)
 	if l.Game.Status != models.StatusActive {
 		t.Fatal("game stopped")
 	}
@@ -312,23 +318,7 @@ func TestKeptSeatsAreNotOffered(t *testing.T) {
 // paused by their vacation while it lasts, and no more once it is over.
 func TestClockSaysVacation(t *testing.T) {
 	s := newSite(t)
-	ana, bob := s.signup("ana"), s.signup("bob")
-	ana.get("/")
-	code, body := ana.post("/games", url.Values{"seat": {"open"}, "turn_hours": {"24"}})
-	m := gameIDRE.FindStringSubmatch(body)
-	if code != http.StatusOK || m == nil {
-		t.Fatalf("create: %d", code)
-	}
-	var id uint
-	fmt.Sscan(m[1], &id)
-	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
-		t.Fatalf("join: %d", code)
-	}
-	seatAna, l := s.seatOf(id, "ana")
-	waiter, other := ana, bob
-	if l.Play.State().Current() != seatAna {
-		waiter, other = bob, ana
-	}
+	id, waiter, other := s.dayPerTurn()
 	if code, _ := waiter.post("/settings/vacation", url.Values{"days": {"2"}}); code != http.StatusOK {
 		t.Fatalf("vacation: %d", code)
 	}
