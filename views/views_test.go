@@ -5,7 +5,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"html"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -16,11 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/PuerkitoBio/goquery"
 	"github.com/a-h/templ"
 
 	"cacao/engine"
 	"cacao/static"
 	"cacao/views/i18n"
+	"cacao/views/viewtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files and static/tiles.svg")
@@ -78,7 +79,14 @@ func TestBoardGolden(t *testing.T) {
 	html := golden(t, "board", BoardSVG(vm, vm.boardFor()))
 	// What a player would notice: every tile on the board is drawn, each
 	// from a face that is defined (a seat's, on the page) or the sprite's.
-	uses := regexp.MustCompile(`<use href="([^"]*)#([sj]\d+)"`).FindAllStringSubmatch(html, -1)
+	// A tile is a <use> of a seat's face (#s0) or a jungle tile's (#j3).
+	face := regexp.MustCompile(`^(.*)#([sj]\d+)$`)
+	var uses [][]string
+	for _, href := range viewtest.Find(t, html, "use[href]").Map(func(_ int, u *goquery.Selection) string { return u.AttrOr("href", "") }) {
+		if u := face.FindStringSubmatch(href); u != nil {
+			uses = append(uses, u)
+		}
+	}
 	if len(uses) != len(vm.View.Tiles) {
 		t.Fatalf("%d tiles placed for %d tiles", len(uses), len(vm.View.Tiles))
 	}
@@ -86,11 +94,11 @@ func TestBoardGolden(t *testing.T) {
 	for _, u := range uses {
 		switch u[1] {
 		case "":
-			if !strings.Contains(html, `<g id="`+u[2]+`">`) {
+			if !viewtest.Has(t, html, `g[id="`+u[2]+`"]`) {
 				t.Fatalf("tile face %s is placed but not defined", u[2])
 			}
 		case static.Path(tileSprite):
-			if !strings.Contains(sprite, `<symbol id="`+u[2]+`"`) {
+			if !viewtest.Has(t, sprite, `symbol[id="`+u[2]+`"]`) {
 				t.Fatalf("tile face %s is not in the sprite", u[2])
 			}
 		default:
@@ -102,35 +110,33 @@ func TestBoardGolden(t *testing.T) {
 func TestVillagesGolden(t *testing.T) {
 	vm := fixedGame(t)
 	html := golden(t, "villages", templ.Join(Villages(vm), VillageNumbers(vm)))
-	if strings.Contains(html, "<b>bo</b>") || !strings.Contains(html, "&lt;b&gt;bo&lt;/b&gt;") {
+	if viewtest.HasText(t, html, "b", "bo") || !strings.Contains(viewtest.Parse(t, html).Text(), "<b>bo</b>") {
 		t.Fatal("a player name with HTML is not escaped")
 	}
 	// Each village drawn as it is: its fruit and sun tokens in their
 	// slots, the others faint, its carrier on its water field, all said in
 	// words; and the same in the table's row.
-	boards := strings.Split(html[:strings.Index(html, "<details")], `<li class="village`)[1:]
-	rows := strings.Split(html[strings.Index(html, "<tbody>"):], "<tr>")[1:]
-	if len(boards) != len(vm.Seats) || len(rows) != len(vm.Seats) {
-		t.Fatalf("%d villages drawn and %d rows for %d seats", len(boards), len(rows), len(vm.Seats))
+	boards, rows := viewtest.Find(t, html, "li.village"), viewtest.Find(t, html, "tbody > tr")
+	if boards.Length() != len(vm.Seats) || rows.Length() != len(vm.Seats) {
+		t.Fatalf("%d villages drawn and %d rows for %d seats", boards.Length(), rows.Length(), len(vm.Seats))
 	}
 	for i, s := range vm.Seats {
-		v, board := s.Village, boards[i]
-		empty := func(icon string) int {
-			return len(regexp.MustCompile(icon+`"[^>]*class="slot"`).FindAllString(board, -1))
-		}
-		if strings.Count(board, "#i-fruit\"") != engine.MaxFruit || empty("#i-fruit") != engine.MaxFruit-v.Fruit ||
-			strings.Count(board, "#i-sun\"") != engine.MaxSun || empty("#i-sun") != engine.MaxSun-v.Sun {
+		v := s.Village
+		board, _ := goquery.OuterHtml(boards.Eq(i))
+		row, _ := goquery.OuterHtml(rows.Eq(i))
+		if viewtest.Count(t, board, `use[href$="#i-fruit"]`) != engine.MaxFruit || viewtest.Count(t, board, `use[href$="#i-fruit"].slot`) != engine.MaxFruit-v.Fruit ||
+			viewtest.Count(t, board, `use[href$="#i-sun"]`) != engine.MaxSun || viewtest.Count(t, board, `use[href$="#i-sun"].slot`) != engine.MaxSun-v.Sun {
 			t.Errorf("the tokens of %s (%d fruit, %d sun) not drawn in their slots: %s", s.Name, v.Fruit, v.Sun, board)
 		}
-		fields := regexp.MustCompile(`<g class="field (\w+)">`).FindAllStringSubmatch(board, -1)
-		if len(fields) != len(engine.WaterTrack()) || fields[v.WaterField][1] != "here" {
-			t.Errorf("the carrier of %s is not on field %d: %v", s.Name, v.WaterField, fields)
+		fields := viewtest.Find(t, board, "g.field")
+		if fields.Length() != len(engine.WaterTrack()) || !fields.Eq(v.WaterField).HasClass("here") {
+			t.Errorf("the carrier of %s is not on field %d: %q", s.Name, v.WaterField, fields.Map(func(_ int, f *goquery.Selection) string { return f.AttrOr("class", "") }))
 		}
-		if !strings.Contains(board, fmt.Sprintf("field %d of 9", v.WaterField+1)) || !strings.Contains(board, fmt.Sprintf("fruit %d of 5", v.Fruit)) {
-			t.Errorf("the village of %s is not said in words: %s", s.Name, board)
+		if label, _ := viewtest.Attr(t, board, "svg.village-board", "aria-label"); !strings.Contains(label, fmt.Sprintf("field %d of 9", v.WaterField+1)) || !strings.Contains(label, fmt.Sprintf("fruit %d of 5", v.Fruit)) {
+			t.Errorf("the village of %s is not said in words: %q", s.Name, label)
 		}
-		if !strings.Contains(rows[i], fmt.Sprintf("<td>%d/5</td>", v.Fruit)) {
-			t.Errorf("the row of %s does not tell its fruit: %s", s.Name, rows[i])
+		if !viewtest.HasText(t, row, "td", fmt.Sprintf("%d/5", v.Fruit)) {
+			t.Errorf("the row of %s does not tell its fruit: %s", s.Name, row)
 		}
 	}
 }
@@ -161,28 +167,31 @@ func TestHandMarksOneOfTwoAlike(t *testing.T) {
 			t.Fatal(err)
 		}
 		html := buf.String()
-		current := regexp.MustCompile(`aria-current="true"[^>]*id="tile-(\d)"`).FindAllStringSubmatch(html, -1)
-		if len(current) != 1 || current[0][1] != c.want {
-			t.Fatalf("%+v: tiles marked chosen: %v, want tile-%s alone\n%s", c.sel, current, c.want, html)
+		ids := func(s *goquery.Selection) []string {
+			return s.Map(func(_ int, e *goquery.Selection) string { return e.AttrOr("id", "") })
 		}
-		labels := regexp.MustCompile(`aria-label="([^"]+)"[^>]*data-tile="`+w.String()+`"`).FindAllStringSubmatch(html, -1)
-		if len(labels) != 2 || labels[0][1] == labels[1][1] {
-			t.Fatalf("the two alike tiles are told alike (%v): the chosen one should be turned", labels)
+		current := viewtest.Find(t, html, `[aria-current="true"][id^="tile-"]`)
+		if current.Length() != 1 || current.AttrOr("id", "") != "tile-"+c.want {
+			t.Fatalf("%+v: tiles marked chosen: %q, want tile-%s alone\n%s", c.sel, ids(current), c.want, html)
 		}
-		links := regexp.MustCompile(`href="([^"]+)"[^>]*id="tile-(\d)"`).FindAllStringSubmatch(html, -1)
-		rotate := regexp.MustCompile(`href="([^"]+)"[^>]*id="rotate"`).FindStringSubmatch(html)
-		for _, l := range links {
-			if l[2] == c.want { // the chosen tile turns, as Rotate does
-				if rotate == nil || l[1] != rotate[1] {
-					t.Fatalf("the chosen tile-%s links to %s, Rotate to %v: a click on it should turn it", l[2], l[1], rotate)
+		labels := viewtest.Find(t, html, `[data-tile="`+w.String()+`"][aria-label]:not([aria-label=""])`).Map(func(_ int, e *goquery.Selection) string { return e.AttrOr("aria-label", "") })
+		if len(labels) != 2 || labels[0] == labels[1] {
+			t.Fatalf("the two alike tiles are told alike (%q): the chosen one should be turned", labels)
+		}
+		rotate, hasRotate := viewtest.Attr(t, html, `#rotate[href]:not([href=""])`, "href")
+		viewtest.Find(t, html, `[id^="tile-"][href]:not([href=""])`).Each(func(_ int, l *goquery.Selection) {
+			id, href := strings.TrimPrefix(l.AttrOr("id", ""), "tile-"), l.AttrOr("href", "")
+			if id == c.want { // the chosen tile turns, as Rotate does
+				if !hasRotate || href != rotate {
+					t.Fatalf("the chosen tile-%s links to %s, Rotate to %q: a click on it should turn it", id, href, rotate)
 				}
-				continue
+				return
 			}
-			if has := strings.Contains(l[1], "slot="); has != (l[2] == "2") {
-				t.Fatalf("tile-%s links to %s: only the second alike names its slot", l[2], l[1])
+			if has := strings.Contains(href, "slot="); has != (id == "2") {
+				t.Fatalf("tile-%s links to %s: only the second alike names its slot", id, href)
 			}
-		}
-		if c.want == "2" && !regexp.MustCompile(`href="[^"]*slot=2&amp;tile=3001[^"]*"[^>]*id="rotate"`).MatchString(html) {
+		})
+		if c.want == "2" && !strings.Contains(rotate, "slot=2&tile=3001") {
 			t.Fatalf("the rotate link should keep the slot:\n%s", html)
 		}
 	}
@@ -226,24 +235,29 @@ func TestTileSprite(t *testing.T) {
 	if rec.Code != 200 || rec.Body.String() != sprite {
 		t.Fatalf("%s: %d, %d bytes; want the sprite's %d", static.Path(tileSprite), rec.Code, rec.Body.Len(), len(sprite))
 	}
-	ids := regexp.MustCompile(`<symbol id="([^"]+)"`).FindAllStringSubmatch(sprite, -1)
-	if want := 4*engine.NumWorkerKinds + engine.NumJungleKinds + 1 + 7; len(ids) != want {
-		t.Fatalf("%d symbols in the sprite, want %d", len(ids), want)
+	if n, want := viewtest.Count(t, sprite, `symbol[id]:not([id=""])`), 4*engine.NumWorkerKinds+engine.NumJungleKinds+1+7; n != want {
+		t.Fatalf("%d symbols in the sprite, want %d", n, want)
 	}
-	symbol := func(id string) string {
-		i := strings.Index(sprite, `<symbol id="`+id+`"`)
-		if i < 0 {
-			t.Fatalf("no symbol %s in the sprite", id)
+	symbol := func(id string) string { // wrapped in <svg>, so that it parses again as SVG
+		s, err := goquery.OuterHtml(viewtest.Find(t, sprite, `symbol[id="`+id+`"]`).First())
+		if s == "" || err != nil {
+			t.Fatalf("no symbol %s in the sprite (%v)", id, err)
 		}
-		return sprite[i : i+strings.Index(sprite[i:], "</symbol>")]
+		return "<svg>" + s + "</svg>"
 	}
+	spriteRef := regexp.MustCompile(`^(/static/tiles\.[0-9a-f]{10}\.svg)#(.+)$`)
 	for w := engine.Worker(0); int(w) < engine.NumWorkerKinds; w++ {
 		for rot := 0; rot < 4; rot++ {
 			var buf bytes.Buffer
 			if err := TileIcon(w, rot).Render(context.Background(), &buf); err != nil {
 				t.Fatal(err)
 			}
-			ref := regexp.MustCompile(`<use href="(/static/tiles\.[0-9a-f]{10}\.svg)#([^"]+)"`).FindStringSubmatch(buf.String())
+			var ref []string
+			for _, href := range viewtest.Find(t, buf.String(), "use[href]").Map(func(_ int, u *goquery.Selection) string { return u.AttrOr("href", "") }) {
+				if ref = spriteRef.FindStringSubmatch(href); ref != nil {
+					break
+				}
+			}
 			if ref == nil || ref[1] != static.Path("tiles.svg") {
 				t.Fatalf("%s turned %d: the icon %s does not name the served sprite", w, rot, buf.String())
 			}
@@ -252,26 +266,40 @@ func TestTileSprite(t *testing.T) {
 			for _, f := range (Board{}).Figures(engine.TileView{Edges: edgesOf(w, rot)}) {
 				want = append(want, f.Transform())
 			}
-			got := regexp.MustCompile(`<g class="wk" transform="([^"]+)"`).FindAllStringSubmatch(s, -1)
+			got := viewtest.Find(t, s, "g.wk[transform]").Map(func(_ int, g *goquery.Selection) string { return g.AttrOr("transform", "") })
 			if len(got) != len(want) {
 				t.Fatalf("symbol %s has %d workers, want %d:\n%s", ref[2], len(got), len(want), s)
 			}
 			for i := range got {
-				if got[i][1] != want[i] {
-					t.Errorf("symbol %s: worker %d at %s, want %s", ref[2], i, got[i][1], want[i])
+				if got[i] != want[i] {
+					t.Errorf("symbol %s: worker %d at %s, want %s", ref[2], i, got[i], want[i])
 				}
 			}
 		}
 	}
 	for j := engine.P1; int(j) <= engine.NumJungleKinds; j++ {
 		s := symbol(jungleID(j))
-		if strings.Contains(s, ">"+j.String()+"<") {
+		if slices.Contains(textNodes(t, s), j.String()) {
 			t.Errorf("jungle tile %s is labelled with its code:\n%s", j, s)
 		}
 	}
-	if strings.Contains(sprite, "<text") && regexp.MustCompile(`>(1111|2101|3001|3100)<`).MatchString(sprite) {
+	if viewtest.Has(t, sprite, "text") && slices.ContainsFunc(textNodes(t, sprite), func(s string) bool { return slices.Contains([]string{"1111", "2101", "3001", "3100"}, s) }) {
 		t.Error("a worker tile is labelled with its code")
 	}
+}
+
+// textNodes is each run of text in page, between its tags, as
+// viewtest.Collapse gives it: a label written on its own, even in an
+// element that has other text too.
+func textNodes(t *testing.T, page string) []string {
+	t.Helper()
+	var texts []string
+	viewtest.Find(t, page, "*").Contents().Each(func(_ int, c *goquery.Selection) {
+		if goquery.NodeName(c) == "#text" {
+			texts = append(texts, viewtest.Collapse(c.Text()))
+		}
+	})
+	return texts
 }
 
 func TestTieNotesAndResult(t *testing.T) {
@@ -326,12 +354,11 @@ func TestBoardShowsTheMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	html := buf.String()
-	ghost := html[strings.Index(html, `<g class="ghost"`):]
-	if !strings.Contains(ghost, `<use href="#s2"`) || !strings.Contains(html, `<g id="s2">`) {
-		t.Fatalf("the move's tile is not drawn from a defined face:\n%s", ghost)
+	if !viewtest.Has(t, html, `g.ghost use[href="#s2"]`) || !viewtest.Has(t, html, "g#s2") {
+		t.Fatalf("the move's tile is not drawn from a defined face:\n%s", viewtest.Show(t, html, "g.ghost"))
 	}
-	if !strings.Contains(ghost, fmt.Sprintf(`<use href="%s" x="%s" y="%s"`, tileIcon(jungleID(fill.Tile)), b.X(fill.At), b.Y(fill.At))) {
-		t.Fatalf("the jungle tile is not drawn from the sprite on its cell:\n%s", ghost)
+	if !viewtest.Has(t, html, fmt.Sprintf(`g.ghost use[href="%s"][x="%s"][y="%s"]`, tileIcon(jungleID(fill.Tile)), b.X(fill.At), b.Y(fill.At))) {
+		t.Fatalf("the jungle tile is not drawn from the sprite on its cell:\n%s", viewtest.Show(t, html, "g.ghost"))
 	}
 }
 
@@ -357,21 +384,19 @@ func TestFillOptionsDrawTheirTiles(t *testing.T) {
 	if err := PlayPanel(vm).Render(context.Background(), &buf); err != nil {
 		t.Fatal(err)
 	}
-	items := strings.Split(buf.String(), "<li>")[1:]
-	if len(items) != len(opts) {
-		t.Fatalf("%d options listed, want %d:\n%s", len(items), len(opts), buf.String())
+	items := viewtest.Find(t, buf.String(), "li")
+	if items.Length() != len(opts) {
+		t.Fatalf("%d options listed, want %d:\n%s", items.Length(), len(opts), buf.String())
 	}
 	for i, o := range opts {
 		var want []string
 		for _, f := range o {
 			want = append(want, tileIcon(jungleID(f.Tile)))
 		}
-		var got []string
-		for _, m := range regexp.MustCompile(`<svg class="fill-tile"[^>]*><use href="([^"]+)"`).FindAllStringSubmatch(items[i], -1) {
-			got = append(got, m[1])
-		}
-		if !slices.Equal(got, want) || !strings.Contains(items[i], html.EscapeString(FillText(en, o))) {
-			t.Errorf("option %d draws %v, want %v, beside %q:\n%s", i, got, want, FillText(en, o), items[i])
+		item, _ := goquery.OuterHtml(items.Eq(i))
+		got := viewtest.Find(t, item, `svg.fill-tile > use:first-child[href]:not([href=""])`).Map(func(_ int, u *goquery.Selection) string { return u.AttrOr("href", "") })
+		if !slices.Equal(got, want) || !strings.Contains(viewtest.Text(t, item, "li"), viewtest.Collapse(FillText(en, o))) {
+			t.Errorf("option %d draws %v, want %v, beside %q:\n%s", i, got, want, FillText(en, o), item)
 		}
 	}
 }
@@ -460,7 +485,7 @@ func TestLanguageFormSelectsTheReadersLanguage(t *testing.T) {
 		if err := LanguageForm(Page{}, "x").Render(i18n.With(context.Background(), l), &buf); err != nil {
 			t.Fatal(err)
 		}
-		if !regexp.MustCompile(`<option value="fa" lang="fa" selected>`).MatchString(buf.String()) {
+		if !viewtest.Has(t, buf.String(), `option[value="fa"][lang="fa"][selected]`) {
 			t.Errorf("%s: Persian is not the language selected:\n%s", name, buf.String())
 		}
 	}
@@ -485,7 +510,7 @@ func TestNoRotateForTheSameEveryWay(t *testing.T) {
 		if err := HandPanel(vm).Render(context.Background(), &buf); err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Contains(buf.String(), `id="rotate"`); got != c.rotate {
+		if got := viewtest.Has(t, buf.String(), "#rotate"); got != c.rotate {
 			t.Errorf("%s chosen: Rotate offered %v; want %v", c.tile, got, c.rotate)
 		}
 	}
@@ -500,9 +525,9 @@ func TestPagesHaveADescription(t *testing.T) {
 		if err := ErrorPage(Page{Title: "x"}, "y").Render(i18n.With(context.Background(), l), &buf); err != nil {
 			t.Fatal(err)
 		}
-		m := regexp.MustCompile(`<meta name="description" content="([^"]+)">`).FindStringSubmatch(buf.String())
-		if m == nil || !strings.Contains(m[1], "Cacao") || (l != i18n.En) == strings.Contains(m[1], "board game") {
-			t.Errorf("%s: description %v", l.Code, m)
+		d, ok := viewtest.Attr(t, buf.String(), `meta[name="description"]`, "content")
+		if !ok || d == "" || !strings.Contains(d, "Cacao") || (l != i18n.En) == strings.Contains(d, "board game") {
+			t.Errorf("%s: description %q (%v)", l.Code, d, ok)
 		}
 	}
 }
@@ -521,11 +546,14 @@ func TestHandNotOfferedWhileWaiting(t *testing.T) {
 			t.Fatal(err)
 		}
 		page := buf.String()
-		links := regexp.MustCompile(`<a [^>]*class="tile"`).FindAllString(page, -1)
-		drawn := regexp.MustCompile(`<span class="tile" data-tile="\d{4}" role="img" aria-label="Worker tile[^"]*"`).FindAllString(page, -1)
+		links := viewtest.Count(t, page, "a.tile")
+		code := regexp.MustCompile(`^\d{4}$`)
+		drawn := viewtest.Find(t, page, `span.tile[role="img"][aria-label^="Worker tile"]`).FilterFunction(func(_ int, s *goquery.Selection) bool {
+			return code.MatchString(s.AttrOr("data-tile", ""))
+		}).Length()
 		want := len(vm.View.Hand)
-		if canAct && (len(links) != want || len(drawn) != 0) || !canAct && (len(links) != 0 || len(drawn) != want || strings.Contains(page, `id="rotate"`)) {
-			t.Errorf("can act %v: %d tiles as links, %d drawn (a hand of %d)\n%s", canAct, len(links), len(drawn), want, page)
+		if canAct && (links != want || drawn != 0) || !canAct && (links != 0 || drawn != want || viewtest.Has(t, page, "#rotate")) {
+			t.Errorf("can act %v: %d tiles as links, %d drawn (a hand of %d)\n%s", canAct, links, drawn, want, page)
 		}
 	}
 }
