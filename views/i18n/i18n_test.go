@@ -10,7 +10,7 @@ import (
 func TestMatch(t *testing.T) {
 	cases := map[string]*Lang{
 		"":                              En,
-		"de-DE,de;q=0.9":                En,
+		"de-DE,de;q=0.9":                De,
 		"fa-IR,fa;q=0.9,en;q=0.8":       Fa,
 		"zh-TW,zh;q=0.9":                ZhHant,
 		"zh-HK":                         ZhHant,
@@ -19,7 +19,10 @@ func TestMatch(t *testing.T) {
 		"zh":                            ZhHans,
 		"zh-Hans-SG":                    ZhHans,
 		"en;q=0.5,fa;q=0.9":             Fa,
-		"de;q=1,fr;q=0.9,zh-TW;q=0.1":   ZhHant,
+		"de;q=1,fr;q=0.9,zh-TW;q=0.1":   De,
+		"fr;q=1,de-AT;q=0.9,zh;q=0.1":   De,
+		"de-CH":                         De,
+		"fr;q=1,zh-TW;q=0.1":            ZhHant,
 		"fa;q=0,en":                     En,
 		"EN-us":                         En,
 		"zh_TW":                         ZhHant,
