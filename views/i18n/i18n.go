@@ -45,12 +45,13 @@ var (
 	// En is English, the language of the code and the fallback.
 	En     = &Lang{Code: "en", Name: "English", Dir: "ltr", digits: latinDigits, date: englishDate}
 	De     = &Lang{Code: "de", Name: "Deutsch", Dir: "ltr", Plurals: true, digits: latinDigits, date: germanDate}
+	Fr     = &Lang{Code: "fr", Name: "Français", Dir: "ltr", Plurals: true, digits: latinDigits, date: frenchDate}
 	ZhHant = &Lang{Code: "zh-Hant", Name: "繁體中文", Dir: "ltr", digits: latinDigits, date: chineseDate}
 	ZhHans = &Lang{Code: "zh-Hans", Name: "简体中文", Dir: "ltr", digits: latinDigits, date: chineseDate}
 	Fa     = &Lang{Code: "fa", Name: "فارسی", Dir: "rtl", digits: [10]rune{'۰', '۱', '۲', '۳', '۴', '۵', '۶', '۷', '۸', '۹'}, date: persianDate}
 
 	// All lists the languages in the order a chooser shows them.
-	All = []*Lang{En, De, ZhHant, ZhHans, Fa}
+	All = []*Lang{En, De, Fr, ZhHant, ZhHans, Fa}
 )
 
 var latinDigits = [10]rune{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9'}
@@ -120,8 +121,10 @@ func matchTag(tag string) *Lang {
 	switch parts[0] {
 	case "en":
 		return En
-	case "de":
+	case "de", "deu", "ger":
 		return De
+	case "fr", "fra", "fre":
+		return Fr
 	case "fa", "per", "fas":
 		return Fa
 	case "zh", "cmn", "yue":

@@ -20,9 +20,12 @@ func TestMatch(t *testing.T) {
 		"zh-Hans-SG":                    ZhHans,
 		"en;q=0.5,fa;q=0.9":             Fa,
 		"de;q=1,fr;q=0.9,zh-TW;q=0.1":   De,
-		"fr;q=1,de-AT;q=0.9,zh;q=0.1":   De,
+		"fr;q=1,de-AT;q=0.9,zh;q=0.1":   Fr,
 		"de-CH":                         De,
-		"fr;q=1,zh-TW;q=0.1":            ZhHant,
+		"it;q=1,zh-TW;q=0.1":            ZhHant,
+		"fr-FR,fr;q=0.9,en;q=0.8":       Fr,
+		"fr-CA":                         Fr,
+		"fr-BE;q=0.8,zh-TW":             ZhHant,
 		"fa;q=0,en":                     En,
 		"EN-us":                         En,
 		"zh_TW":                         ZhHant,
@@ -113,6 +116,7 @@ func TestDates(t *testing.T) {
 	at := time.Date(2026, 12, 2, 18, 40, 0, 0, time.UTC)
 	cases := map[*Lang]string{
 		En:     "Wed 2 Dec 2026, 18:40 UTC",
+		Fr:     "mer. 2 déc. 2026, 18:40 UTC",
 		ZhHant: "2026年12月2日（週三） 18:40 UTC",
 		ZhHans: "2026年12月2日（周三） 18:40 UTC",
 		Fa:     "چهارشنبه ۱۱ آذر ۱۴۰۵، ۱۸:۴۰ \u2066UTC\u2069",
