@@ -46,6 +46,7 @@ func TestLanguageFromBrowser(t *testing.T) {
 		{"fa-IR,fa;q=0.9,en;q=0.5", "fa rtl", "قوانین"},
 		{"zh-TW,zh;q=0.9", "zh-Hant ltr", "規則"},
 		{"zh-CN,zh;q=0.9", "zh-Hans ltr", "规则"},
+		{"es-MX,es;q=0.9,en;q=0.5", "es ltr", "Reglas"},
 		{"de-DE", "en ltr", "Rules"},
 	}
 	for _, cs := range cases {
@@ -122,7 +123,7 @@ func TestRulesPageInEachLanguage(t *testing.T) {
 	s := newSite(t)
 	c := s.client("visitor")
 	seen := map[string]bool{}
-	for _, accept := range []string{"en", "zh-TW", "zh-CN", "fa"} {
+	for _, accept := range []string{"en", "es-419", "zh-TW", "zh-CN", "fa"} {
 		code, body := c.getLang("/rules", accept)
 		h1 := viewtest.Text(t, body, "article.rules.card > h1:first-child")
 		if code != http.StatusOK || h1 == "" {

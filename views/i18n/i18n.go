@@ -46,10 +46,11 @@ var (
 	En     = &Lang{Code: "en", Name: "English", Dir: "ltr", digits: latinDigits, date: englishDate}
 	ZhHant = &Lang{Code: "zh-Hant", Name: "繁體中文", Dir: "ltr", digits: latinDigits, date: chineseDate}
 	ZhHans = &Lang{Code: "zh-Hans", Name: "简体中文", Dir: "ltr", digits: latinDigits, date: chineseDate}
+	Es     = &Lang{Code: "es", Name: "Español", Dir: "ltr", Plurals: true, digits: latinDigits, date: spanishDate}
 	Fa     = &Lang{Code: "fa", Name: "فارسی", Dir: "rtl", digits: [10]rune{'۰', '۱', '۲', '۳', '۴', '۵', '۶', '۷', '۸', '۹'}, date: persianDate}
 
 	// All lists the languages in the order a chooser shows them.
-	All = []*Lang{En, ZhHant, ZhHans, Fa}
+	All = []*Lang{En, Es, ZhHant, ZhHans, Fa}
 )
 
 var latinDigits = [10]rune{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9'}
@@ -119,6 +120,8 @@ func matchTag(tag string) *Lang {
 	switch parts[0] {
 	case "en":
 		return En
+	case "es", "spa":
+		return Es
 	case "fa", "per", "fas":
 		return Fa
 	case "zh", "cmn", "yue":
