@@ -47,6 +47,7 @@ func TestLanguageFromBrowser(t *testing.T) {
 		{"zh-TW,zh;q=0.9", "zh-Hant ltr", "規則"},
 		{"zh-CN,zh;q=0.9", "zh-Hans ltr", "规则"},
 		{"de-DE", "de ltr", "Regeln"},
+		{"es-MX,es;q=0.9,en;q=0.5", "es ltr", "Reglas"},
 		{"fr-CA,fr;q=0.9,en;q=0.5", "fr ltr", "Règles"},
 		{"it-IT", "en ltr", "Rules"},
 	}
@@ -124,7 +125,7 @@ func TestRulesPageInEachLanguage(t *testing.T) {
 	s := newSite(t)
 	c := s.client("visitor")
 	seen := map[string]bool{}
-	for _, accept := range []string{"en", "de", "fr", "zh-TW", "zh-CN", "fa"} {
+	for _, accept := range []string{"en", "de", "es-419", "fr", "zh-TW", "zh-CN", "fa"} {
 		code, body := c.getLang("/rules", accept)
 		h1 := viewtest.Text(t, body, "article.rules.card > h1:first-child")
 		if code != http.StatusOK || h1 == "" {

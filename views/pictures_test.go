@@ -15,7 +15,7 @@ import (
 // worker tile and of jungle tile, a fill and a temple's majority, drawn
 // from the tiles' sprite, where their text marks them.
 func TestRulesHavePictures(t *testing.T) {
-	for _, code := range []string{"en", "de", "fr", "fa", "zh-Hans", "zh-Hant"} {
+	for _, code := range []string{"en", "de", "es", "fr", "fa", "zh-Hans", "zh-Hant"} {
 		l, ok := i18n.Get(code)
 		if !ok {
 			t.Fatalf("no language %s", code)

@@ -1,4 +1,4 @@
-// Package i18n holds the site's four languages: their message catalogs,
+// Package i18n holds the site's seven languages: their message catalogs,
 // how numbers and dates are written in each, and which one a request gets.
 //
 // Interface text is written in English in the code, always as a literal
@@ -45,13 +45,14 @@ var (
 	// En is English, the language of the code and the fallback.
 	En     = &Lang{Code: "en", Name: "English", Dir: "ltr", digits: latinDigits, date: englishDate}
 	De     = &Lang{Code: "de", Name: "Deutsch", Dir: "ltr", Plurals: true, digits: latinDigits, date: germanDate}
+	Es     = &Lang{Code: "es", Name: "Español", Dir: "ltr", Plurals: true, digits: latinDigits, date: spanishDate}
 	Fr     = &Lang{Code: "fr", Name: "Français", Dir: "ltr", Plurals: true, digits: latinDigits, date: frenchDate}
 	ZhHant = &Lang{Code: "zh-Hant", Name: "繁體中文", Dir: "ltr", digits: latinDigits, date: chineseDate}
 	ZhHans = &Lang{Code: "zh-Hans", Name: "简体中文", Dir: "ltr", digits: latinDigits, date: chineseDate}
 	Fa     = &Lang{Code: "fa", Name: "فارسی", Dir: "rtl", digits: [10]rune{'۰', '۱', '۲', '۳', '۴', '۵', '۶', '۷', '۸', '۹'}, date: persianDate}
 
 	// All lists the languages in the order a chooser shows them.
-	All = []*Lang{En, De, Fr, ZhHant, ZhHans, Fa}
+	All = []*Lang{En, De, Es, Fr, ZhHant, ZhHans, Fa}
 )
 
 var latinDigits = [10]rune{'0', '1', '2', '3', '4', '5', '6', '7', '8', '9'}
@@ -125,6 +126,8 @@ func matchTag(tag string) *Lang {
 		return De
 	case "fr", "fra", "fre":
 		return Fr
+	case "es", "spa":
+		return Es
 	case "fa", "per", "fas":
 		return Fa
 	case "zh", "cmn", "yue":

@@ -32,6 +32,13 @@ func TestMatch(t *testing.T) {
 		"garbage;;q=x,,fa;q=notanumber": Fa,
 		"fa;Q=0,zh-TW":                  ZhHant,
 		"fa;level=1;q=0,zh-CN":          ZhHans,
+		"es":                            Es,
+		"es-ES,es;q=0.9":                Es,
+		"es-MX,es;q=0.9,en;q=0.8":       Es,
+		"es-419":                        Es,
+		"es_AR":                         Es,
+		"it-IT,es;q=0.7,en;q=0.5":       Es,
+		"en-US,es;q=0.5":                En,
 	}
 	for header, want := range cases {
 		if got := Match(header); got != want {
@@ -120,6 +127,7 @@ func TestDates(t *testing.T) {
 		ZhHant: "2026年12月2日（週三） 18:40 UTC",
 		ZhHans: "2026年12月2日（周三） 18:40 UTC",
 		Fa:     "چهارشنبه ۱۱ آذر ۱۴۰۵، ۱۸:۴۰ \u2066UTC\u2069",
+		Es:     "mié 2 dic 2026, 18:40 UTC",
 	}
 	for l, want := range cases {
 		if got := l.Date(at, true, true); got != want {
