@@ -248,6 +248,9 @@ func TestScreenshots(t *testing.T) {
 			a.must(a.click(`#confirm-choice`, "Confirm choice"))
 		}
 		if a.chooseCellWithFills() {
+			// From the top, as the other shots: choosing scrolled the page.
+			_, err := eval[bool](a, `(() => { window.scrollTo(0, 0); return true; })()`)
+			a.must(err)
 			a.shoot(dir, "06d-turn-fill")
 		}
 	}
