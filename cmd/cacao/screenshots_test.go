@@ -362,17 +362,25 @@ func (tb *tab) chooseCellWithFills() bool {
 	return false
 }
 
-// reachable scrolls the first element matching css to the middle of its
-// scrolling boxes and reports whether a click at its middle lands on it.
+// reachable reports whether a click at the middle of the first element
+// matching css lands on it; where it does not as the page stands (covered,
+// off the screen), the element is first scrolled to the middle of its
+// scrolling boxes. A page where it is reachable is not scrolled: scrolling
+// would slide the hand under the bar of the move, which a player at a
+// laptop, with the board whole on the screen, never does.
 func (tb *tab) reachable(css string) bool {
 	tb.b.t.Helper()
 	ok, err := eval[bool](tb, fmt.Sprintf(`(() => {
 	const el = document.querySelector(%q);
 	if (!el) return false;
+	const hits = () => {
+		const r = el.getBoundingClientRect();
+		const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+		return !!hit && (el.contains(hit) || hit.contains(el));
+	};
+	if (hits()) return true;
 	el.scrollIntoView({block: 'center', inline: 'center'});
-	const r = el.getBoundingClientRect();
-	const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-	return !!hit && (el.contains(hit) || hit.contains(el));
+	return hits();
 })()`, css))
 	tb.must(err)
 	return ok
