@@ -76,12 +76,17 @@ func (s *Store) MailSent(m *Mail, news ...Mail) error {
 	})
 }
 
-// MailHeld puts m off until then (the recipient's quiet hours), its
-// claim not counted as an attempt.
-func (s *Store) MailHeld(m *Mail, until time.Time) error {
+// MailHeld puts m off until then, for the reason why (HeldQuiet: the
+// recipient's quiet hours), its claim not counted as an attempt.
+func (s *Store) MailHeld(m *Mail, until time.Time, why string) error {
 	// In UTC, as every time stored: SQLite compares them as text.
-	return s.w.Model(&Mail{}).Where("id = ?", m.ID).Updates(map[string]any{"next_attempt": until.UTC(), "attempts": gorm.Expr("attempts - 1")}).Error
+	return s.w.Model(&Mail{}).Where("id = ?", m.ID).
+		Updates(map[string]any{"next_attempt": until.UTC(), "attempts": gorm.Expr("attempts - 1"), "last_error": why}).Error
 }
+
+// HeldQuiet is why news waits out its recipient's quiet hours (MailHeld):
+// changing them releases it (SetQuietHours).
+const HeldQuiet = "held: quiet hours"
 
 // Held reports whether mail of kind waits out its recipient's quiet
 // hours: all but the account mail they asked for just now (kinds).

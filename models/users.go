@@ -188,12 +188,19 @@ func (u *User) QuietUntil(now time.Time) (time.Time, bool) {
 }
 
 // SetQuietHours keeps the user's quiet hours (see User.QuietFrom); equal
-// hours mean none.
+// hours mean none. The news their old quiet hours held is due at once: the
+// outbox holds it again if the new ones say so.
 func (s *Store) SetQuietHours(userID uint, from, to int) error {
 	if from < 0 || from > 23 || to < 0 || to > 23 {
 		return invalid("quiet hours run from an hour 0 to 23 to another")
 	}
-	return s.w.Model(&User{}).Where("id = ?", userID).Updates(map[string]any{"quiet_from": from, "quiet_to": to}).Error
+	return s.transaction(func(tx *gorm.DB) error {
+		if err := tx.Model(&User{}).Where("id = ?", userID).Updates(map[string]any{"quiet_from": from, "quiet_to": to}).Error; err != nil {
+			return err
+		}
+		return tx.Model(&Mail{}).Where("user_id = ? AND status = ? AND last_error = ?", userID, MailPending, HeldQuiet).
+			Update("next_attempt", s.now()).Error
+	})
 }
 
 // SetBoardSize keeps how the user likes the board drawn ("fit", "large",

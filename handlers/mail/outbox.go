@@ -99,7 +99,7 @@ func (o *Outbox) deliver(ctx context.Context, m *models.Mail) (Stats, error) {
 		return Stats{Skipped: 1}, o.Store.MailSkipped(m, skip)
 	}
 	if until, quiet := rcpt.User.QuietUntil(o.Store.Clock()); quiet && models.Held(m.Kind) {
-		return Stats{Held: 1}, o.Store.MailHeld(m, until)
+		return Stats{Held: 1}, o.Store.MailHeld(m, until, models.HeldQuiet)
 	}
 	switch m.Channel {
 	case models.ChanPush:
@@ -115,7 +115,7 @@ func (o *Outbox) deliver(ctx context.Context, m *models.Mail) (Stats, error) {
 		if stop.until.IsZero() {
 			return Stats{Skipped: 1}, o.Store.MailSkipped(m, stop.why)
 		}
-		return Stats{Held: 1}, o.Store.MailHeld(m, stop.until)
+		return Stats{Held: 1}, o.Store.MailHeld(m, stop.until, stop.why)
 	case err != nil && ctx.Err() != nil:
 		// The worker is stopping: the claim's lease runs out and another
 		// attempt follows; the failure was not the server's.

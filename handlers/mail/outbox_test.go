@@ -631,3 +631,37 @@ func TestOutboxHoldsMailInQuietHours(t *testing.T) {
 		t.Fatalf("mail %d still due", m.ID)
 	}
 }
+
+// TestQuietHoursOffReleasesHeldNews: news held by quiet hours goes at the
+// next pass once the player turns their quiet hours off, not when the old
+// ones would have ended.
+func TestQuietHoursOffReleasesHeldNews(t *testing.T) {
+	ctx := context.Background()
+	w := newOutboxWorld(t, "ana", "bob") // the clock reads 09:00 UTC
+	srv := mailtest.Start(t)
+	ob := w.outbox(srv)
+	ana := w.users["ana"]
+	if err := w.store.SetQuietHours(ana.ID, 8, 12); err != nil {
+		t.Fatal(err)
+	}
+	w.twoPlayerGame("bob", "ana", 0)
+	toAna := func() int {
+		n := 0
+		for _, m := range srv.Messages() {
+			if slices.Contains(m.To, "ana@example.test") {
+				n++
+			}
+		}
+		return n
+	}
+	if st, err := ob.RunOnce(ctx); err != nil || st.Held == 0 || toAna() != 0 {
+		t.Fatalf("in her quiet hours: %+v, %v, %d messages to ana", st, err, toAna())
+	}
+	if err := w.store.SetQuietHours(ana.ID, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	w.clock.Advance(time.Second)
+	if st, err := ob.RunOnce(ctx); err != nil || st.Sent == 0 || toAna() == 0 {
+		t.Fatalf("her quiet hours turned off, the held news did not go: %+v, %v", st, err)
+	}
+}
