@@ -135,7 +135,7 @@ func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) vi
 				gl.Winners = append(gl.Winners, seat.Name)
 			}
 			if p := seat.Player(); p != nil && *p == viewer {
-				gl.Place, gl.Score = seat.Place, seat.Score
+				gl.Place, gl.Score, gl.Resigned = seat.Place, seat.Score, seat.ResignedID != nil
 				gl.RatedFrom, gl.RatedTo = seat.RatedFrom, seat.RatedTo
 			}
 		}

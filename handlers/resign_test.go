@@ -63,6 +63,16 @@ func TestResign(t *testing.T) {
 	if !viewtest.HasText(t, body, `#final .result-name:has(a[href="/users/ana"]) > a + span.status`, "(resigned)") {
 		t.Fatalf("the final table does not mark ana resigned:\n%s", viewtest.Show(t, body, "#final .result-name"))
 	}
+	// Whatever the stand-in made of her seat, ana lost the game: her
+	// profile counts no win and her list says she resigned (the counts
+	// when the bot won her seat: models' TestResignedRanksLast).
+	_, body = ana.get("/users/ana")
+	if described(t, body, "Wins") != "0" || !strings.HasPrefix(viewtest.Text(t, body, ".result"), "Resigned (the stand-in bot made") {
+		t.Fatalf("ana's profile after resigning: wins %q, result %q", described(t, body, "Wins"), viewtest.Text(t, body, ".result"))
+	}
+	if _, body = ana.get("/?finished=all&result=won"); viewtest.Has(t, body, ".result") {
+		t.Fatal("ana's games she won list the one she resigned")
+	}
 }
 
 // TestRematchFromTheFinalTable: the players of a finished game (not a

@@ -75,10 +75,10 @@ func (s *Store) MyFinished(userID uint, f HistoryFilter, offset, limit int) ([]G
 		q = q.Where("(games.private = ? OR EXISTS (SELECT 1 FROM seats r WHERE r.game_id = games.id AND (r.user_id = ? OR r.resigned_id = ?)))", false, reader, reader)
 	}
 	switch f.Result {
-	case "won":
-		q = q.Where("me.place = 1")
+	case "won": // a seat the stand-in bot finished is lost (Stats)
+		q = q.Where("me.place = 1 AND me.resigned_id IS NULL AND NOT me.abandoned")
 	case "lost":
-		q = q.Where("me.place > 1")
+		q = q.Where("(me.place > 1 OR me.resigned_id IS NOT NULL OR me.abandoned)")
 	}
 	total, err := count(q)
 	if err != nil {

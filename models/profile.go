@@ -8,13 +8,19 @@ import (
 // Stats is what a profile tells of a player's finished games: how many,
 // how many they won (a shared first place counts), in each place
 // (Places[0] first), their average total, and how many they resigned or
-// let time run out in (each timeout counted).
+// let time run out in (each timeout counted). A seat the stand-in bot
+// finished for its player (resigned, or away to the end) is lost, as the
+// rating counts it: in no place, whatever the bot made of it.
 type Stats struct {
 	Finished, Wins         int
 	Places                 [4]int
 	AverageScore           float64
 	Resignations, Timeouts int
 }
+
+// statsPlace is a seat's place as Stats counts it: 0 for one the bot
+// finished.
+const statsPlace = "CASE WHEN " + botFinishedSQL + " THEN 0 ELSE seats.place END"
 
 // Stats counts userID's finished games, in one reading of their seats.
 func (s *Store) Stats(userID uint) (Stats, error) {
@@ -24,9 +30,9 @@ func (s *Store) Stats(userID uint) (Stats, error) {
 		Sum                          float64
 	}
 	err := s.db.Model(&Seat{}).
-		Select("seats.place AS place, COUNT(*) AS n, SUM(seats.score) AS sum, SUM(CASE WHEN seats.resigned_id IS NOT NULL THEN 1 ELSE 0 END) AS resigned, SUM(seats.timed_out) AS timeouts").
+		Select(statsPlace+" AS place, COUNT(*) AS n, SUM(seats.score) AS sum, SUM(CASE WHEN seats.resigned_id IS NOT NULL THEN 1 ELSE 0 END) AS resigned, SUM(seats.timed_out) AS timeouts").
 		Joins("JOIN games ON games.id = seats.game_id AND games.status = ? AND games.scored = ?", StatusFinished, true).
-		Where("seats.user_id = ? OR seats.resigned_id = ?", userID, userID).Group("seats.place").Scan(&rows).Error
+		Where("seats.user_id = ? OR seats.resigned_id = ?", userID, userID).Group(statsPlace).Scan(&rows).Error
 	var sum float64
 	for _, r := range rows {
 		st.Finished += r.N

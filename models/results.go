@@ -117,6 +117,9 @@ func (s *Store) established(tx *gorm.DB, u *User, game uint) (bool, error) {
 // its player, who resigned or was away.
 func botFinished(seat *Seat) bool { return seat.ResignedID != nil || seat.Abandoned }
 
+// botFinishedSQL is botFinished of the row of seats.
+const botFinishedSQL = "(seats.resigned_id IS NOT NULL OR seats.abandoned)"
+
 // ownTurns is how many turns seat's player made themselves in l.
 func (l *Loaded) ownTurns(seat int) int {
 	n := 0

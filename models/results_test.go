@@ -1,6 +1,7 @@
 package models_test
 
 import (
+	"slices"
 	"testing"
 
 	"cacao/models"
@@ -43,7 +44,8 @@ func TestResignedRanksLast(t *testing.T) {
 	s, clock := openClocked(t)
 	ana, bob := veteran(t, s, "ana"), veteran(t, s, "bob")
 	clock.Advance(models.RatedAge)
-	resignAfter(t, s, startDuel(t, s, ana, bob, 0), ana, bob, models.MinRatedTurns)
+	id := startDuel(t, s, ana, bob, 0)
+	resignAfter(t, s, id, ana, bob, models.MinRatedTurns)
 	a, _ := s.UserByID(ana.ID)
 	b, _ := s.UserByID(bob.ID)
 	if !(a.Rating < 1500 && b.Rating > 1500) || a.RatedGames != 1 {
@@ -51,6 +53,19 @@ func TestResignedRanksLast(t *testing.T) {
 	}
 	if st, err := s.Stats(ana.ID); err != nil || st.Resignations != 1 || st.Finished != 2 { // her game against a bot, and this one
 		t.Fatalf("ana's stats after resigning: %+v, %v", st, err)
+	}
+	// Say the stand-in bot won her seat: her profile and her list still
+	// count it lost, as her rating does.
+	models.DB(s).Exec("UPDATE seats SET place = CASE WHEN resigned_id = ? THEN 1 ELSE 2 END WHERE game_id = ?", ana.ID, id)
+	if st, err := s.Stats(ana.ID); err != nil || st.Wins != 0 || st.Places[0] != 0 || st.Resignations != 1 {
+		t.Fatalf("the stand-in won ana's resigned seat, and her stats say %+v, %v", st, err)
+	}
+	for result, want := range map[string]bool{"won": false, "lost": true} {
+		games, _, err := s.MyFinished(ana.ID, models.HistoryFilter{Result: result}, 0, 10)
+		listed := slices.ContainsFunc(games, func(g models.GameSummary) bool { return g.Game.ID == id })
+		if err != nil || listed != want {
+			t.Fatalf("ana's finished games she %s list the one she resigned: %v (%v); want %v", result, listed, err, want)
+		}
 	}
 }
 
