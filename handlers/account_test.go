@@ -116,3 +116,38 @@ func TestSessionsListed(t *testing.T) {
 		t.Fatalf("after signing out everywhere and back in, %d sessions listed", n)
 	}
 }
+
+// TestSignOutOneSession: each of the account's other sessions can be
+// signed out alone from the settings, and is then signed out while this
+// browser stays in; a browser the site cannot name is listed as such, not
+// as "?"; an unknown session, or another account's, is refused with a
+// sentence and changes nothing.
+func TestSignOutOneSession(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	bob := s.signup("bob")
+	other := s.client("ana")
+	other.get("/login")
+	other.post("/login", url.Values{"username": {"ana"}, "password": {"secret-ana"}})
+	_, body := ana.get("/settings")
+	items := viewtest.Find(t, body, `li:has(form[action="/settings/sessions/end"])`)
+	if items.Length() != 1 || strings.Contains(items.Text(), "?") || !strings.Contains(items.Text(), "an unknown browser") {
+		t.Fatalf("ana's other session, to sign out: %q", viewtest.Collapse(items.Text()))
+	}
+	id := items.Find(`input[name="login"]`).AttrOr("value", "")
+	if id == "" {
+		t.Fatal("the form names no session")
+	}
+	if code, page := bob.post("/settings/sessions/end", url.Values{"login": {id}}); code != http.StatusNotFound || !strings.Contains(page, "That session is not signed in any more.") {
+		t.Fatalf("bob signing out ana's session: %d\n%s", code, viewtest.Excerpt(page))
+	}
+	if code, _ := ana.post("/settings/sessions/end", url.Values{"login": {"nonsense"}}); code != http.StatusNotFound || !signedIn(other) {
+		t.Fatalf("an unknown session: %d, or the other browser was signed out", code)
+	}
+	if code, _ := ana.post("/settings/sessions/end", url.Values{"login": {id}}); code != http.StatusOK {
+		t.Fatalf("signing out the other browser: %d", code)
+	}
+	if signedIn(other) || !signedIn(ana) {
+		t.Fatalf("after ending the other session: it is signed in %v, this one %v", signedIn(other), signedIn(ana))
+	}
+}

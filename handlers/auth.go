@@ -166,7 +166,7 @@ func safeNext(next string) string {
 }
 
 // device names the browser and system of a user agent in a few words, for
-// the list of sessions ("Firefox on Android"); "a browser" when unknown.
+// the list of sessions ("Firefox · Android"); "" when unknown.
 func device(ua string) string {
 	pick := func(pairs ...string) string {
 		for i := 0; i < len(pairs); i += 2 {
@@ -184,5 +184,5 @@ func device(ua string) string {
 	case browser+system != "":
 		return browser + system
 	}
-	return "?"
+	return ""
 }

@@ -64,6 +64,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/settings/delete", s.deleteAccount, s.requireUser)
 	e.POST("/settings/password", s.changePassword, s.requireUser)
 	e.POST("/settings/sign-out-everywhere", s.signOutEverywhere, s.requireUser)
+	e.POST("/settings/sessions/end", s.endSession, s.requireUser)
 	e.POST("/settings/unblock", s.unblock, s.requireUser)
 
 	// Signed one-click links from mail: they work without a session.

@@ -34,7 +34,7 @@ func (s *Server) renderSettings(c echo.Context, code int, u *models.User, proble
 	}
 	mine := s.sessions.Token(c.Request().Context())
 	for _, l := range logins {
-		vm.Logins = append(vm.Logins, views.LoginLine{Device: l.Device, LastSeen: lang(c).Date(l.LastSeen, true, true), Current: l.Token == mine})
+		vm.Logins = append(vm.Logins, views.LoginLine{ID: models.LoginID(l.Token), Device: l.Device, LastSeen: lang(c).Date(l.LastSeen, true, true), Current: l.Token == mine})
 	}
 	if vm.Blocked, err = s.store.Blocked(u.ID); err != nil {
 		return err
@@ -142,6 +142,21 @@ func (s *Server) signOutEverywhere(c echo.Context) error {
 		return err
 	}
 	return redirect(c, "/login")
+}
+
+// endSession signs out one of the viewer's sessions, named in the form
+// (models.LoginID).
+func (s *Server) endSession(c echo.Context) error {
+	u := currentUser(c)
+	err := s.store.EndLogin(u.ID, c.FormValue("login"))
+	if errors.Is(err, models.ErrNotFound) {
+		return s.renderSettings(c, http.StatusNotFound, u, tr(c, "That session is not signed in any more."))
+	}
+	if err != nil {
+		return err
+	}
+	s.sessions.Put(c.Request().Context(), "flash", tr(c, "That session is signed out."))
+	return redirect(c, "/settings")
 }
 
 // deleteAccount deletes the viewer's account, who gives their password

@@ -1,6 +1,8 @@
 package models
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"time"
 
 	"gorm.io/gorm"
@@ -52,6 +54,34 @@ func (s *Store) Logins(u *User) ([]Login, error) {
 	var ls []Login
 	err = s.db.Where("user_id = ?", u.ID).Order("last_seen DESC").Limit(50).Find(&ls).Error
 	return ls, err
+}
+
+// LoginID names session token's login in a page, without the token (a
+// secret that signs its holder in).
+func LoginID(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:12])
+}
+
+// EndLogin signs out the session of user's login named id (LoginID):
+// ErrNotFound when no session of theirs has that name.
+func (s *Store) EndLogin(user uint, id string) error {
+	var tokens []string
+	if err := s.db.Model(&Login{}).Where("user_id = ?", user).Limit(200).Pluck("token", &tokens).Error; err != nil {
+		return err
+	}
+	for _, tok := range tokens {
+		if LoginID(tok) != id {
+			continue
+		}
+		return s.transaction(func(tx *gorm.DB) error {
+			if err := tx.Where("token = ?", tok).Delete(&Session{}).Error; err != nil {
+				return err
+			}
+			return tx.Where("token = ?", tok).Delete(&Login{}).Error
+		})
+	}
+	return ErrNotFound
 }
 
 // endSessions erases every session of user's that signed in since logins

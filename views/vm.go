@@ -144,8 +144,11 @@ type DeviceLine struct {
 	Off           string // when it was switched off, its pushes failing ("" when on)
 }
 
-// LoginLine is one of the viewer's signed-in sessions.
+// LoginLine is one of the viewer's signed-in sessions: ID names it to
+// sign it out (models.LoginID); Device is "" (or "?", as older sessions
+// were stored) for a browser the site cannot name.
 type LoginLine struct {
+	ID       string
 	Device   string
 	LastSeen string
 	Current  bool // this browser's
