@@ -9,7 +9,7 @@ func TestDevice(t *testing.T) {
 		"Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36":         "Chrome · Android",
 		"Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/604.1": "Safari · iPhone",
 		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36 Edg/120.0":     "Edge · Windows",
-		"curl/8.0": "?",
+		"curl/8.0": "",
 	} {
 		if got := device(ua); got != want {
 			t.Errorf("%s: %q, want %q", ua, got, want)
