@@ -120,7 +120,8 @@ func (s *Server) homeEvents(c echo.Context) error {
 
 // gameLine is a game in a list, for viewer (0: nobody signed in).
 func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) views.GameLine {
-	gl := views.GameLine{ID: g.Game.ID, Status: g.Game.Status, WaitingOnMe: g.WaitingOnMe, TurnLimit: views.TurnLimitText(l, g.Game.TurnHours), ChatUnread: g.ChatUnread}
+	gl := views.GameLine{ID: g.Game.ID, Status: g.Game.Status, WaitingOnMe: g.WaitingOnMe, TurnLimit: views.TurnLimitText(l, g.Game.TurnHours), ChatUnread: g.ChatUnread,
+		Resigned: g.Resigned}
 	for _, seat := range g.Seats {
 		if seat.UserID != nil && *seat.UserID == g.Game.CreatorID {
 			gl.Creator = seat.Name
@@ -135,7 +136,7 @@ func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) vi
 				gl.Winners = append(gl.Winners, seat.Name)
 			}
 			if p := seat.Player(); p != nil && *p == viewer {
-				gl.Place, gl.Score, gl.Resigned = seat.Place, seat.Score, seat.ResignedID != nil
+				gl.Place, gl.Score = seat.Place, seat.Score
 				gl.RatedFrom, gl.RatedTo = seat.RatedFrom, seat.RatedTo
 			}
 		}

@@ -56,6 +56,10 @@ func TestResign(t *testing.T) {
 	if l.Game.Version <= before.Game.Version {
 		t.Fatal("the resignation changed nothing")
 	}
+	// ana's games list it, running, as resigned, not waiting on her.
+	if _, home := ana.get("/"); !viewtest.HasText(t, home, fmt.Sprintf(`tr:has(a[href="%s"]) td`, page), "You resigned this game: the stand-in bot plays your seat to the end.") {
+		t.Fatalf("ana's games do not list the game she resigned:\n%s", viewtest.Show(t, home, "#home-lists"))
+	}
 	// bob plays to the end against the bot in ana's seat.
 	s.playToEnd(id, engine.NewRand(2), bob)
 	_, body = bob.get(page)

@@ -17,20 +17,21 @@ type GameSummary struct {
 	WaitingSince *time.Time
 	Deadline     *time.Time // when my time for it runs out (nil: no limit)
 	ChatUnread   int        // messages of its chat I have not seen
+	Resigned     bool       // I resigned my seat: the stand-in bot plays it
 }
 
 // MyGames lists, limit at a time from offset, the games not over in which
-// user has a seat: those waiting on them first, the longest waiting first,
+// user has a seat, or resigned one: those waiting on them first, the longest waiting first,
 // then the others, most recently changed first; and how many there are in
 // all. The order is the database's, so a page reads only its games (and
 // their seats, in one more statement).
 func (s *Store) MyGames(userID uint, offset, limit int) ([]GameSummary, int, error) {
-	q := s.mine(userID, false, StatusOpen, StatusActive)
+	q := s.mine(userID, true, StatusOpen, StatusActive)
 	total, err := count(q)
 	if err != nil {
 		return nil, 0, err
 	}
-	const waiting = "games.status = 'active' AND me.waiting_since IS NOT NULL" // as GameSummary.WaitingOnMe
+	const waiting = "games.status = 'active' AND me.waiting_since IS NOT NULL AND me.user_id IS NOT NULL" // as GameSummary.WaitingOnMe
 	var games []Game
 	err = q.Preload("Seats").Select("games.*").
 		Order("CASE WHEN " + waiting + " THEN 0 ELSE 1 END").
@@ -134,8 +135,9 @@ func mySummaries(games []Game, userID uint) []GameSummary {
 			continue
 		}
 		me := g.Seats[i]
-		gs := GameSummary{Game: g, Seats: g.Seats, MySeat: me.Index, WaitingSince: me.WaitingSince, Deadline: me.Deadline, ChatUnread: me.ChatUnread}
-		gs.WaitingOnMe = me.WaitingSince != nil && g.Status == StatusActive
+		gs := GameSummary{Game: g, Seats: g.Seats, MySeat: me.Index, WaitingSince: me.WaitingSince, Deadline: me.Deadline, ChatUnread: me.ChatUnread,
+			Resigned: me.ResignedID != nil}
+		gs.WaitingOnMe = me.WaitingSince != nil && g.Status == StatusActive && !gs.Resigned
 		sortSeats(gs.Seats, g.Status)
 		out = append(out, gs)
 	}

@@ -61,9 +61,10 @@ type GameLine struct {
 	Creator     string // who opened the table (while they sit at it)
 	ChatUnread  int    // messages of its chat the viewer has not read
 	// Of a finished game: its winners, and the viewer's place (0: they
-	// did not play it), total and rating before and after (0: not rated);
-	// Resigned, the viewer resigned it, and the place and total are the
-	// stand-in bot's (a loss, as the rating counts it).
+	// did not play it), total and rating before and after (0: not rated).
+	// Resigned: the player the list is about resigned it (the stand-in bot
+	// plays their seat; its place and total are the bot's, a loss as the
+	// rating counts it).
 	Winners            []string
 	Place, Score       int
 	Resigned           bool
