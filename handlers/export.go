@@ -58,6 +58,7 @@ type myGame struct {
 	ID      uint            `json:"id"`
 	Status  string          `json:"status"`
 	Players []string        `json:"players"`
+	Note    string          `json:"note,omitempty"` // the player's private note
 	Record  json.RawMessage `json:"record,omitempty"`
 }
 
@@ -89,9 +90,13 @@ func (s *Server) exportMyData(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	notes, err := s.store.Notes(u.ID)
+	if err != nil {
+		return err
+	}
 	d.Games = make([]myGame, 0, len(games))
 	for _, g := range games {
-		mg := myGame{ID: g.Game.ID, Status: g.Game.Status}
+		mg := myGame{ID: g.Game.ID, Status: g.Game.Status, Note: notes[g.Game.ID]}
 		for _, seat := range g.Seats {
 			mg.Players = append(mg.Players, seat.Name)
 		}

@@ -56,12 +56,16 @@ func (s *Server) showGame(c echo.Context) error {
 	// The whole page shows the chat, read before the header counts what
 	// is unread.
 	var chat *views.ChatVM
+	var notes *views.NotesVM
 	if !isHTMX(c) {
 		cv, err := s.chatVM(c, l, 0)
 		if err != nil {
 			return err
 		}
 		cv.Live, chat = true, &cv
+		if notes, err = s.notesVM(c, l); err != nil {
+			return err
+		}
 	}
 	var vm views.GameVM
 	if problem != "" {
@@ -70,7 +74,7 @@ func (s *Server) showGame(c echo.Context) error {
 	} else {
 		vm = s.stepVM(c, l, sel)
 	}
-	vm.Chat = chat
+	vm.Chat, vm.Notes = chat, notes
 	if c.QueryParam("live") == "1" {
 		// A refetch after someone else's move: focus stays where the player
 		// is, and the moves since the page's last look are read out.

@@ -100,6 +100,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/games/:id/rematch", s.rematch, s.requireUser)
 	e.GET("/games/:id/chat", s.showChat, s.watchable)
 	e.POST("/games/:id/chat", s.say, s.requireUser)
+	e.POST("/games/:id/notes", s.saveNote, s.requireUser)
 	e.POST("/games/:id/chat/mute", s.muteChat, s.requireUser)
 	e.POST("/games/:id/chat/report", s.reportChat, s.requireUser, s.watchable)
 	e.GET("/chat", s.nextChat, s.requireUser)

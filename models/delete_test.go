@@ -27,6 +27,9 @@ func TestDeleteAccount(t *testing.T) {
 	if err := s.ReportChat(bob.ID, id, said.ID); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.SaveNote(ana.ID, id, "bob likes water"); err != nil {
+		t.Fatal(err)
+	}
 	running, err := s.DeleteAccount(ana.ID, "password-ana")
 	if err != nil || len(running) != 1 || running[0] != id {
 		t.Fatalf("deleting: %v %v", running, err)
@@ -39,6 +42,9 @@ func TestDeleteAccount(t *testing.T) {
 	}
 	if ns, _, _ := s.Notifications(ana.ID, 0, -1); len(ns) != 0 {
 		t.Fatalf("%d notices of the deleted account are left", len(ns))
+	}
+	if notes, _ := s.Notes(ana.ID); len(notes) != 0 {
+		t.Fatal("the deleted account's note is left")
 	}
 	if subs, _ := s.PushSubs(ana.ID); len(subs) != 0 {
 		t.Fatal("the deleted account's device is left")

@@ -15,7 +15,11 @@ import (
 var steps = []func(tx *gorm.DB) error{
 	baseline,      // 1
 	workerIndexes, // 2
+	notes,         // 3
 }
+
+// notes adds the players' private notes on games (Note).
+func notes(tx *gorm.DB) error { return tx.AutoMigrate(&Note{}) }
 
 // workerIndexes lets the worker's and the public list's reads find their
 // rows without going through every running game or every account: the bots'

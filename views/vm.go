@@ -322,8 +322,9 @@ type GameVM struct {
 	EndReason  string // an admin ended the game (Status "ended"), for this reason
 	TurnLimit  string
 	Since      *SinceVM
-	ResignedMe bool // the viewer resigned their seat of this game
-	CanResign  bool // the viewer holds a seat of this running game
+	Notes      *NotesVM // the viewer's private note, on the whole page of a player
+	ResignedMe bool     // the viewer resigned their seat of this game
+	CanResign  bool     // the viewer holds a seat of this running game
 	// AbandonedMe: the stand-in bot plays the viewer's seat until they take
 	// it back. HandOver lists the seats the viewer may hand to the bot (a
 	// game without a time limit kept waiting 7 days by their players).

@@ -1,0 +1,75 @@
+package handlers
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"cacao/models"
+	"cacao/views"
+)
+
+// notesVM is the viewer's notes panel of game l: nil for a viewer who is
+// not one of its players (seated, or resigned), who keeps none.
+func (s *Server) notesVM(c echo.Context, l *models.Loaded) (*views.NotesVM, error) {
+	u := currentUser(c)
+	if u == nil || !played(l, u.ID) {
+		return nil, nil
+	}
+	text, err := s.store.Note(u.ID, l.Game.ID)
+	if err != nil {
+		return nil, err
+	}
+	vm := &views.NotesVM{GameID: l.Game.ID, Text: text, Max: models.MaxNote}
+	vm.CSRF, _ = c.Get("csrf").(string)
+	return vm, nil
+}
+
+// played reports whether user has a seat in game l or resigned one.
+func played(l *models.Loaded, user uint) bool {
+	for _, seat := range l.Seats {
+		if p := seat.Player(); p != nil && *p == user {
+			return true
+		}
+	}
+	return false
+}
+
+// saveNote keeps the viewer's private note on the game (models.SaveNote).
+func (s *Server) saveNote(c echo.Context) error {
+	l, err := s.loadGame(c)
+	if err != nil {
+		return err
+	}
+	text := c.FormValue("note")
+	saveErr := s.store.SaveNote(currentUser(c).ID, l.Game.ID, text)
+	if saveErr != nil && !errors.Is(saveErr, models.ErrInvalid) {
+		return saveErr
+	}
+	if saveErr == nil && !isHTMX(c) {
+		return redirect(c, fmt.Sprintf("/games/%d#notes", l.Game.ID))
+	}
+	vm, err := s.notesVM(c, l)
+	if err != nil {
+		return err
+	}
+	if vm == nil { // not a player: refused above
+		code, msg := status(lang(c), saveErr)
+		return echo.NewHTTPError(code, msg)
+	}
+	code := http.StatusOK
+	if saveErr != nil {
+		code, vm.Error = status(lang(c), saveErr)
+		vm.Text = text
+	} else {
+		vm.Saved = true
+	}
+	if isHTMX(c) {
+		return render(c, code, views.NotesPanel(*vm))
+	}
+	game := s.gameVM(c, l, views.Selection{})
+	game.Notes = vm
+	return render(c, code, views.GamePage(game))
+}
