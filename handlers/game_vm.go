@@ -192,6 +192,18 @@ func (g gameSource) view(sel views.Selection) views.GameVM {
 		vm.ResignedMe = vm.ResignedMe || u != nil && seat.ResignedID != nil && *seat.ResignedID == u.ID
 	}
 	vm.CanResign = vm.Me >= 0 && l.Game.Status == models.StatusActive
+	vm.Aborted = ended && l.Game.EndReason == models.AbortReason
+	if mine := models.UserSeat(l.Seats, viewerID(u)); mine >= 0 && !l.Seats[mine].Abandoned && l.CanAbort() {
+		agreed, agreeing := l.AbortAgreed()
+		vm.Abort, vm.AbortAlone = true, len(agreeing) == 1
+		for _, i := range agreed {
+			if i == mine {
+				vm.AbortMine = true
+			} else {
+				vm.AbortAsked = append(vm.AbortAsked, l.Seats[i].Name)
+			}
+		}
+	}
 	for _, i := range g.handOvers(vm.Me) {
 		vm.HandOver = append(vm.HandOver, vm.Seats[i])
 	}
@@ -487,4 +499,12 @@ func choiceGives(lg *i18n.Lang, st *engine.State, me int, choices []views.EdgeCh
 			}
 		}
 	}
+}
+
+// viewerID is u's id (0 for nobody signed in).
+func viewerID(u *models.User) uint {
+	if u == nil {
+		return 0
+	}
+	return u.ID
 }

@@ -97,6 +97,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/games/:id/resolve", s.resolve, s.requireUser)
 	e.GET("/games/:id/resign", s.resignForm, s.requireUser)
 	e.POST("/games/:id/resign", s.resign, s.requireUser)
+	e.POST("/games/:id/abort", s.abort, s.requireUser)
 	e.POST("/games/:id/rematch", s.rematch, s.requireUser)
 	e.GET("/games/:id/chat", s.showChat, s.watchable)
 	e.POST("/games/:id/chat", s.say, s.requireUser)

@@ -24,6 +24,8 @@ const (
 	KindChat      Kind = "chat"      // a message at one of the player's tables
 	KindFinished  Kind = "finished"  // a game is over, scored
 	KindEnded     Kind = "ended"     // a game an admin ended without a result
+	KindAbortAsk  Kind = "abort-ask" // a player asks the others to end a game without a result
+	KindAborted   Kind = "aborted"   // the players agreed to end a game without a result
 	KindTest      Kind = "test"      // a test notice a player sends themselves
 	KindOff       Kind = "off"       // a device or webhook was switched off (PostFailed)
 	KindVerify    Kind = "verify"    // confirm an email address
@@ -62,6 +64,8 @@ var kinds = map[Kind]kindRule{
 	KindChat:      {news: NewsChat, delayed: true, seat: true},
 	KindFinished:  {news: NewsResult},
 	KindEnded:     {news: NewsResult},
+	KindAbortAsk:  {news: NewsResult, seat: true},
+	KindAborted:   {news: NewsResult},
 	KindTest:      {},
 	KindOff:       {},
 	KindVerify:    {asked: true},

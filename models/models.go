@@ -179,6 +179,10 @@ type Seat struct {
 	// has not seen; ChatMuted, that they muted it (it counts none).
 	ChatUnread int  `gorm:"index:idx_seats_user_chat,priority:2;not null;default:0"`
 	ChatMuted  bool `gorm:"not null;default:false"`
+	// AbortTurn is the turn (of the game's count) at which the seat's
+	// player agreed to end the game without a result (AskAbort): the
+	// agreement holds while the game stays at that turn.
+	AbortTurn *int
 	// Once the game is finished: the seat's place (1 first; ties share
 	// one) and total, and its player's rating before and after the game
 	// (0: not rated). TimedOut counts the seat's timeouts.

@@ -16,6 +16,16 @@ var steps = []func(tx *gorm.DB) error{
 	baseline,      // 1
 	workerIndexes, // 2
 	notes,         // 3
+	abortTurns,    // 4
+}
+
+// abortTurns adds the seats' agreements to end a game without a result
+// (Seat.AbortTurn).
+func abortTurns(tx *gorm.DB) error {
+	if tx.Migrator().HasColumn(&Seat{}, "AbortTurn") {
+		return nil
+	}
+	return tx.Migrator().AddColumn(&Seat{}, "AbortTurn")
 }
 
 // notes adds the players' private notes on games (Note).

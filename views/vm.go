@@ -68,6 +68,7 @@ type GameLine struct {
 	Winners            []string
 	Place, Score       int
 	Resigned           bool
+	Aborted            bool // ended by its players' agreement (not by an admin)
 	RatedFrom, RatedTo float64
 }
 
@@ -325,6 +326,12 @@ type GameVM struct {
 	Notes      *NotesVM // the viewer's private note, on the whole page of a player
 	ResignedMe bool     // the viewer resigned their seat of this game
 	CanResign  bool     // the viewer holds a seat of this running game
+	// Ending the game by agreement, in its first rounds: Abort, the viewer
+	// may ask (or agree); AbortAsked, who asks at this turn (the viewer
+	// aside); AbortMine, the viewer asked; AbortAlone, the viewer's word is
+	// enough (the others are bots). Aborted: it was so ended.
+	Abort, AbortMine, AbortAlone, Aborted bool
+	AbortAsked                           []string
 	// AbandonedMe: the stand-in bot plays the viewer's seat until they take
 	// it back. HandOver lists the seats the viewer may hand to the bot (a
 	// game without a time limit kept waiting 7 days by their players).
