@@ -331,7 +331,7 @@ type GameVM struct {
 	// aside); AbortMine, the viewer asked; AbortAlone, the viewer's word is
 	// enough (the others are bots). Aborted: it was so ended.
 	Abort, AbortMine, AbortAlone, Aborted bool
-	AbortAsked                           []string
+	AbortAsked                            []string
 	// AbandonedMe: the stand-in bot plays the viewer's seat until they take
 	// it back. HandOver lists the seats the viewer may hand to the bot (a
 	// game without a time limit kept waiting 7 days by their players).
