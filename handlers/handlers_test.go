@@ -51,10 +51,16 @@ func newSite(t testing.TB, opts ...models.Option) *site {
 // changes (nil: none).
 func newSiteWith(t testing.TB, cfg func(*handlers.Config), opts ...models.Option) *site {
 	t.Helper()
+	return newSiteAt(t, modeltest.DB(t), cfg, opts...)
+}
+
+// newSiteAt is newSiteWith on the database at dsn.
+func newSiteAt(t testing.TB, dsn string, cfg func(*handlers.Config), opts ...models.Option) *site {
+	t.Helper()
 	// The clock moves a millisecond per read, so events keep their order.
 	clock := modeltest.NewClock(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), time.Millisecond)
 	hub := live.New()
-	store, err := models.Open(modeltest.DB(t), append([]models.Option{models.WithClock(clock.Now), models.WithPasswordCost(bcrypt.MinCost),
+	store, err := models.Open(dsn, append([]models.Option{models.WithClock(clock.Now), models.WithPasswordCost(bcrypt.MinCost),
 		models.WithBots(autoplay.Kinds()...), models.WithChangeListener(handlers.ChangeListener(hub))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)

@@ -31,9 +31,20 @@ func (s *Server) profile(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	hist, err := s.store.RatingHistory(u.ID, chartGames)
-	if err != nil {
-		return err
+	var ratings [2]views.ProfileRating
+	for i, f := range []models.Format{models.TwoPlayers, models.MorePlayers} {
+		r, games, _ := u.RatingIn(f)
+		ratings[i] = views.ProfileRating{More: f == models.MorePlayers, Rating: r.R, RatedGames: games}
+		if ratings[i].Place, err = s.store.BoardPlace(u, f); err != nil {
+			return err
+		}
+		hist, err := s.store.RatingHistory(u.ID, f, chartGames)
+		if err != nil {
+			return err
+		}
+		for _, p := range hist {
+			ratings[i].History = append(ratings[i].History, views.RatingPoint{At: p.At, Rating: p.To})
+		}
 	}
 	f, fv, err := s.historyFilter(c, views.ProfileURL(u.Username), "")
 	if err != nil {
@@ -45,13 +56,10 @@ func (s *Server) profile(c echo.Context) error {
 		return err
 	}
 	l := lang(c)
-	vm := views.ProfileVM{Page: s.page(c, u.Username), Name: u.Username, Since: u.CreatedAt, Rating: u.Rating, RatedGames: u.RatedGames,
+	vm := views.ProfileVM{Page: s.page(c, u.Username), Name: u.Username, Since: u.CreatedAt, Ratings: ratings,
 		Provisional: rating.Provisional, Filter: fv, Pager: views.Pager{Base: fv.URL(), Offset: from(c), Size: profilePage, Total: total},
 		Stats: views.ProfileStats{Finished: st.Finished, Wins: st.Wins, Places: st.Places, Resignations: st.Resignations, Timeouts: st.Timeouts,
 			Average: l.Num(int(math.Round(st.AverageScore)))}}
-	for _, p := range hist {
-		vm.History = append(vm.History, views.RatingPoint{At: p.At, Rating: p.To})
-	}
 	now := s.store.Clock()
 	for _, g := range games {
 		vm.Games = append(vm.Games, gameLine(l, g, now, u.ID))
@@ -59,9 +67,51 @@ func (s *Server) profile(c echo.Context) error {
 	return render(c, http.StatusOK, views.ProfilePage(vm))
 }
 
-// ratings tells how ratings work.
+// boardPage is how many players a page of a leaderboard lists.
+const boardPage = 50
+
+// ratings is a format's leaderboard (?format=3-4: of games of three or
+// four; else of two), a page at a time, the provisional ratings apart, and
+// the viewer's place; then how ratings work.
 func (s *Server) ratings(c echo.Context) error {
-	return render(c, http.StatusOK, views.RatingsPage(s.page(c, tr(c, "How ratings work")), rating.Provisional, models.MinRatedTurns))
+	f, base := models.TwoPlayers, "/ratings"
+	switch c.QueryParam("format") {
+	case "", "2":
+	case "3-4":
+		f, base = models.MorePlayers, "/ratings?format=3-4"
+	default:
+		return refusal(http.StatusBadRequest, "choose the leaderboard of games of two, or of three or four")
+	}
+	at := from(c)
+	leaders, total, err := s.store.Leaderboard(f, false, at, boardPage)
+	if err != nil {
+		return err
+	}
+	prov, provTotal, err := s.store.Leaderboard(f, true, 0, boardPage)
+	if err != nil {
+		return err
+	}
+	l := lang(c)
+	vm := views.LeaderboardVM{Page: s.page(c, l.T("Leaderboard")), More: f == models.MorePlayers, Of: total, ProvTotal: provTotal,
+		Pager: views.Pager{Base: base, Offset: at, Size: boardPage, Total: total},
+		Needed: rating.Provisional, MinTurns: models.MinRatedTurns, ActiveDays: int(models.BoardActive.Hours() / 24)}
+	u := currentUser(c)
+	if u != nil {
+		if vm.Place, err = s.store.BoardPlace(u, f); err != nil {
+			return err
+		}
+	}
+	line := func(i int, p models.Leader) views.Leader {
+		return views.Leader{Place: i + 1, Name: p.Name, Rating: views.RatingText(l, p.Rating, p.Games, rating.Provisional), Games: p.Games,
+			Me: u != nil && p.Name == u.Username}
+	}
+	for i, p := range leaders {
+		vm.Leaders = append(vm.Leaders, line(at+i, p))
+	}
+	for i, p := range prov {
+		vm.Provisional = append(vm.Provisional, line(i, p))
+	}
+	return render(c, http.StatusOK, views.LeaderboardPage(vm))
 }
 
 // rateLines shows, beside each player of lines (made by gameLine from
@@ -85,7 +135,8 @@ func (s *Server) rateLines(c echo.Context, lines []views.GameLine, games []model
 				continue
 			}
 			if u, ok := users[*seat.UserID]; ok {
-				lines[i].Players[j].Rating = views.RatingText(lang(c), u.Rating, u.RatedGames, rating.Provisional)
+				r, games, _ := u.RatingIn(models.FormatOf(g.Game.NumPlayers))
+				lines[i].Players[j].Rating = views.RatingText(lang(c), r.R, games, rating.Provisional)
 			}
 		}
 	}

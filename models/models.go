@@ -68,11 +68,19 @@ type User struct {
 	BannedAt  *time.Time
 	BanReason string `gorm:"not null;default:''"`
 	// Rating, RatingDev and RatingVol are the user's Glicko-2 rating
-	// (package rating), from RatedGames games.
-	Rating     float64 `gorm:"not null;default:1500"`
-	RatingDev  float64 `gorm:"not null;default:350"`
-	RatingVol  float64 `gorm:"not null;default:0.06"`
-	RatedGames int     `gorm:"not null;default:0"`
+	// (package rating) in two-player games, from RatedGames games, the last
+	// ending at RatedAt; the Multi ones are their rating in games of three
+	// or four, apart (Format).
+	Rating          float64 `gorm:"not null;default:1500"`
+	RatingDev       float64 `gorm:"not null;default:350"`
+	RatingVol       float64 `gorm:"not null;default:0.06"`
+	RatedGames      int     `gorm:"not null;default:0"`
+	RatedAt         *time.Time
+	MultiRating     float64 `gorm:"not null;default:1500"`
+	MultiRatingDev  float64 `gorm:"not null;default:350"`
+	MultiRatingVol  float64 `gorm:"not null;default:0.06"`
+	MultiRatedGames int     `gorm:"not null;default:0"`
+	MultiRatedAt    *time.Time
 	// HookFailures counts the posts to the webhook that failed in a row,
 	// the first at HookFailingSince; HookOffAt is when it was switched off
 	// for that (PostFailed): no post goes to it until it is set again.

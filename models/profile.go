@@ -57,25 +57,30 @@ type RatingPoint struct {
 	From, To float64
 }
 
-// RatingHistory returns userID's latest limit rated games, oldest first.
-func (s *Store) RatingHistory(userID uint, limit int) ([]RatingPoint, error) {
+// RatingHistory returns userID's latest limit rated games of format f,
+// oldest first.
+func (s *Store) RatingHistory(userID uint, f Format, limit int) ([]RatingPoint, error) {
 	var pts []RatingPoint
+	players := "games.num_players = 2"
+	if f == MorePlayers {
+		players = "games.num_players > 2"
+	}
 	err := s.db.Model(&Seat{}).Select("seats.game_id AS game_id, games.finished_at AS at, seats.rated_from AS \"from\", seats.rated_to AS \"to\"").
-		Joins("JOIN games ON games.id = seats.game_id").
+		Joins("JOIN games ON games.id = seats.game_id AND " + players).
 		Where("(seats.user_id = ? OR seats.resigned_id = ?) AND seats.rated_to > 0", userID, userID).
 		Order("games.finished_at DESC, games.id DESC").Limit(limit).Scan(&pts).Error
 	slices.Reverse(pts)
 	return pts, err
 }
 
-// Ratings returns the ratings of users ids, by id.
+// Ratings returns the ratings of users ids (of both formats), by id.
 func (s *Store) Ratings(ids []uint) (map[uint]User, error) {
 	out := map[uint]User{}
 	if len(ids) == 0 {
 		return out, nil
 	}
 	var us []User
-	if err := s.db.Select("id", "rating", "rated_games").Where("id IN ?", ids).Find(&us).Error; err != nil {
+	if err := s.db.Select("id", "rating", "rated_games", "multi_rating", "multi_rated_games").Where("id IN ?", ids).Find(&us).Error; err != nil {
 		return nil, err
 	}
 	for _, u := range us {

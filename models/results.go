@@ -35,8 +35,8 @@ func scoreSeats(tx *gorm.DB, l *Loaded) error {
 	return tx.Model(&Game{}).Where("id = ?", l.Game.ID).Update("scored", true).Error
 }
 
-// rate updates the ratings of the players of finished game l (RatingRule).
-// A seat the bot finished before its player made MinRatedTurns turns of
+// rate updates the ratings of the players of finished game l (RatingRule),
+// those of its format (FormatOf). A seat the bot finished before its player made MinRatedTurns turns of
 // their own is left out of the game's rating. An opponent who is not
 // established (counts) is left out of the others' rating period, though
 // their own rating moves; a player with no counted opponent is not rated.
@@ -52,9 +52,11 @@ func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 	if len(seats) < 2 {
 		return nil
 	}
+	f := FormatOf(len(l.Seats))
+	cols := f.columns()
 	var users []User
 	// Two games ending together rate their players one after the other.
-	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Select("id", "rating", "rating_dev", "rating_vol", "created_at").Where("id IN ?", ids).Order("id").Find(&users).Error; err != nil {
+	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Select("id", cols.rating, cols.dev, cols.vol, "created_at").Where("id IN ?", ids).Order("id").Find(&users).Error; err != nil {
 		return err
 	}
 	byID := map[uint]User{}
@@ -66,7 +68,7 @@ func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 	counts := make([]bool, len(seats))
 	for i, seat := range seats {
 		u := byID[ids[i]]
-		before[i] = rating.Rating{R: u.Rating, RD: u.RatingDev, Vol: u.RatingVol}
+		before[i], _, _ = u.RatingIn(f)
 		ranks[i] = seat.Place
 		if botFinished(seat) {
 			ranks[i] = len(l.Seats) + 1 // the bot finished it: behind every player who finished their own
@@ -85,8 +87,8 @@ func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 		if err := tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"rated_from": seat.RatedFrom, "rated_to": seat.RatedTo}).Error; err != nil {
 			return err
 		}
-		err := tx.Model(&User{}).Where("id = ?", ids[i]).Updates(map[string]any{"rating": after[i].R, "rating_dev": after[i].RD,
-			"rating_vol": after[i].Vol, "rated_games": gorm.Expr("rated_games + 1")}).Error
+		err := tx.Model(&User{}).Where("id = ?", ids[i]).Updates(map[string]any{cols.rating: after[i].R, cols.dev: after[i].RD,
+			cols.vol: after[i].Vol, cols.games: gorm.Expr(cols.games + " + 1"), cols.at: s.now()}).Error
 		if err != nil {
 			return err
 		}

@@ -112,7 +112,7 @@ func TestStatsAndHistory(t *testing.T) {
 	if st.Wins != wins || st.AverageScore != float64(total)/2 || st.Places[0]+st.Places[1] != 2 {
 		t.Fatalf("ana's stats: %+v; want %d wins, average %v", st, wins, float64(total)/2)
 	}
-	hist, err := s.RatingHistory(ana.ID, 10)
+	hist, err := s.RatingHistory(ana.ID, models.TwoPlayers, 10)
 	if err != nil || len(hist) != 2 || hist[0].GameID != first.Game.ID || hist[1].From != hist[0].To {
 		t.Fatalf("ana's rating history: %+v, %v", hist, err)
 	}

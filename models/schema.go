@@ -17,6 +17,33 @@ var steps = []func(tx *gorm.DB) error{
 	workerIndexes, // 2
 	notes,         // 3
 	abortTurns,    // 4
+	twoRatings,    // 5
+}
+
+// twoRatings rates games of three or four apart from games of two (User's
+// Multi ratings) and keeps when each rating last moved, for the
+// leaderboards (Leaderboard), which read the ratings in order from an
+// index. The ratings kept so far, from games of any size, stay as the
+// two-player ones.
+func twoRatings(tx *gorm.DB) error {
+	for _, col := range []string{"RatedAt", "MultiRating", "MultiRatingDev", "MultiRatingVol", "MultiRatedGames", "MultiRatedAt"} {
+		if !tx.Migrator().HasColumn(&User{}, col) {
+			if err := tx.Migrator().AddColumn(&User{}, col); err != nil {
+				return err
+			}
+		}
+	}
+	for _, q := range []string{
+		`UPDATE users SET rated_at = (SELECT MAX(games.finished_at) FROM seats JOIN games ON games.id = seats.game_id
+			WHERE (seats.user_id = users.id OR seats.resigned_id = users.id) AND seats.rated_to > 0) WHERE rated_games > 0 AND rated_at IS NULL`,
+		"CREATE INDEX IF NOT EXISTS idx_users_board ON users (rating) WHERE rated_games > 0",
+		"CREATE INDEX IF NOT EXISTS idx_users_multi_board ON users (multi_rating) WHERE multi_rated_games > 0",
+	} {
+		if err := tx.Exec(q).Error; err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // abortTurns adds the seats' agreements to end a game without a result

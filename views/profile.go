@@ -15,12 +15,12 @@ type ProfileVM struct {
 	Page
 	Name       string
 	Since      time.Time
-	Rating     float64
-	RatedGames int
+	// Ratings are the player's two ratings: of games of two, then of
+	// three or four.
+	Ratings [2]ProfileRating
 	// Provisional is how many rated games a rating needs to be
 	// established.
 	Provisional int
-	History     []RatingPoint // the rating after each of the latest rated games, oldest first
 	Stats       ProfileStats
 	Games       []GameLine
 	Filter      HistoryFilter
@@ -33,6 +33,17 @@ type ProfileStats struct {
 	Places                 [4]int
 	Average                string
 	Resignations, Timeouts int
+}
+
+// ProfileRating is one of a player's ratings: of games of two (More
+// false) or of three or four, from RatedGames games, their place on its
+// leaderboard (0: not on it), and its history.
+type ProfileRating struct {
+	More       bool
+	Rating     float64
+	RatedGames int
+	Place      int
+	History    []RatingPoint // the rating after each of the latest rated games, oldest first
 }
 
 // RatingPoint is a player's rating after a rated game finished at At.
@@ -66,11 +77,11 @@ func rounded(ctx context.Context, r float64) string { return num(ctx, int(math.R
 // f1 writes a coordinate with one decimal.
 func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
-func (vm ProfileVM) chartBox() string { return fmt.Sprintf("0 0 %d %d", chartW, chartH) }
+func (r ProfileRating) chartBox() string { return fmt.Sprintf("0 0 %d %d", chartW, chartH) }
 
-// chart draws vm.History (two points at least).
-func (vm ProfileVM) chart() Chart {
-	h := vm.History
+// chart draws r.History (two points at least).
+func (r ProfileRating) chart() Chart {
+	h := r.History
 	c := Chart{Hi: h[0].Rating, Lo: h[0].Rating, First: h[0].At, Last: h[len(h)-1].At}
 	for _, p := range h {
 		c.Lo, c.Hi = math.Min(c.Lo, p.Rating), math.Max(c.Hi, p.Rating)

@@ -18,9 +18,9 @@ import (
 // end; all of it said in words.
 func TestRatingChartHasAxes(t *testing.T) {
 	day := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	vm := ProfileVM{Page: Page{Title: "ana"}, Name: "ana", Rating: 1531, RatedGames: 30, Provisional: 5,
-		History: []RatingPoint{{day, 1500}, {day.AddDate(0, 0, 9), 1562}, {day.AddDate(0, 1, 2), 1531}}}
-	c := vm.chart()
+	vm := ProfileVM{Page: Page{Title: "ana"}, Name: "ana", Provisional: 5, Ratings: [2]ProfileRating{{Rating: 1531, RatedGames: 30,
+		History: []RatingPoint{{day, 1500}, {day.AddDate(0, 0, 9), 1562}, {day.AddDate(0, 1, 2), 1531}}}, {More: true}}}
+	c := vm.Ratings[0].chart()
 	if c.Hi != 1562 || c.Lo != 1500 || c.HiY >= c.LoY || c.NowX != plotX1 || c.NowY <= c.HiY || c.NowY >= c.LoY {
 		t.Fatalf("chart %+v: want 1562 above 1500, the rating now (1531) at the right end between them", c)
 	}

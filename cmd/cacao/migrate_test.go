@@ -174,16 +174,17 @@ func siteWith(t *testing.T, names ...string) (string, *models.Store, []*models.U
 	return db, store, users
 }
 
-// sqlite runs statement on the SQLite file db, as an old release or a
-// site writing meanwhile would have left it.
-func sqlite(t *testing.T, db, statement string) {
+// sqlite runs statement (with args) on the SQLite file db, as an old
+// release or a site writing meanwhile would have left it, or as a test sets
+// up what no page quickly does.
+func sqlite(t *testing.T, db, statement string, args ...any) {
 	t.Helper()
 	conn, err := gorm.Open(gormsqlite.Open(db), &gorm.Config{Logger: logger.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() { d, _ := conn.DB(); d.Close() }()
-	if err := conn.Exec(statement).Error; err != nil {
+	if err := conn.Exec(statement, args...).Error; err != nil {
 		t.Fatalf("%s: %v", statement, err)
 	}
 }

@@ -44,6 +44,7 @@ const password = "correct horse battery"
 type site struct {
 	t     *testing.T
 	base  string
+	db    string // the SQLite file
 	logs  *syncBuffer
 	store *models.Store
 	rand  *engine.Rand // the greedy bot's ties, for the people's moves
@@ -63,7 +64,7 @@ func seededSite(t *testing.T) *site {
 		t.Fatalf("opening the site's database to seed it: %v", err)
 	}
 	t.Cleanup(func() { store.Close() })
-	return &site{t: t, base: base, logs: logs, store: store, rand: engine.NewRand(uint64(time.Now().UnixNano()))}
+	return &site{t: t, base: base, db: db, logs: logs, store: store, rand: engine.NewRand(uint64(time.Now().UnixNano()))}
 }
 
 // user creates an account with the test password.
