@@ -93,7 +93,7 @@ func (s *Server) ratings(c echo.Context) error {
 	}
 	l := lang(c)
 	vm := views.LeaderboardVM{Page: s.page(c, l.T("Leaderboard")), More: f == models.MorePlayers, Of: total, ProvTotal: provTotal,
-		Pager: views.Pager{Base: base, Offset: at, Size: boardPage, Total: total},
+		Pager:  views.Pager{Base: base, Offset: at, Size: boardPage, Total: total},
 		Needed: rating.Provisional, MinTurns: models.MinRatedTurns, ActiveDays: int(models.BoardActive.Hours() / 24)}
 	u := currentUser(c)
 	if u != nil {

@@ -24,7 +24,7 @@ func TestLeaderboard(t *testing.T) {
 	ana := set("ana", models.TwoPlayers, 1700, 12, now)
 	bob := set("bob", models.TwoPlayers, 1600, 15, now.Add(-80*24*time.Hour))
 	cyd := set("cyd", models.TwoPlayers, 1800, 10, now.Add(-100*24*time.Hour)) // away too long
-	set("dan", models.TwoPlayers, 1650, 3, now)                               // provisional
+	set("dan", models.TwoPlayers, 1650, 3, now)                                // provisional
 	eve := set("eve", models.TwoPlayers, 1900, 20, now)
 	models.DB(s).Exec("UPDATE users SET banned_at = ? WHERE id = ?", now.UTC(), eve.ID)
 	set("fay", models.MorePlayers, 1550, 11, now)

@@ -66,7 +66,7 @@ func (s *Store) RatingHistory(userID uint, f Format, limit int) ([]RatingPoint, 
 		players = "games.num_players > 2"
 	}
 	err := s.db.Model(&Seat{}).Select("seats.game_id AS game_id, games.finished_at AS at, seats.rated_from AS \"from\", seats.rated_to AS \"to\"").
-		Joins("JOIN games ON games.id = seats.game_id AND " + players).
+		Joins("JOIN games ON games.id = seats.game_id AND "+players).
 		Where("(seats.user_id = ? OR seats.resigned_id = ?) AND seats.rated_to > 0", userID, userID).
 		Order("games.finished_at DESC, games.id DESC").Limit(limit).Scan(&pts).Error
 	slices.Reverse(pts)

@@ -13,8 +13,8 @@ import (
 // history, their counts, and a page of their finished games.
 type ProfileVM struct {
 	Page
-	Name       string
-	Since      time.Time
+	Name  string
+	Since time.Time
 	// Ratings are the player's two ratings: of games of two, then of
 	// three or four.
 	Ratings [2]ProfileRating
