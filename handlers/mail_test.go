@@ -441,7 +441,7 @@ func TestSettingsRefuseBadInput(t *testing.T) {
 // eachMail names the news of an email each (all but chat), eachNews is it.
 var eachMail = []string{"turn", "choice", "reminder", "timeout", "invitation", "result"}
 
-const eachNews = models.AllNews &^ models.NewsChat
+const eachNews = models.AllNews &^ (models.NewsChat | models.NewsFollow)
 
 // newsForm is Settings' news form: address email, in-app notices of all,
 // and mail of the news named.

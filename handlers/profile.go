@@ -60,6 +60,19 @@ func (s *Server) profile(c echo.Context) error {
 		Provisional: rating.Provisional, Filter: fv, Pager: views.Pager{Base: fv.URL(), Offset: from(c), Size: profilePage, Total: total},
 		Stats: views.ProfileStats{Finished: st.Finished, Wins: st.Wins, Places: st.Places, Resignations: st.Resignations, Timeouts: st.Timeouts,
 			Average: l.Num(int(math.Round(st.AverageScore)))}}
+	if reader := currentUser(c); reader != nil && reader.ID != u.ID {
+		vm.CanFollow = true
+		if vm.Following, err = s.store.Follows(reader.ID, u.ID); err != nil {
+			return err
+		}
+		if vm.Following {
+			seen, err := s.store.LastSeen(u)
+			if err != nil {
+				return err
+			}
+			vm.LastSeen = views.LastSeenText(c.Request().Context(), seen)
+		}
+	}
 	now := s.store.Clock()
 	for _, g := range games {
 		vm.Games = append(vm.Games, gameLine(l, g, now, u.ID))

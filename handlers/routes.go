@@ -38,6 +38,10 @@ func (s *Server) routes(e *echo.Echo) {
 	e.GET("/replay", s.recordForm)
 	e.POST("/replay", s.viewRecord)
 	e.GET("/users/:name", s.profile)
+	e.POST("/users/:name/follow", s.follow, s.requireUser)
+	e.POST("/users/:name/unfollow", s.unfollow, s.requireUser)
+	e.POST("/users/:name/invite", s.inviteToTable, s.requireUser)
+	e.GET("/following", s.following, s.requireUser)
 	e.POST("/language", s.setLanguage)
 	e.POST("/board-size", s.setBoardSize)
 	e.GET("/signup", s.signupForm)
@@ -65,6 +69,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/settings/password", s.changePassword, s.requireUser)
 	e.POST("/settings/sign-out-everywhere", s.signOutEverywhere, s.requireUser)
 	e.POST("/settings/sessions/end", s.endSession, s.requireUser)
+	e.POST("/settings/privacy", s.savePrivacy, s.requireUser)
 	e.POST("/settings/unblock", s.unblock, s.requireUser)
 
 	// Signed one-click links from mail: they work without a session.

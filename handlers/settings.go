@@ -21,7 +21,7 @@ func (s *Server) renderSettings(c echo.Context, code int, u *models.User, proble
 	now := s.store.Clock()
 	vm := views.SettingsVM{Page: s.page(c, tr(c, "Settings")), Email: u.Email, Verified: u.EmailVerified, Channels: models.ChannelNames,
 		DigestHour: u.DigestHour, QuietFrom: u.QuietFrom, QuietTo: u.QuietTo, TimeZone: u.TimeZone, Now: lang(c).Date(now, false, true),
-		VacationLeft: u.VacationLeft(now), VacationMax: models.VacationAllowance, AutoDecide: u.AutoDecide, Error: problem}
+		VacationLeft: u.VacationLeft(now), VacationMax: models.VacationAllowance, AutoDecide: u.AutoDecide, HideLastSeen: u.HideLastSeen, Error: problem}
 	if u.OnVacation(now) {
 		vm.VacationUntil = lang(c).Date(*u.VacationUntil, true, true)
 	}

@@ -15,13 +15,20 @@ const (
 	NewsInvitation                  // invitations, and tables starting or cancelled
 	NewsChat                        // a new message at one of your tables
 	NewsResult                      // a game is over
+	NewsFollow                      // a player one follows opened a public table
 )
 
 // Kinds lists every kind of news.
-var Kinds = []News{NewsTurn, NewsChoice, NewsReminder, NewsTimeout, NewsInvitation, NewsChat, NewsResult}
+var Kinds = []News{NewsTurn, NewsChoice, NewsReminder, NewsTimeout, NewsInvitation, NewsChat, NewsResult, NewsFollow}
 
 // AllNews is the set of every kind of news.
-const AllNews = NewsTurn | NewsChoice | NewsReminder | NewsTimeout | NewsInvitation | NewsChat | NewsResult
+const AllNews = NewsTurn | NewsChoice | NewsReminder | NewsTimeout | NewsInvitation | NewsChat | NewsResult | NewsFollow
+
+// newNews sets a new account's news by channel (see User.AppNews), as the
+// columns' defaults of a database made by an older release do not.
+func (u *User) newNews() {
+	u.AppNews, u.MailNews, u.PushNews, u.HookNews = AllNews&^NewsChat, AllNews&^(NewsChat|NewsFollow), AllNews, AllNews
+}
 
 // WaitingNews is the news of a game waiting on the player: a digest lists
 // those games.
@@ -44,6 +51,8 @@ func (e News) Name() string {
 		return "chat"
 	case NewsResult:
 		return "result"
+	case NewsFollow:
+		return "follow"
 	}
 	return ""
 }
@@ -90,8 +99,8 @@ func mailPreset(preset string) (mail, digest News, ok bool) {
 	switch preset {
 	case MailOff:
 		return 0, 0, true
-	case MailEach:
-		return AllNews &^ NewsChat, 0, true
+	case MailEach: // the tables of those one follows are no mail of one's own games
+		return AllNews &^ (NewsChat | NewsFollow), 0, true
 	case MailDigest:
 		return 0, WaitingNews | NewsChat, true
 	}

@@ -202,7 +202,7 @@ func TestMailModeMigrates(t *testing.T) {
 	}
 	defer s.Close()
 	for name, want := range map[string][2]models.News{
-		"each":   {models.AllNews &^ models.NewsChat, 0},
+		"each":   {models.AllNews &^ (models.NewsChat | models.NewsFollow), 0},
 		"digest": {0, models.WaitingNews | models.NewsChat},
 		"off":    {0, 0},
 	} {

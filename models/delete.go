@@ -57,6 +57,9 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 		if err := tx.Where("creator_id = ? OR invitee_id = ?", id, id).Delete(&Invitation{}).Error; err != nil {
 			return err
 		}
+		if err := tx.Where("user_id = ? OR followed_id = ?", id, id).Delete(&Follow{}).Error; err != nil {
+			return err
+		}
 		if err := tx.Where("user_id = ? OR blocked_id = ?", id, id).Delete(&Block{}).Error; err != nil {
 			return err
 		}

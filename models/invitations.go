@@ -134,7 +134,8 @@ func (s *Store) declineFrom(user *User, creator uint) (int, error) {
 }
 
 // Block has user take no invitation from the player called name any more;
-// their pending invitations to user are declined.
+// their pending invitations to user are declined, and neither follows the
+// other.
 func (s *Store) Block(user *User, name string) error {
 	other, err := s.UserNamed(name)
 	if err != nil {
@@ -143,7 +144,14 @@ func (s *Store) Block(user *User, name string) error {
 	if other.ID == user.ID {
 		return ErrBlockSelf
 	}
-	if err := s.w.Where(Block{UserID: user.ID, BlockedID: other.ID}).FirstOrCreate(&Block{UserID: user.ID, BlockedID: other.ID, CreatedAt: s.now()}).Error; err != nil {
+	err = s.transaction(func(tx *gorm.DB) error {
+		if err := tx.Where(Block{UserID: user.ID, BlockedID: other.ID}).FirstOrCreate(&Block{UserID: user.ID, BlockedID: other.ID, CreatedAt: s.now()}).Error; err != nil {
+			return err
+		}
+		// Neither follows the other any more.
+		return tx.Where("user_id = ? AND followed_id = ? OR user_id = ? AND followed_id = ?", user.ID, other.ID, other.ID, user.ID).Delete(&Follow{}).Error
+	})
+	if err != nil {
 		return err
 	}
 	_, err = s.declineFrom(user, other.ID)

@@ -26,6 +26,7 @@ const (
 	KindEnded     Kind = "ended"     // a game an admin ended without a result
 	KindAbortAsk  Kind = "abort-ask" // a player asks the others to end a game without a result
 	KindAborted   Kind = "aborted"   // the players agreed to end a game without a result
+	KindFollowed  Kind = "followed"  // a player one follows opened a public table
 	KindTest      Kind = "test"      // a test notice a player sends themselves
 	KindOff       Kind = "off"       // a device or webhook was switched off (PostFailed)
 	KindVerify    Kind = "verify"    // confirm an email address
@@ -66,6 +67,7 @@ var kinds = map[Kind]kindRule{
 	KindEnded:     {news: NewsResult},
 	KindAbortAsk:  {news: NewsResult, seat: true},
 	KindAborted:   {news: NewsResult},
+	KindFollowed:  {news: NewsFollow},
 	KindTest:      {},
 	KindOff:       {},
 	KindVerify:    {asked: true},

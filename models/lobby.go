@@ -134,11 +134,18 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 		if err != nil {
 			return err
 		}
+		open := false
 		for _, seat := range g.Seats {
 			if seat.InvitedID != nil {
 				if err := s.notify(tx, p, *seat.InvitedID, g.ID, KindInvited, "%s invited you to game %d.", creator.Username, g.ID); err != nil {
 					return err
 				}
+			}
+			open = open || seat.Open() && seat.InvitedID == nil
+		}
+		if open && !g.Private {
+			if err := s.tellFollowers(tx, g, creator); err != nil {
+				return err
 			}
 		}
 		return s.startIfFull(tx, g)

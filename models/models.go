@@ -22,9 +22,12 @@ type User struct {
 	EmailVerified bool `gorm:"not null;default:false"`
 	// The events (a set of Event bits) the user wants news of by each
 	// channel: the site's notices, mail, push to their devices, their
-	// webhook, the daily digest. By default all but chat in the site and
-	// by mail (the chat's unread marks tell of it there), all by push and
-	// webhook, none in a digest.
+	// webhook, the daily digest. By default all but chat in the site (the
+	// chat's unread marks tell of it there), all but chat and the tables of
+	// those followed by mail, all by push and webhook, none in a digest:
+	// newNews sets them. (The columns' defaults are those of before
+	// NewsFollow: a changed default would have GORM make the table anew,
+	// which SQLite's foreign keys would see as its rows deleted.)
 	AppNews    News `gorm:"not null;default:95"`
 	MailNews   News `gorm:"not null;default:95"`
 	PushNews   News `gorm:"not null;default:127"`
@@ -58,6 +61,9 @@ type User struct {
 	// BoardSize is how the user likes the board drawn: "fit", "large", or
 	// "" for normal.
 	BoardSize string `gorm:"not null;default:''"`
+	// HideLastSeen keeps when the user was last on the site from those who
+	// follow them.
+	HideLastSeen bool `gorm:"not null;default:false"`
 	// TokenVersion moves on when the password changes or the user signs
 	// out everywhere: a session or a mail sign-in link made at another
 	// version no longer signs them in.

@@ -18,6 +18,22 @@ var steps = []func(tx *gorm.DB) error{
 	notes,         // 3
 	abortTurns,    // 4
 	twoRatings,    // 5
+	follows,       // 6
+}
+
+// follows adds players following players (Follow), who may hide when they
+// were last seen (User.HideLastSeen), and the news of a followed player's
+// table, which the site's notices, push and webhook bring by default.
+func follows(tx *gorm.DB) error {
+	if err := tx.AutoMigrate(&Follow{}); err != nil {
+		return err
+	}
+	if !tx.Migrator().HasColumn(&User{}, "HideLastSeen") {
+		if err := tx.Migrator().AddColumn(&User{}, "HideLastSeen"); err != nil {
+			return err
+		}
+	}
+	return tx.Exec("UPDATE users SET app_news = app_news | ?, push_news = push_news | ?, hook_news = hook_news | ?", int(NewsFollow), int(NewsFollow), int(NewsFollow)).Error
 }
 
 // twoRatings rates games of three or four apart from games of two (User's

@@ -44,6 +44,7 @@ func (s *Store) CreateUser(username, password string) (*User, error) {
 	}
 	key := nameKey(username)
 	u := &User{Username: username, NameKey: &key, PasswordHash: hash}
+	u.newNews()
 	// The name again, in the transaction: on SQLite no other sign-up enters
 	// it meanwhile; on PostgreSQL the unique indexes on the lower-case name
 	// and on the name key refuse the second.

@@ -15,6 +15,11 @@ type ProfileVM struct {
 	Page
 	Name  string
 	Since time.Time
+	// CanFollow: the reader, signed in, is someone else, who may follow
+	// them and invite them; Following, they do; LastSeen, when the player
+	// was last on the site, for a reader following them ("" if hidden).
+	CanFollow, Following bool
+	LastSeen             string
 	// Ratings are the player's two ratings: of games of two, then of
 	// three or four.
 	Ratings [2]ProfileRating

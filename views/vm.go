@@ -122,6 +122,7 @@ type SettingsVM struct {
 	AutoDecide    bool     // the viewer's standing policy: choices made at once with the best value
 	Blocked       []string // the players who may not invite the viewer
 	Logins        []LoginLine
+	HideLastSeen  bool
 	Error         string
 }
 

@@ -458,6 +458,8 @@ func NewsName(l *i18n.Lang, name string) string {
 		return l.T("A new message in a game's chat")
 	case "result":
 		return l.T("A game's result")
+	case "follow":
+		return l.T("A player you follow opening a public table")
 	case "test":
 		return l.T("A test notice")
 	}

@@ -60,7 +60,7 @@ func Form(u *url.URL) string {
 
 // Event is one notice to post.
 type Event struct {
-	Kind  string    // our event kind: "turn", "choice", "reminder", "timeout", "invitation", "chat", "result", or "test"
+	Kind  string    // our event kind: "turn", "choice", "reminder", "timeout", "invitation", "chat", "result", "follow", or "test"
 	Game  uint      // 0 if none
 	Title string    // short, e.g. "Cacao: your turn"
 	Text  string    // the notice in the player's language
