@@ -129,6 +129,25 @@ func TestScript(t *testing.T) {
 			t.Errorf("lesson %q: the move the learner confirms uses every worker in the default order, the script's has acts %v", ls.Topic, m.Acts)
 		}
 	}
+	// The learner's moves played for them teach nothing a lesson after
+	// them will.
+	next := 0
+	for k, turn := range sc.Record.Turns {
+		if next < len(sc.Lessons) && sc.Lessons[next].Turn == k {
+			next++
+			continue
+		}
+		if turn.Seat != Learner || next == len(sc.Lessons) {
+			continue
+		}
+		s, err := sc.At(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if spoils(s, turn.Move, Topics[next:]) {
+			t.Errorf("turn %d, played for the learner, does what a lesson after it teaches", k)
+		}
+	}
 	end, err := sc.At(len(sc.Record.Turns))
 	if err != nil {
 		t.Fatal(err)
@@ -187,8 +206,9 @@ func TestTeaches(t *testing.T) {
 }
 
 // TestGenerate writes script.json again (-update): the first seed whose
-// game, the greedy bot playing both seats, lets the learner play each
-// topic's move in order, the learner winning.
+// game, the greedy bot playing both seats, lets the learner play a
+// topic's move on each of their first turns, in order, and the overbuild
+// once it may, the learner winning.
 func TestGenerate(t *testing.T) {
 	if !*update {
 		t.Skip("-update writes script.json again")
@@ -232,13 +252,25 @@ func generate(seed uint64) (*Script, bool) {
 		if seat == Learner && next < len(Topics) {
 			if l, ok := lessonMove(s, Topics[next]); ok {
 				m, coached = l, true
-			} else if next == 0 {
-				return nil, false // the first move is the first lesson
 			}
 		}
 		if !coached {
 			if m, err = greedy.Move(s, r); err != nil {
 				return nil, false
+			}
+			if seat == Learner && spoils(s, m, Topics[next:]) {
+				// A move played for the learner teaches nothing a lesson
+				// after it will: the first legal one that does not.
+				found := false
+				for _, pl := range s.LegalPlacements(nil) {
+					if c := (engine.Move{Placement: pl}); !spoils(s, c, Topics[next:]) {
+						m, found = c, true
+						break
+					}
+				}
+				if !found {
+					return nil, false
+				}
 			}
 		}
 		m.Reactions = map[int][]engine.Act{}
@@ -272,6 +304,38 @@ func generate(seed uint64) (*Script, bool) {
 		}
 	}
 	return nil, false
+}
+
+// spoils reports whether the learner's move m, played for them, does
+// what one of the lessons still to come (topics) teaches: a fill, a
+// market, water, a sun site, a temple.
+func spoils(s *engine.State, m engine.Move, topics []Topic) bool {
+	pv, err := s.Preview(Learner, m)
+	if err != nil {
+		return true
+	}
+	for _, t := range topics {
+		switch t {
+		case Fill:
+			if len(pv.Fills) > 0 {
+				return true
+			}
+		case Market, Water, Sun:
+			effect := map[Topic]engine.Effect{Market: engine.Market, Water: engine.Water, Sun: engine.SunSite}[t]
+			for _, e := range pv.Fired {
+				if e.Owner == Learner && e.Workers > 0 && e.Jungle != engine.NoJungle && e.Jungle.Kind().Effect == effect {
+					return true
+				}
+			}
+		case Temple:
+			for _, tr := range pv.After.Temples {
+				if besideTemple(m, tr.At) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // lessonMove is a move of the learner's teaching topic t in s, if any:
