@@ -194,3 +194,13 @@ func (vm GameVM) turnURL() string {
 	}
 	return fmt.Sprintf("/games/%d/turn", vm.ID)
 }
+
+// linkedSeat reports whether a seat's name links to a profile (a person's).
+func (vm GameVM) linkedSeat() bool {
+	for _, s := range vm.Seats {
+		if s.User != "" {
+			return true
+		}
+	}
+	return false
+}
