@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // tap clicks the first element matching css after checking that a tap
@@ -155,5 +156,50 @@ func (tb *tab) shootLearn(dir, base string) {
 			return
 		}
 		tb.shoot(dir, fmt.Sprintf("08-learn-%d-lesson", n))
+	}
+}
+
+// TestBrowserLearnByKeyboard: a lesson is taken with Tab and Enter alone
+// (the marked tile, Rotate, the marked cell, Confirm), the next step
+// focuses its lesson's heading, and Skip this step is reached by Tab.
+func TestBrowserLearnByKeyboard(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	b := newBrowser(t, true, s.logs)
+	a := b.newTab("visitor", true)
+	a.must(a.navigate(s.base + "/learn/1"))
+	kp := newKBPlayer(a)
+	coach := func(f focusInfo) bool { return strings.Contains(" "+f.Class+" ", " coach ") }
+	kp.expectFocus("the lesson's heading", func(f focusInfo) bool { return f.ID == "lesson-h" })
+	f, _ := kp.tabUntil("the lesson's tile", false, 12, func(f focusInfo) bool { return f.Tile && coach(f) }, nil)
+	kp.activate("Enter", kb.Enter, f)
+	for r := 0; ; r++ {
+		if ok, _ := eval[bool](a, `!!document.querySelector('#place-cells a.cell.coach')`); ok {
+			break
+		}
+		if r == 4 {
+			kp.fatalf("no rotation marks a cell")
+		}
+		f = kp.expectFocus("Rotate", func(f focusInfo) bool { return f.Rotate })
+		kp.activate("Enter", kb.Enter, f)
+	}
+	f, _ = kp.tabUntil("the lesson's cell", false, 40, func(f focusInfo) bool { return f.Cell && coach(f) }, nil)
+	if !strings.Contains(f.Label, "this lesson's cell") {
+		kp.fatalf("the lesson's cell does not say so to a screen reader: %q", f.Label)
+	}
+	kp.activate("Enter", kb.Enter, f)
+	f = kp.expectFocus("Confirm move", func(f focusInfo) bool { return f.Confirm })
+	kp.activate("Enter", kb.Enter, f)
+	kp.expectFocus("the next lesson's heading", func(f focusInfo) bool { return f.ID == "lesson-h" })
+	if !strings.HasSuffix(a.location(), "/learn/2") {
+		kp.fatalf("Confirm led to %s", a.location())
+	}
+	f, _ = kp.tabUntil("Skip this step", false, 12, func(f focusInfo) bool { return f.ID == "learn-skip" }, nil)
+	kp.activate("Enter", kb.Enter, f)
+	if !strings.HasSuffix(a.location(), "/learn/3") {
+		kp.fatalf("Skip led to %s", a.location())
+	}
+	if len(kp.invisible) > 0 {
+		kp.fatalf("focus without a visible indicator: %v", kp.invisible)
 	}
 }
