@@ -25,7 +25,11 @@ import (
 
 // learnIntro is the tutorial's first page.
 func (s *Server) learnIntro(c echo.Context) error {
-	return s.renderLearn(c, http.StatusOK, s.learnVM(c, 0, views.Selection{}, ""))
+	vm, err := s.learnVM(c, 0, views.Selection{}, "")
+	if err != nil {
+		return err
+	}
+	return s.renderLearn(c, http.StatusOK, vm)
 }
 
 // learn is a step of the tutorial after the introduction, with the move
@@ -36,7 +40,11 @@ func (s *Server) learn(c echo.Context) error {
 		return err
 	}
 	sel, problem := parseSelection(lang(c), c.QueryParam("tile"), c.QueryParam("slot"), c.QueryParam("rot"), c.QueryParam("at"), c.QueryParam("overbuild"), c.QueryParam("fill"))
-	return s.renderLearn(c, http.StatusOK, s.learnVM(c, n, sel, problem))
+	vm, err := s.learnVM(c, n, sel, problem)
+	if err != nil {
+		return err
+	}
+	return s.renderLearn(c, http.StatusOK, vm)
 }
 
 // learnMove takes a lesson's move: the lesson's goes on to the next step
@@ -54,10 +62,17 @@ func (s *Server) learnMove(c echo.Context) error {
 		if !isHTMX(c) {
 			return c.Redirect(http.StatusSeeOther, next)
 		}
+		vm, err := s.learnVM(c, n+1, views.Selection{}, "")
+		if err != nil {
+			return err
+		}
 		c.Response().Header().Set("HX-Push-Url", next)
-		return s.renderLearn(c, http.StatusOK, s.learnVM(c, n+1, views.Selection{}, ""))
+		return s.renderLearn(c, http.StatusOK, vm)
 	}
-	vm := s.learnVM(c, n, sel, problem)
+	vm, err := s.learnVM(c, n, sel, problem)
+	if err != nil {
+		return err
+	}
 	if co := vm.Game.Coach; co != nil && co.Wrong == "" && vm.Error == "" {
 		co.Wrong = lang(c).T("Choose the marked tile, turn it and lay it on the marked cell, then confirm.")
 	}
@@ -118,8 +133,9 @@ func (s *Server) renderLearn(c echo.Context, code int, vm views.LearnVM) error {
 
 // learnVM builds step n of the tutorial from the script, the learner's
 // view of the game only (engine.View: their own hand, never the bot's nor
-// a pile), with the move in progress sel.
-func (s *Server) learnVM(c echo.Context, n int, sel views.Selection, problem string) views.LearnVM {
+// a pile), with the move in progress sel. (The script replays: tutorial.Load
+// checked it when the site started.)
+func (s *Server) learnVM(c echo.Context, n int, sel views.Selection, problem string) (views.LearnVM, error) {
 	lg := lang(c)
 	sc := s.tutorial
 	steps := s.learnSteps()
@@ -127,14 +143,11 @@ func (s *Server) learnVM(c echo.Context, n int, sel views.Selection, problem str
 	if n+1 < steps {
 		vm.Next = learnURL(n + 1)
 	}
-	if n > 0 {
-		vm.Prev = learnURL(n - 1)
-	}
 	turn, end := 0, n == steps-1
 	switch {
 	case n == 0:
 		vm.Page = s.page(c, views.LessonOf(lg, "").Title)
-		return vm
+		return vm, nil
 	case end:
 		vm.Topic, turn = "end", len(sc.Record.Turns)
 	default:
@@ -143,8 +156,7 @@ func (s *Server) learnVM(c echo.Context, n int, sel views.Selection, problem str
 	vm.Page = s.page(c, views.LessonOf(lg, vm.Topic).Title)
 	st, err := sc.At(turn)
 	if err != nil {
-		// The script is checked when the site starts (tutorial.Load).
-		panic(err)
+		return vm, err
 	}
 	names := []string{lg.T("A (you)"), lg.T("B (the bot)")}
 	from := 0
@@ -152,7 +164,9 @@ func (s *Server) learnVM(c echo.Context, n int, sel views.Selection, problem str
 		from = sc.Lessons[n-2].Turn
 	}
 	var arrived map[engine.Cell]int
-	vm.Since, arrived = s.learnSince(lg, from, turn, names, n > 1)
+	if vm.Since, arrived, err = s.learnSince(lg, from, turn, names, n > 1); err != nil {
+		return vm, err
+	}
 	g := views.GameVM{Page: vm.Page, Base: learnURL(n), Status: models.StatusActive, Me: tutorial.Learner, Arrived: arrived, LogLen: turn}
 	v := st.View(tutorial.Learner)
 	g.View = v
@@ -168,7 +182,7 @@ func (s *Server) learnVM(c echo.Context, n int, sel views.Selection, problem str
 		g.TieNotes = views.TieNotes(lg, g.Scores)
 		g.Result = views.ResultLine(lg, g.Scores)
 		vm.Game = g
-		return vm
+		return vm, nil
 	}
 	g.Play.MyTurn, g.Play.CanAct = true, true
 	if problem == "" {
@@ -190,7 +204,7 @@ func (s *Server) learnVM(c echo.Context, n int, sel views.Selection, problem str
 	vm.Error = firstOf(problem, g.Error)
 	g.Error = ""
 	vm.Game = g
-	return vm
+	return vm, nil
 }
 
 func firstOf(a, b string) string {
@@ -204,13 +218,13 @@ func firstOf(a, b string) string {
 // cells they laid tiles on (each with its turn, from 1). The learner's
 // first of them, when coached (the lesson before), is their own move; the
 // others of the learner's were played for them.
-func (s *Server) learnSince(lg *i18n.Lang, from, to int, names []string, coached bool) ([]string, map[engine.Cell]int) {
+func (s *Server) learnSince(lg *i18n.Lang, from, to int, names []string, coached bool) ([]string, map[engine.Cell]int, error) {
 	if from >= to {
-		return nil, nil
+		return nil, nil, nil
 	}
 	st, err := s.tutorial.At(from)
 	if err != nil {
-		panic(err)
+		return nil, nil, err
 	}
 	var lines []string
 	arrived := map[engine.Cell]int{}
@@ -221,7 +235,7 @@ func (s *Server) learnSince(lg *i18n.Lang, from, to int, names []string, coached
 		m.Reactions = map[int][]engine.Act{}
 		out, err := st.Play(t.Seat, m)
 		if err != nil {
-			panic(err)
+			return nil, nil, err
 		}
 		gains := []engine.Gain{engine.GainOf(0, &before[0], st.Player(0)), engine.GainOf(1, &before[1], st.Player(1))}
 		who := slices.Clone(names)
@@ -234,5 +248,5 @@ func (s *Server) learnSince(lg *i18n.Lang, from, to int, names []string, coached
 			arrived[f.At] = k + 1
 		}
 	}
-	return lines, arrived
+	return lines, arrived, nil
 }

@@ -81,8 +81,7 @@ type LearnVM struct {
 	// Since tells what happened since the step before: the move the
 	// learner made and the turns played on meanwhile, a line each.
 	Since []string
-	Next  string // the next step's address
-	Prev  string // the step before's ("" on the first)
+	Next  string // the next step's address ("" on the last)
 	Error string // a step or a selection that could not be read
 }
 
