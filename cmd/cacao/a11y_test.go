@@ -367,6 +367,7 @@ func TestA11y(t *testing.T) {
 		a.must(a.navigate(s.base + "/learn/1"))
 		au.check(a, "tutorial: a lesson")
 		a.must(a.click(`#hand a.tile.coach`, "the lesson's tile"))
+		au.check(a, "tutorial: the lesson's tile chosen (how to turn it shown)")
 		for r := 0; r < 4; r++ {
 			if ok, _ := eval[bool](a, `!!document.querySelector('#place-cells a.cell.coach')`); ok {
 				break

@@ -138,6 +138,9 @@ func (tb *tab) shootLearn(dir, base string) {
 	tb.must(tb.navigate(base + "/learn/1"))
 	tb.shoot(dir, "08-learn-1-lesson")
 	tb.must(tb.click(`#hand a.tile.coach`, "the lesson's tile"))
+	if ok, _ := eval[bool](tb, `!!document.querySelector('#coach-do .hand-pic')`); ok {
+		tb.shoot(dir, "08-learn-1a-tile") // "turn it until it looks like this"
+	}
 	for r := 0; r < 4; r++ {
 		if ok, _ := eval[bool](tb, `!!document.querySelector('#place-cells a.cell.coach')`); ok {
 			break
