@@ -33,6 +33,9 @@ func (s *Server) routes(e *echo.Echo) {
 
 	e.GET("/", s.home)
 	e.GET("/rules", s.rules)
+	e.GET("/learn", s.learnIntro)
+	e.GET("/learn/:n", s.learn)
+	e.POST("/learn/:n", s.learnMove)
 	e.GET("/ratings", s.ratings)
 	e.GET("/games", s.watchList)
 	e.GET("/replay", s.recordForm)

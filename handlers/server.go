@@ -5,6 +5,7 @@
 package handlers
 
 import (
+	"cacao/engine/tutorial"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -75,6 +76,7 @@ type Server struct {
 	sessions *scs.SessionManager
 	cfg      Config
 	log      *slog.Logger
+	tutorial *tutorial.Script // the game /learn coaches
 }
 
 // LinkSigner returns the signer of the store's one-click links.
@@ -136,7 +138,11 @@ func New(store *models.Store, cfg Config) (*echo.Echo, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{store: store, live: cfg.Live, signer: cfg.Signer, limiter: &limiter{store: store, log: cfg.Logger}, hashing: hashGate(cfg.HashSlots), streams: newStreams(cfg.MaxStreams), bots: cfg.Bots, sessions: sm, cfg: cfg, log: cfg.Logger,
+	script, err := tutorial.Load()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{tutorial: script, store: store, live: cfg.Live, signer: cfg.Signer, limiter: &limiter{store: store, log: cfg.Logger}, hashing: hashGate(cfg.HashSlots), streams: newStreams(cfg.MaxStreams), bots: cfg.Bots, sessions: sm, cfg: cfg, log: cfg.Logger,
 		pushKey: keys.Public}
 
 	e := echo.New()

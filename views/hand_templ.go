@@ -177,7 +177,7 @@ func HandPanel(vm GameVM) templ.Component {
 					}
 					return nil
 				})
-				templ_7745c5c3_Err = StepLink(vm.Link(vm.Sel.Rotated()), LinkAttrs{Current: "true", Label: t(ctx, "%s: turn it", WorkerLabel(lang(ctx), w, vm.Sel.Rot)), Class: "tile turns", Tile: w.String(), ID: fmt.Sprintf("tile-%d", i)}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var8), templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = StepLink(vm.Link(vm.Sel.Rotated()), LinkAttrs{Current: "true", Label: vm.tileLabel(lang(ctx), w, t(ctx, "%s: turn it", WorkerLabel(lang(ctx), w, vm.Sel.Rot))), Class: vm.tileClass(w, "tile turns"), Tile: w.String(), ID: fmt.Sprintf("tile-%d", i)}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var8), templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -200,7 +200,7 @@ func HandPanel(vm GameVM) templ.Component {
 					}
 					return nil
 				})
-				templ_7745c5c3_Err = StepLink(vm.Link(vm.Sel.WithTile(vm.View.Hand, i)), LinkAttrs{Current: strconv.FormatBool(i == chosen), Label: WorkerLabel(lang(ctx), w, rotFor(vm.Sel, i == chosen)), Autofocus: i == 0 && vm.Focus == "hand" || i == chosen && vm.Focus == "rotate" && !vm.canRotate(), Class: "tile", Tile: w.String(), ID: fmt.Sprintf("tile-%d", i)}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var9), templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = StepLink(vm.Link(vm.Sel.WithTile(vm.View.Hand, i)), LinkAttrs{Current: strconv.FormatBool(i == chosen), Label: vm.tileLabel(lang(ctx), w, WorkerLabel(lang(ctx), w, rotFor(vm.Sel, i == chosen))), Autofocus: i == 0 && vm.Focus == "hand" || i == chosen && vm.Focus == "rotate" && !vm.canRotate(), Class: vm.tileClass(w, "tile"), Tile: w.String(), ID: fmt.Sprintf("tile-%d", i)}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var9), templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

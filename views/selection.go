@@ -54,8 +54,12 @@ func (vm GameVM) Link(s Selection) string {
 	// in Encode's order.
 	var b strings.Builder
 	b.Grow(64)
-	b.WriteString("/games/")
-	b.WriteString(strconv.FormatUint(uint64(vm.ID), 10))
+	if vm.Base != "" {
+		b.WriteString(vm.Base)
+	} else {
+		b.WriteString("/games/")
+		b.WriteString(strconv.FormatUint(uint64(vm.ID), 10))
+	}
 	sep := byte('?')
 	add := func(k, v string) {
 		b.WriteByte(sep)

@@ -355,6 +355,12 @@ type GameVM struct {
 	// OpenWorkers shows the worker choices open (the player is changing
 	// them).
 	OpenWorkers bool
+	// Base is the address the game area's links and its move's form lead
+	// to ("": the game's, /games/ID); the tutorial's steps are /learn/N.
+	Base string
+	// Coach marks the move a lesson of the tutorial asks for (nil in a
+	// game).
+	Coach *Coach
 }
 
 // Invitee is a player a seat of an open table is kept for.

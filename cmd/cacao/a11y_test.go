@@ -357,6 +357,37 @@ func TestA11y(t *testing.T) {
 		au.check(a, "new password page (a reset mail's link)")
 	})
 
+	audit("tutorial", func(t *testing.T, au *auditor, s *site, b *browser) {
+		// Every step of /learn as a visitor opens it, and the states of a
+		// lesson's move: the tile chosen and turned (its cell marked), the
+		// move chosen, a wrong try explained.
+		a := b.newTab("visitor", true)
+		a.must(a.navigate(s.base + "/learn"))
+		au.check(a, "tutorial: introduction")
+		a.must(a.navigate(s.base + "/learn/1"))
+		au.check(a, "tutorial: a lesson")
+		a.must(a.click(`#hand a.tile.coach`, "the lesson's tile"))
+		au.check(a, "tutorial: the lesson's tile chosen (how to turn it shown)")
+		for r := 0; r < 4; r++ {
+			if ok, _ := eval[bool](a, `!!document.querySelector('#place-cells a.cell.coach')`); ok {
+				break
+			}
+			a.must(a.click(rotateSel, "Rotate"))
+		}
+		au.check(a, "tutorial: the lesson's tile turned, its cell marked")
+		a.must(a.click(`#place-cells a.cell.coach`, "the lesson's cell"))
+		au.check(a, "tutorial: the lesson's move chosen")
+		a.must(a.click(`#place-cells a.cell:not(.coach)`, "another cell"))
+		au.check(a, "tutorial: a wrong try explained")
+		for n := 2; ; n++ {
+			a.must(a.navigate(fmt.Sprintf("%s/learn/%d", s.base, n)))
+			au.check(a, fmt.Sprintf("tutorial: step %d", n))
+			if ok, _ := eval[bool](a, `!!document.querySelector('#learn-play')`); ok || n > 12 {
+				break
+			}
+		}
+	})
+
 	audit("signed in", func(t *testing.T, au *auditor, s *site, b *browser) {
 		// A game waiting for players, as its creator and as another
 		// player (who can take the seat), and the invite link's page.

@@ -182,6 +182,7 @@ func TestScreenshots(t *testing.T) {
 	a.shoot(dir, "02-signup")
 	a.must(a.navigate(s.base + "/rules"))
 	a.shoot(dir, "02-rules")
+	a.shootLearn(dir, s.base)
 	alice := s.user("alice")
 	a.logIn(s.base, "alice", "")
 
