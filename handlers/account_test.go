@@ -150,4 +150,18 @@ func TestSignOutOneSession(t *testing.T) {
 	if signedIn(other) || !signedIn(ana) {
 		t.Fatalf("after ending the other session: it is signed in %v, this one %v", signedIn(other), signedIn(ana))
 	}
+	// A session that ends itself (its name read from another's page) is
+	// signed out, not left signed in and unlisted.
+	again := s.client("ana")
+	again.get("/login")
+	again.post("/login", url.Values{"username": {"ana"}, "password": {"secret-ana"}})
+	_, body = ana.get("/settings")
+	own := viewtest.Find(t, body, `li:has(form[action="/settings/sessions/end"]) input[name="login"]`).AttrOr("value", "")
+	again.get("/settings")
+	if code, _ := again.post("/settings/sessions/end", url.Values{"login": {own}}); code != http.StatusOK || signedIn(again) {
+		t.Fatalf("a session ending itself: %d, still signed in %v", code, signedIn(again))
+	}
+	if _, body = ana.get("/settings"); viewtest.Has(t, body, `li:has(form[action="/settings/sessions/end"])`) {
+		t.Fatal("the session that ended itself is still listed")
+	}
 }

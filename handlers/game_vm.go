@@ -192,7 +192,7 @@ func (g gameSource) view(sel views.Selection) views.GameVM {
 		vm.ResignedMe = vm.ResignedMe || u != nil && seat.ResignedID != nil && *seat.ResignedID == u.ID
 	}
 	vm.CanResign = vm.Me >= 0 && l.Game.Status == models.StatusActive
-	vm.Aborted = ended && l.Game.EndReason == models.AbortReason
+	vm.Aborted = ended && l.Game.Aborted
 	if mine := models.UserSeat(l.Seats, viewerID(u)); mine >= 0 && !l.Seats[mine].Abandoned && l.CanAbort() {
 		agreed, agreeing := l.AbortAgreed()
 		vm.Abort, vm.AbortAlone = true, len(agreeing) == 1

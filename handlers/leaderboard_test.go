@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
@@ -17,12 +18,13 @@ func TestLeaderboardPage(t *testing.T) {
 	s, exec := newSiteDirect(t)
 	ana, bob := s.signup("ana"), s.signup("bob")
 	s.signup("cyd")
+	s.signup("dee")
 	now := s.store.Clock()
 	for _, r := range []struct {
 		name   string
 		rating float64
 		games  int
-	}{{"ana", 1620, 12}, {"bob", 1710, 30}, {"cyd", 1580, 4}} {
+	}{{"ana", 1620, 12}, {"bob", 1710, 30}, {"cyd", 1580, 4}, {"dee", 1620, 25}} {
 		exec("UPDATE users SET rating = ?, rated_games = ?, rated_at = ? WHERE username = ?", r.rating, r.games, now, r.name)
 	}
 	code, page := ana.get("/ratings")
@@ -33,13 +35,14 @@ func TestLeaderboardPage(t *testing.T) {
 	if tables.Length() != 2 {
 		t.Fatalf("%d tables; want the ranked and the provisional", tables.Length())
 	}
-	var ranked, prov []string
+	var ranked, places, prov []string
 	tables.Eq(0).Find("tbody tr td:nth-child(2)").Each(func(_ int, td *goquery.Selection) { ranked = append(ranked, td.Text()) })
+	tables.Eq(0).Find("tbody tr td:nth-child(1)").Each(func(_ int, td *goquery.Selection) { places = append(places, td.Text()) })
 	tables.Eq(1).Find("tbody tr td:nth-child(2)").Each(func(_ int, td *goquery.Selection) { prov = append(prov, td.Text()) })
-	if len(ranked) != 2 || ranked[0] != "bob" || ranked[1] != "ana" || len(prov) != 1 || prov[0] != "cyd" {
-		t.Fatalf("ranked %v, provisional %v", ranked, prov)
+	if strings.Join(ranked, " ") != "bob ana dee" || strings.Join(places, " ") != "1 2 2" || len(prov) != 1 || prov[0] != "cyd" {
+		t.Fatalf("ranked %v at %v (ana and dee share a rating), provisional %v", ranked, places, prov)
 	}
-	if got := viewtest.Text(t, page, ".board-place"); got != "Your place: 2nd of 2." {
+	if got := viewtest.Text(t, page, ".board-place"); got != "Your place: 2nd of 3." {
 		t.Fatalf("ana's place: %q", got)
 	}
 	if _, page := bob.get("/ratings?format=3-4"); viewtest.Has(t, page, "table.leaders") || viewtest.Text(t, page, ".board-place") != "You are not on this leaderboard yet." {

@@ -121,7 +121,7 @@ func (s *Server) homeEvents(c echo.Context) error {
 // gameLine is a game in a list, for viewer (0: nobody signed in).
 func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) views.GameLine {
 	gl := views.GameLine{ID: g.Game.ID, Status: g.Game.Status, WaitingOnMe: g.WaitingOnMe, TurnLimit: views.TurnLimitText(l, g.Game.TurnHours), ChatUnread: g.ChatUnread,
-		Resigned: g.Resigned, Aborted: g.Game.Status == models.StatusEnded && g.Game.EndReason == models.AbortReason}
+		Resigned: g.Resigned, Aborted: g.Game.Aborted}
 	for _, seat := range g.Seats {
 		if seat.UserID != nil && *seat.UserID == g.Game.CreatorID {
 			gl.Creator = seat.Name

@@ -37,11 +37,15 @@ func played(l *models.Loaded, user uint) bool {
 	return false
 }
 
-// saveNote keeps the viewer's private note on the game (models.SaveNote).
+// saveNote keeps the viewer's private note on the game (models.SaveNote);
+// a game the viewer may not watch is not found.
 func (s *Server) saveNote(c echo.Context) error {
 	l, err := s.loadGame(c)
 	if err != nil {
 		return err
+	}
+	if !models.Watchable(l.Game, l.Seats, currentUser(c)) {
+		return models.ErrNotFound
 	}
 	text := c.FormValue("note")
 	saveErr := s.store.SaveNote(currentUser(c).ID, l.Game.ID, text)

@@ -95,36 +95,56 @@ func (s *Server) ratings(c echo.Context) error {
 	default:
 		return refusal(http.StatusBadRequest, "choose the leaderboard of games of two, or of three or four")
 	}
-	at := from(c)
+	at, pat := from(c), offset(c, "pfrom")
 	leaders, total, err := s.store.Leaderboard(f, false, at, boardPage)
 	if err != nil {
 		return err
 	}
-	prov, provTotal, err := s.store.Leaderboard(f, true, 0, boardPage)
+	prov, provTotal, err := s.store.Leaderboard(f, true, pat, boardPage)
 	if err != nil {
 		return err
 	}
 	l := lang(c)
 	vm := views.LeaderboardVM{Page: s.page(c, l.T("Leaderboard")), More: f == models.MorePlayers, Of: total, ProvTotal: provTotal,
-		Pager:  views.Pager{Base: base, Offset: at, Size: boardPage, Total: total},
-		Needed: rating.Provisional, MinTurns: models.MinRatedTurns, ActiveDays: int(models.BoardActive.Hours() / 24)}
+		Pager:     views.Pager{Base: base, Offset: at, Size: boardPage, Total: total},
+		ProvPager: views.Pager{Base: base, Param: "pfrom", Offset: pat, Size: boardPage, Total: provTotal},
+		Needed:    rating.Provisional, MinTurns: models.MinRatedTurns, ActiveDays: int(models.BoardActive.Hours() / 24)}
 	u := currentUser(c)
 	if u != nil {
 		if vm.Place, err = s.store.BoardPlace(u, f); err != nil {
 			return err
 		}
 	}
-	line := func(i int, p models.Leader) views.Leader {
-		return views.Leader{Place: i + 1, Name: p.Name, Rating: views.RatingText(l, p.Rating, p.Games, rating.Provisional), Games: p.Games,
-			Me: u != nil && p.Name == u.Username}
+	if vm.Leaders, err = s.leaderLines(c, f, false, leaders, at); err != nil {
+		return err
 	}
-	for i, p := range leaders {
-		vm.Leaders = append(vm.Leaders, line(at+i, p))
-	}
-	for i, p := range prov {
-		vm.Provisional = append(vm.Provisional, line(i, p))
+	if vm.Provisional, err = s.leaderLines(c, f, true, prov, pat); err != nil {
+		return err
 	}
 	return render(c, http.StatusOK, views.LeaderboardPage(vm))
+}
+
+// leaderLines are the lines of a page of a leaderboard that starts offset
+// places down, each with its place: a tie shares one, also with the page
+// before.
+func (s *Server) leaderLines(c echo.Context, f models.Format, provisional bool, ls []models.Leader, offset int) ([]views.Leader, error) {
+	u, l := currentUser(c), lang(c)
+	out := make([]views.Leader, len(ls))
+	for i, p := range ls {
+		place := offset + i + 1
+		switch {
+		case i > 0 && p.Rating == ls[i-1].Rating:
+			place = out[i-1].Place
+		case i == 0 && offset > 0:
+			var err error
+			if place, err = s.store.BoardRank(f, provisional, p.Rating); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = views.Leader{Place: place, Name: p.Name, Rating: views.RatingText(l, p.Rating, p.Games, rating.Provisional), Games: p.Games,
+			Me: u != nil && p.Name == u.Username}
+	}
+	return out, nil
 }
 
 // rateLines shows, beside each player of lines (made by gameLine from

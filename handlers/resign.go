@@ -45,19 +45,6 @@ func (s *Server) resign(c echo.Context) error {
 	return redirect(c, fmt.Sprintf("/games/%d", l.Game.ID))
 }
 
-// abort asks, or agrees, to end the game without a result
-// (models.Store.AskAbort), and shows the game.
-func (s *Server) abort(c echo.Context) error {
-	l, err := s.loadGame(c)
-	if err != nil {
-		return err
-	}
-	if _, err := s.store.AskAbort(l, currentUser(c).ID); err != nil {
-		return err
-	}
-	return redirect(c, fmt.Sprintf("/games/%d", l.Game.ID))
-}
-
 // canResign refuses, in a sentence, a resignation user cannot make in l.
 func canResign(l *models.Loaded, user uint) error {
 	switch {

@@ -148,6 +148,12 @@ func (s *Server) signOutEverywhere(c echo.Context) error {
 // (models.LoginID).
 func (s *Server) endSession(c echo.Context) error {
 	u := currentUser(c)
+	ctx := c.Request().Context()
+	if c.FormValue("login") == models.LoginID(s.sessions.Token(ctx)) {
+		// This browser's own: signed out as by Log out (ending its row alone
+		// would leave the session signed in, written back at the answer).
+		return s.logout(c)
+	}
 	err := s.store.EndLogin(u.ID, c.FormValue("login"))
 	if errors.Is(err, models.ErrNotFound) {
 		return s.renderSettings(c, http.StatusNotFound, u, tr(c, "That session is not signed in any more."))

@@ -22,6 +22,9 @@ func TestAbortByAgreement(t *testing.T) {
 	if ended, err := s.AskAbort(mustLoad(t, s, id), ana.ID); err != nil || ended {
 		t.Fatalf("ana asking: ended %v, %v", ended, err)
 	}
+	if ended, err := s.AskAbort(mustLoad(t, s, id), ana.ID); err != nil || ended {
+		t.Fatalf("ana asking again: ended %v, %v", ended, err)
+	}
 	if n := len(notesOf(t, s, bob.ID, models.KindAbortAsk)); n != 1 {
 		t.Fatalf("bob was asked %d times", n)
 	}
@@ -40,7 +43,7 @@ func TestAbortByAgreement(t *testing.T) {
 		t.Fatalf("ana agreeing: ended %v, %v", ended, err)
 	}
 	l := mustLoad(t, s, id)
-	if l.Game.Status != models.StatusEnded || l.Game.EndReason != models.AbortReason {
+	if l.Game.Status != models.StatusEnded || !l.Game.Aborted {
 		t.Fatalf("the game agreed ended is %s (%q)", l.Game.Status, l.Game.EndReason)
 	}
 	for _, u := range []*models.User{ana, bob} {
@@ -54,7 +57,7 @@ func TestAbortByAgreement(t *testing.T) {
 			t.Fatalf("%s is still waited on", u.Username)
 		}
 	}
-	if _, err := s.AskAbort(mustLoad(t, s, id), ana.ID); !errors.Is(err, models.ErrAbortLate) {
+	if _, err := s.AskAbort(mustLoad(t, s, id), ana.ID); !errors.Is(err, models.ErrNotActive) {
 		t.Fatalf("asking in an ended game: %v", err)
 	}
 

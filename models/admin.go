@@ -215,19 +215,8 @@ func (s *Store) EndGame(admin *User, id uint, why string) error {
 		if g.Status != StatusActive {
 			return ErrNotActive
 		}
-		now := s.now()
-		res := tx.Model(&Game{}).Where("id = ? AND version = ?", id, g.Version).Updates(map[string]any{
-			"status": StatusEnded, "end_reason": why, "finished_at": now, "version": g.Version + 1, "updated_at": now})
-		if res.Error != nil {
-			return res.Error
-		}
-		if res.RowsAffected != 1 {
-			return ErrConflict
-		}
-		g.Status, g.EndReason, g.FinishedAt, g.Version = StatusEnded, why, &now, g.Version+1
-		err := tx.Model(&Seat{}).Where("game_id = ?", id).Updates(map[string]any{
-			"waiting_since": nil, "deadline": nil, "remind_at": nil, "reminded": false}).Error
-		if err != nil {
+		g.EndReason = why
+		if err := s.endGame(tx, &g); err != nil {
 			return err
 		}
 		if err := s.audit(tx, admin, AuditEnd, "", id, why); err != nil {
@@ -251,6 +240,24 @@ func (s *Store) EndGame(admin *User, id uint, why string) error {
 	}
 	s.changed(&g, g.Seats, false)
 	return nil
+}
+
+// endGame ends running game g (as read, with its EndReason or Aborted set)
+// in tx, where it stands, without a result: nobody is waited on any more.
+// ErrConflict when it moved since it was read.
+func (s *Store) endGame(tx *gorm.DB, g *Game) error {
+	now := s.now()
+	res := tx.Model(&Game{}).Where("id = ? AND version = ?", g.ID, g.Version).Updates(map[string]any{
+		"status": StatusEnded, "end_reason": g.EndReason, "aborted": g.Aborted, "finished_at": now, "version": g.Version + 1, "updated_at": now})
+	if res.Error != nil {
+		return res.Error
+	}
+	if res.RowsAffected != 1 {
+		return ErrConflict
+	}
+	g.Status, g.FinishedAt, g.Version = StatusEnded, &now, g.Version+1
+	return tx.Model(&Seat{}).Where("game_id = ?", g.ID).Updates(map[string]any{
+		"waiting_since": nil, "deadline": nil, "remind_at": nil, "reminded": false}).Error
 }
 
 // AuditLog lists the audit log, newest first: limit lines from offset, and

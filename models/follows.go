@@ -16,10 +16,12 @@ type Follow struct {
 }
 
 // MaxFollows is how many players one may follow; FollowNews, how many of a
-// player's followers (the latest) are told of each public table they open.
+// player's followers (the latest) are told of a public table they open,
+// and FollowQuiet, how long until they are told of another.
 const (
-	MaxFollows = 500
-	FollowNews = 1000
+	MaxFollows  = 500
+	FollowNews  = 1000
+	FollowQuiet = 6 * time.Hour
 )
 
 // Refusals of a follow.
@@ -142,8 +144,15 @@ func (s *Store) SetHideLastSeen(user uint, hide bool) error {
 }
 
 // tellFollowers tells, in tx, the latest FollowNews followers of the
-// creator of public table g that it is open.
+// creator of public table g that it is open: at most once in FollowQuiet,
+// so that tables opened and cancelled again and again tell them once.
 func (s *Store) tellFollowers(tx *gorm.DB, g *Game, creator *User) error {
+	now := s.now()
+	res := tx.Model(&User{}).Where("id = ? AND (tables_told_at IS NULL OR tables_told_at <= ?)", creator.ID, now.Add(-FollowQuiet)).
+		Update("tables_told_at", now)
+	if res.Error != nil || res.RowsAffected == 0 {
+		return res.Error
+	}
 	var ids []uint
 	err := tx.Model(&Follow{}).Where("followed_id = ?", creator.ID).Order("created_at DESC").Limit(FollowNews).Pluck("user_id", &ids).Error
 	if err != nil || len(ids) == 0 {

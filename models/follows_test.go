@@ -13,7 +13,7 @@ import (
 // (not a private one, nor one of invited seats only); a block ends the
 // follows both ways, and so does deleting the account.
 func TestFollows(t *testing.T) {
-	s, _ := openClocked(t)
+	s, clock := openClocked(t)
 	ana, bob, cyd := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "cyd")
 	if err := s.FollowUser(ana, "ana"); !errors.Is(err, models.ErrFollowSelf) {
 		t.Fatalf("following oneself: %v", err)
@@ -54,6 +54,19 @@ func TestFollows(t *testing.T) {
 	}
 	if ns := notesOf(t, s, ana.ID, models.KindFollowed); len(ns) != 1 || ns[0].GameID != g.ID {
 		t.Fatalf("bob's public table: ana told %+v", ns)
+	}
+	if _, err := s.CreateGame(bob, models.GameSpec{Seats: []string{models.SeatOpen}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(notesOf(t, s, ana.ID, models.KindFollowed)); n != 1 {
+		t.Fatalf("bob's second table within %v told ana again (%d)", models.FollowQuiet, n)
+	}
+	clock.Advance(models.FollowQuiet)
+	if _, err := s.CreateGame(bob, models.GameSpec{Seats: []string{models.SeatOpen}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(notesOf(t, s, ana.ID, models.KindFollowed)); n != 2 {
+		t.Fatalf("bob's table %v later: ana told %d times in all", models.FollowQuiet, n)
 	}
 	if n := len(notesOf(t, s, cyd.ID, models.KindFollowed)); n != 0 {
 		t.Fatal("cyd, who does not follow bob, was told")

@@ -65,7 +65,7 @@ var kinds = map[Kind]kindRule{
 	KindChat:      {news: NewsChat, delayed: true, seat: true},
 	KindFinished:  {news: NewsResult},
 	KindEnded:     {news: NewsResult},
-	KindAbortAsk:  {news: NewsResult, seat: true},
+	KindAbortAsk:  {news: NewsResult},
 	KindAborted:   {news: NewsResult},
 	KindFollowed:  {news: NewsFollow},
 	KindTest:      {},

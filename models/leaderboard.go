@@ -45,7 +45,14 @@ func (s *Store) BoardPlace(u *User, f Format) (int, error) {
 	if games < rating.Provisional || when == nil || when.Before(s.now().Add(-BoardActive)) || u.BannedAt != nil {
 		return 0, nil
 	}
-	above, err := count(s.board(f, false).Where(f.columns().rating+" > ?", r.R))
+	return s.BoardRank(f, false, r.R)
+}
+
+// BoardRank is the place on format f's leaderboard (of provisional
+// ratings, or established) of a player rated r: one more than how many
+// are rated higher, a tie shared.
+func (s *Store) BoardRank(f Format, provisional bool, r float64) (int, error) {
+	above, err := count(s.board(f, provisional).Where(f.columns().rating+" > ?", r))
 	return above + 1, err
 }
 

@@ -1,6 +1,7 @@
 package models_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -28,6 +29,7 @@ func TestLeaderboard(t *testing.T) {
 	eve := set("eve", models.TwoPlayers, 1900, 20, now)
 	models.DB(s).Exec("UPDATE users SET banned_at = ? WHERE id = ?", now.UTC(), eve.ID)
 	set("fay", models.MorePlayers, 1550, 11, now)
+	gus := set("gus", models.TwoPlayers, 1600, 20, now) // ties with bob
 	names := func(f models.Format, provisional bool) []string {
 		ls, total, err := s.Leaderboard(f, provisional, 0, 10)
 		if err != nil || total != len(ls) {
@@ -44,22 +46,22 @@ func TestLeaderboard(t *testing.T) {
 		provisional bool
 		want        []string
 	}{
-		{models.TwoPlayers, false, []string{"ana", "bob"}},
+		{models.TwoPlayers, false, []string{"ana", "bob", "gus"}},
 		{models.TwoPlayers, true, []string{"dan"}},
 		{models.MorePlayers, false, []string{"fay"}},
 		{models.MorePlayers, true, nil},
 	} {
-		if got := names(c.f, c.provisional); len(got) != len(c.want) || len(got) > 0 && got[0] != c.want[0] || len(got) > 1 && got[1] != c.want[1] {
+		if got := names(c.f, c.provisional); strings.Join(got, " ") != strings.Join(c.want, " ") {
 			t.Errorf("format %d, provisional %v: %v; want %v", c.f, c.provisional, got, c.want)
 		}
 	}
-	if ls, total, _ := s.Leaderboard(models.TwoPlayers, false, 1, 1); total != 2 || len(ls) != 1 || ls[0].Name != "bob" || ls[0].Rating != 1600 || ls[0].Games != 15 {
+	if ls, total, _ := s.Leaderboard(models.TwoPlayers, false, 1, 1); total != 3 || len(ls) != 1 || ls[0].Name != "bob" || ls[0].Rating != 1600 || ls[0].Games != 15 {
 		t.Fatalf("the second page of one: %+v of %d", ls, total)
 	}
 	for _, c := range []struct {
 		u    *models.User
 		want int
-	}{{ana, 1}, {bob, 2}, {cyd, 0}, {eve, 0}} {
+	}{{ana, 1}, {bob, 2}, {gus, 2}, {cyd, 0}, {eve, 0}} {
 		u, _ := s.UserByID(c.u.ID)
 		if got, err := s.BoardPlace(u, models.TwoPlayers); err != nil || got != c.want {
 			t.Errorf("%s's place: %d (%v); want %d", u.Username, got, err, c.want)

@@ -52,9 +52,12 @@ func (s *Store) Logins(u *User) ([]Login, error) {
 		return nil, err
 	}
 	var ls []Login
-	err = s.db.Where("user_id = ?", u.ID).Order("last_seen DESC").Limit(50).Find(&ls).Error
+	err = s.db.Where("user_id = ?", u.ID).Order("last_seen DESC").Limit(maxLogins).Find(&ls).Error
 	return ls, err
 }
+
+// maxLogins is how many sessions Logins lists.
+const maxLogins = 50
 
 // LoginID names session token's login in a page, without the token (a
 // secret that signs its holder in).
@@ -67,7 +70,8 @@ func LoginID(token string) string {
 // ErrNotFound when no session of theirs has that name.
 func (s *Store) EndLogin(user uint, id string) error {
 	var tokens []string
-	if err := s.db.Model(&Login{}).Where("user_id = ?", user).Limit(200).Pluck("token", &tokens).Error; err != nil {
+	// The sessions Logins lists, in its order.
+	if err := s.db.Model(&Login{}).Where("user_id = ?", user).Order("last_seen DESC").Limit(maxLogins).Pluck("token", &tokens).Error; err != nil {
 		return err
 	}
 	for _, tok := range tokens {

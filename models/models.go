@@ -64,6 +64,9 @@ type User struct {
 	// HideLastSeen keeps when the user was last on the site from those who
 	// follow them.
 	HideLastSeen bool `gorm:"not null;default:false"`
+	// TablesToldAt is when the user's followers were last told of a public
+	// table of theirs (tellFollowers).
+	TablesToldAt *time.Time
 	// TokenVersion moves on when the password changes or the user signs
 	// out everywhere: a session or a mail sign-in link made at another
 	// version no longer signs them in.
@@ -105,7 +108,7 @@ const (
 	StatusOpen     = "open"     // waiting for players to fill the seats
 	StatusActive   = "active"   // being played
 	StatusFinished = "finished" // scored
-	StatusEnded    = "ended"    // stopped by an admin where it stood, without a result (EndReason)
+	StatusEnded    = "ended"    // stopped where it stood, without a result: by an admin (EndReason) or its players (Aborted)
 )
 
 // Game is a game and its secret setup. Version grows by one with every
@@ -138,8 +141,11 @@ type Game struct {
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	StartedAt  *time.Time
-	FinishedAt *time.Time // or when an admin ended it
-	EndReason  string     `gorm:"not null;default:''"`
+	FinishedAt *time.Time // or when it was ended without a result
+	// An ended game was stopped without a result: by an admin, who said
+	// why (EndReason), or by its players' agreement (Aborted, AskAbort).
+	EndReason string `gorm:"not null;default:''"`
+	Aborted   bool   `gorm:"not null;default:false"`
 	// RematchOf is the game this one is the rematch of (0: none); its
 	// play order is that game's, turned by one. RematchID is this game's
 	// rematch, once a player proposed it.

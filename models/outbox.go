@@ -44,7 +44,9 @@ func (s *Store) DuePosts(limit int, skip []uint) ([]Mail, error) {
 func (s *Store) ClaimMail(m *Mail, lease time.Duration) (bool, error) {
 	next := s.now().Add(lease)
 	res := s.w.Model(&Mail{}).Where("id = ? AND status = ? AND next_attempt = ?", m.ID, MailPending, m.NextAttempt).
-		Updates(map[string]any{"next_attempt": next, "attempts": gorm.Expr("attempts + 1")})
+		// Claimed, it is no longer held (SetQuietHours releases none in flight).
+		Updates(map[string]any{"next_attempt": next, "attempts": gorm.Expr("attempts + 1"),
+			"last_error": gorm.Expr("CASE WHEN last_error = ? THEN '' ELSE last_error END", HeldQuiet)})
 	if res.Error != nil || res.RowsAffected != 1 {
 		return false, res.Error
 	}

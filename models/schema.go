@@ -28,9 +28,11 @@ func follows(tx *gorm.DB) error {
 	if err := tx.AutoMigrate(&Follow{}); err != nil {
 		return err
 	}
-	if !tx.Migrator().HasColumn(&User{}, "HideLastSeen") {
-		if err := tx.Migrator().AddColumn(&User{}, "HideLastSeen"); err != nil {
-			return err
+	for _, col := range []string{"HideLastSeen", "TablesToldAt"} {
+		if !tx.Migrator().HasColumn(&User{}, col) {
+			if err := tx.Migrator().AddColumn(&User{}, col); err != nil {
+				return err
+			}
 		}
 	}
 	return tx.Exec("UPDATE users SET app_news = app_news | ?, push_news = push_news | ?, hook_news = hook_news | ?", int(NewsFollow), int(NewsFollow), int(NewsFollow)).Error
@@ -40,7 +42,8 @@ func follows(tx *gorm.DB) error {
 // Multi ratings) and keeps when each rating last moved, for the
 // leaderboards (Leaderboard), which read the ratings in order from an
 // index. The ratings kept so far, from games of any size, stay as the
-// two-player ones.
+// two-player ones; a player is on the two-player board from their last
+// rated game of two.
 func twoRatings(tx *gorm.DB) error {
 	for _, col := range []string{"RatedAt", "MultiRating", "MultiRatingDev", "MultiRatingVol", "MultiRatedGames", "MultiRatedAt"} {
 		if !tx.Migrator().HasColumn(&User{}, col) {
@@ -50,7 +53,7 @@ func twoRatings(tx *gorm.DB) error {
 		}
 	}
 	for _, q := range []string{
-		`UPDATE users SET rated_at = (SELECT MAX(games.finished_at) FROM seats JOIN games ON games.id = seats.game_id
+		`UPDATE users SET rated_at = (SELECT MAX(games.finished_at) FROM seats JOIN games ON games.id = seats.game_id AND games.num_players = 2
 			WHERE (seats.user_id = users.id OR seats.resigned_id = users.id) AND seats.rated_to > 0) WHERE rated_games > 0 AND rated_at IS NULL`,
 		"CREATE INDEX IF NOT EXISTS idx_users_board ON users (rating) WHERE rated_games > 0",
 		"CREATE INDEX IF NOT EXISTS idx_users_multi_board ON users (multi_rating) WHERE multi_rated_games > 0",
@@ -63,12 +66,17 @@ func twoRatings(tx *gorm.DB) error {
 }
 
 // abortTurns adds the seats' agreements to end a game without a result
-// (Seat.AbortTurn).
+// (Seat.AbortTurn), and the mark of a game so ended (Game.Aborted).
 func abortTurns(tx *gorm.DB) error {
-	if tx.Migrator().HasColumn(&Seat{}, "AbortTurn") {
-		return nil
+	if !tx.Migrator().HasColumn(&Seat{}, "AbortTurn") {
+		if err := tx.Migrator().AddColumn(&Seat{}, "AbortTurn"); err != nil {
+			return err
+		}
 	}
-	return tx.Migrator().AddColumn(&Seat{}, "AbortTurn")
+	if !tx.Migrator().HasColumn(&Game{}, "Aborted") {
+		return tx.Migrator().AddColumn(&Game{}, "Aborted")
+	}
+	return nil
 }
 
 // notes adds the players' private notes on games (Note).

@@ -136,6 +136,9 @@ func (s *Store) dropTable(tx *gorm.DB, g *Game, tell func(p *people, user uint) 
 	if err := tx.Where("game_id = ?", g.ID).Delete(&Seat{}).Error; err != nil {
 		return err
 	}
+	if err := tx.Where("game_id = ?", g.ID).Delete(&Note{}).Error; err != nil {
+		return err
+	}
 	if g.RematchOf != 0 { // the game it was the rematch of may have another
 		if err := tx.Model(&Game{}).Where("id = ? AND rematch_id = ?", g.RematchOf, g.ID).Update("rematch_id", nil).Error; err != nil {
 			return err

@@ -470,8 +470,12 @@ func TestA11y(t *testing.T) {
 		// Profiles, the games being played, replays and records.
 		done := s.gameBetween(alice, bobUser)
 		s.playUntil(done, finished)
+		if err := s.store.FollowUser(alice, "bob"); err != nil {
+			t.Fatal(err)
+		}
 		for _, page := range []struct{ path, name string }{
-			{"/users/alice", "a profile"}, {"/users/alice?opponent=nobody", "a profile, filtered by nobody"}, {"/ratings", "how ratings work"},
+			{"/users/alice", "a profile"}, {"/users/alice?opponent=nobody", "a profile, filtered by nobody"}, {"/ratings", "the leaderboard"},
+			{"/users/bob", "a profile of someone followed"}, {"/following", "players I follow"},
 			{"/games", "the games being played"}, {"/?finished=all", "my finished games"},
 			{fmt.Sprintf("/games/%d", done), "a finished game (rematch offered)"},
 			{fmt.Sprintf("/games/%d/turns/3", id), "a replay while the game runs"}, {fmt.Sprintf("/games/%d/turns/0", done), "a replay's start, game over"},
