@@ -15,6 +15,24 @@ import (
 var steps = []func(tx *gorm.DB) error{
 	baseline,      // 1
 	workerIndexes, // 2
+	guests,        // 3
+}
+
+// guests adds the marks of guest players (User.Guest, Seat.Guest). The
+// baseline makes them on a new database, so each is added only if missing.
+func guests(tx *gorm.DB) error {
+	for _, c := range []struct {
+		model any
+		field string
+	}{{&User{}, "Guest"}, {&Seat{}, "Guest"}} {
+		if tx.Migrator().HasColumn(c.model, c.field) {
+			continue
+		}
+		if err := tx.Migrator().AddColumn(c.model, c.field); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // workerIndexes lets the worker's and the public list's reads find their
