@@ -45,7 +45,11 @@ func (s *Server) profile(c echo.Context) error {
 		return err
 	}
 	l := lang(c)
-	vm := views.ProfileVM{Page: s.page(c, u.Username), Name: u.Username, Since: u.CreatedAt, Rating: u.Rating, RatedGames: u.RatedGames,
+	name := u.Username
+	if u.Guest {
+		name = views.GuestName(l, name)
+	}
+	vm := views.ProfileVM{Page: s.page(c, name), Name: name, Since: u.CreatedAt, Rating: u.Rating, RatedGames: u.RatedGames,
 		Provisional: rating.Provisional, Filter: fv, Pager: views.Pager{Base: fv.URL(), Offset: from(c), Size: profilePage, Total: total},
 		Stats: views.ProfileStats{Finished: st.Finished, Wins: st.Wins, Places: st.Places, Resignations: st.Resignations, Timeouts: st.Timeouts,
 			Average: l.Num(int(math.Round(st.AverageScore)))}}
