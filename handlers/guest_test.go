@@ -311,3 +311,42 @@ func TestGuestSessionEnds(t *testing.T) {
 		t.Fatal("a guest's session signs them in past their time")
 	}
 }
+
+// TestGuestGamesPerAddress: the guests of one address open 20 games an
+// hour beyond their first (each guest's own 10 in a row aside): the next
+// is refused, saying why, and opens nothing; an account from that address
+// plays on.
+func TestGuestGamesPerAddress(t *testing.T) {
+	s := newSiteWith(t, proxied)
+	var guests []*client
+	for _, name := range []string{"gus", "ida", "max"} {
+		c := s.client(name).from("203.0.113.8")
+		c.get("/play")
+		if code, _ := c.post("/play", url.Values{"name": {name}, "bot": {"easy"}}); code != http.StatusOK {
+			t.Fatalf("%s's first game: %d", name, code)
+		}
+		guests = append(guests, c)
+	}
+	for _, c := range guests[:2] {
+		for i := range 10 {
+			if code, _ := c.post("/play", url.Values{"bot": {"easy"}}); code != http.StatusOK {
+				t.Fatalf("%s's game %d: %d", c.name, i+2, code)
+			}
+		}
+	}
+	code, page := guests[2].post("/play", url.Values{"bot": {"easy"}})
+	if code != http.StatusTooManyRequests || !says(t, page, "main .error", "Many guests played from your address lately") {
+		t.Fatalf("the address's 21st guest game: %d, %q", code, viewtest.Text(t, page, "main .error"))
+	}
+	max, err := s.store.UserNamed("max")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, total, _ := s.store.MyGames(max.ID, 0, 10); total != 1 {
+		t.Fatalf("the refused game was made: max has %d", total)
+	}
+	ana := s.signup("ana").from("203.0.113.8")
+	if code, _ := ana.post("/play", url.Values{"bot": {"easy"}}); code != http.StatusOK {
+		t.Fatalf("an account from the address: %d", code)
+	}
+}

@@ -92,6 +92,10 @@
 //   - 8 log-ins whose bodies come a byte a second;
 //   - one account asks for 200 event streams, one opens 300 tables, and
 //     one address signs 240 accounts up;
+//   - the guest flood: one address has up to 240 visitors, each from a
+//     new browser, play the easy bot as guests (/play), 4 loops at once,
+//     each a try every 50 ms; the site makes 10 an hour and refuses the
+//     rest (429, saying why);
 //   - the hashing flood: 32 loops from two addresses, each a try every
 //     200 ms, of sign-ups with a taken name and correct log-ins to their
 //     own accounts (each of which once cost a password hash);
@@ -130,7 +134,7 @@
 // delays:
 //
 //	go run ./cmd/loadtest -rate 100 -duration 30s -abuse -pairs 5 -server BINARY
-//	ABUSE rate=… pairs=… p99_ms_calm=… p99_ms_attacked=… ratio=… ratios=…,… mail_s_calm=… mail_s_attacked=… mail_ratio=… errors=… rate_held=… held=yes|no login_ms_calm=… login_ms_attacked=… logins_made=…/… bot_move_s_calm=… bot_move_s_attacked=… bot_moves=…/… slow_bodies=… streams_refused=…/… tables_opened=…/… signups_made=…/… hash_refused=…/… tarpit_posts=… bot_games=…/… rematches=…/… unexpected=… honest_failures=…
+//	ABUSE rate=… pairs=… p99_ms_calm=… p99_ms_attacked=… ratio=… ratios=…,… mail_s_calm=… mail_s_attacked=… mail_ratio=… errors=… rate_held=… held=yes|no login_ms_calm=… login_ms_attacked=… logins_made=…/… bot_move_s_calm=… bot_move_s_attacked=… bot_moves=…/… slow_bodies=… streams_refused=…/… tables_opened=…/… signups_made=…/… guests_made=…/… hash_refused=…/… tarpit_posts=… bot_games=…/… rematches=…/… unexpected=… honest_failures=…
 //
 // held=yes when the medians of the players' p99 and of the mean mail
 // delay each stay within twice the calm runs', every mail came within a
