@@ -46,7 +46,7 @@ func (s *Server) play(c echo.Context) error {
 	if !slices.Contains(autoplay.Levels(), level) {
 		return refuse(http.StatusUnprocessableEntity, tr(c, "choose the easy, medium or hard bot"))
 	}
-	spec := models.GameSpec{Seats: []string{level}, Private: true}
+	spec := models.GameSpec{Seats: []string{level}} // a guest's is private (models.Store.CreateGame)
 	u := currentUser(c)
 	if u != nil {
 		if u.Guest {
@@ -146,6 +146,16 @@ func guestMayJoin(g *models.Game) bool {
 	}
 	for _, seat := range g.Seats {
 		if seat.Open() && seat.InvitedID == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// keptFor reports whether g keeps an open seat for user (invited by name).
+func keptFor(g *models.Game, user uint) bool {
+	for _, seat := range g.Seats {
+		if seat.Open() && seat.InvitedID != nil && *seat.InvitedID == user {
 			return true
 		}
 	}

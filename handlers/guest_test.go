@@ -115,6 +115,12 @@ func TestPlayAsGuest(t *testing.T) {
 	if code, page := ana.post("/play", url.Values{"bot": {"easy"}}); code != http.StatusOK || !says(t, page, "main", "ana") || strings.Contains(page, "ana (guest)") {
 		t.Fatalf("an account plays the bot from /play: %d", code)
 	}
+	if _, err := s.store.SetAdmin("ana", true); err != nil {
+		t.Fatal(err)
+	}
+	if _, page := ana.get("/admin/users"); !says(t, page, "main td a", "gus (guest)") {
+		t.Fatal("the admins' list of users does not mark the guest")
+	}
 	if n := s.guests("gus", "ana"); n != 1 {
 		t.Fatalf("%d guests; want gus alone", n)
 	}
@@ -260,6 +266,9 @@ func TestGuestTakesInviteSeat(t *testing.T) {
 	}
 	if code, page := eve.post(publink+"/guest", url.Values{"name": {"eve"}}); code != http.StatusUnprocessableEntity || !says(t, page, "main .error", "private table") {
 		t.Fatalf("a guest seat posted to a public table: %d", code)
+	}
+	if _, page := gus.get(publink); viewtest.Has(t, page, "main form button[type=submit]") || !says(t, page, "main .error", "private table") {
+		t.Fatalf("a guest signed in is offered a public table's seat:\n%s", viewtest.Show(t, page, "main"))
 	}
 	if _, err := s.store.UserNamed("eve"); err == nil {
 		t.Fatal("a guest refused a public table was made")

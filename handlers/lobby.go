@@ -325,7 +325,11 @@ func (s *Server) joinForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.renderJoin(c, http.StatusOK, g, views.GuestJoin{Offer: guestMayJoin(g)})
+	guest := views.GuestJoin{Offer: guestMayJoin(g)}
+	if u := currentUser(c); u != nil && u.Guest && !guest.Offer && !keptFor(g, u.ID) {
+		_, guest.Refused = status(lang(c), models.ErrGuestPublic)
+	}
+	return s.renderJoin(c, http.StatusOK, g, guest)
 }
 
 // renderJoin shows the invitation page of g, with what it offers a
