@@ -38,8 +38,18 @@ func (s *Server) chatVM(c echo.Context, l *models.Loaded, before uint) (views.Ch
 	if err != nil {
 		return vm, err
 	}
+	guests := map[uint]bool{} // a message is written from a seat: its guest mark is the seat's
+	for _, seat := range l.Seats {
+		if p := seat.Player(); p != nil && seat.Guest {
+			guests[*p] = true
+		}
+	}
 	for _, m := range msgs {
-		vm.Lines = append(vm.Lines, views.ChatLine{ID: m.ID, Name: m.Name, Text: m.Text, At: m.CreatedAt, Mine: m.UserID == u.ID, Hidden: m.Hidden})
+		name := m.Name
+		if guests[m.UserID] {
+			name = views.GuestName(lang(c), name)
+		}
+		vm.Lines = append(vm.Lines, views.ChatLine{ID: m.ID, Name: name, Text: m.Text, At: m.CreatedAt, Mine: m.UserID == u.ID, Hidden: m.Hidden})
 		vm.Version = max(vm.Version, m.ID)
 	}
 	if more && len(msgs) > 0 {

@@ -21,7 +21,10 @@ func status(l *i18n.Lang, err error) (int, string) {
 	var me *models.InvalidError
 	var be *models.BannedError
 	var ce *checksError
+	var ge *errTooManyGuests
 	switch {
+	case errors.As(err, &ge):
+		return http.StatusTooManyRequests, tooManyGuests(l, ge.wait)
 	case errors.Is(err, errBusy):
 		return http.StatusTooManyRequests, l.T("the site is busy checking passwords: try again in a moment")
 	case errors.As(err, &ce):

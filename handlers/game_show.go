@@ -75,6 +75,9 @@ func (s *Server) showGame(c echo.Context) error {
 		vm = s.stepVM(c, l, sel)
 	}
 	vm.Chat, vm.Notes = chat, notes
+	if !isHTMX(c) {
+		vm.Account = guestAccountForm(currentUser(c), fmt.Sprintf("/games/%d", l.Game.ID))
+	}
 	if c.QueryParam("live") == "1" {
 		// A refetch after someone else's move: focus stays where the player
 		// is, and the moves since the page's last look are read out.
@@ -118,7 +121,7 @@ func (s *Server) showLog(c echo.Context) error {
 	vm := views.GameVM{Page: s.page(c, lg.T("Game %d: the whole log", int(id))), ID: id, Status: l.Game.Status}
 	if l.Play != nil {
 		for i, seat := range l.Seats {
-			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), Letter: views.Letters[i]})
+			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot, seat.Guest), Letter: views.Letters[i]})
 		}
 		vm.Log = linkTurns(logLines(lg, l.Events, vm.Names()), id, 0)
 		if l.Game.Status == models.StatusFinished {

@@ -153,7 +153,7 @@ func (g gameSource) view(sel views.Selection) views.GameVM {
 	}
 	if l.Game.Status == models.StatusOpen {
 		for i, seat := range l.Seats {
-			name := views.SeatName(lg, seat.Name, seat.Bot)
+			name := views.SeatName(lg, seat.Name, seat.Bot, seat.Guest)
 			if seat.Open() {
 				name = views.OpenSeatName(lg, seat.InvitedID != nil)
 			}
@@ -186,7 +186,7 @@ func (g gameSource) view(sel views.Selection) views.GameVM {
 	}
 	clocks := g.clocks()
 	for i, seat := range l.Seats {
-		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot), User: seatUser(seat), Letter: views.Letters[i], Bot: seat.Bot,
+		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot, seat.Guest), User: seatUser(seat), Letter: views.Letters[i], Bot: seat.Bot,
 			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && !ended && v.Current == i, Clock: clocks[i], Resigned: seat.ResignedID != nil, Abandoned: seat.Abandoned})
 		vm.AbandonedMe = vm.AbandonedMe || i == vm.Me && seat.Abandoned
 		vm.ResignedMe = vm.ResignedMe || u != nil && seat.ResignedID != nil && *seat.ResignedID == u.ID

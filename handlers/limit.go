@@ -36,6 +36,8 @@ var (
 	signups         = rule{Burst: 5, Every: 12 * time.Minute}                       // per address: 5 an hour
 	hints           = rule{Burst: 5, Every: 20 * time.Second}                       // per user: 5 at once, then 3 a minute
 	tests           = rule{Burst: 2, Every: time.Minute}                            // test notices, per user
+	guests          = rule{Burst: 10, Every: 6 * time.Minute}                       // per address: 10 new guests an hour (a family, a class taking turns)
+	guestGames      = rule{Burst: 20, Every: 3 * time.Minute}                       // per address: 20 more games of its guests an hour
 )
 
 // limiter asks the store about the limits. A failure of the database lets
@@ -91,6 +93,14 @@ func testKey(user uint) limitKey { return limitKey{Key: fmt.Sprintf("test:%d", u
 // accounts.
 func confirmKey(ip string) limitKey {
 	return limitKey{Key: "confirm:" + AddressOf(ip), Rule: confirmations}
+}
+
+// guestsKey is the guests an address makes (each with their first game).
+func guestsKey(ip string) limitKey { return limitKey{Key: "guests:" + AddressOf(ip), Rule: guests} }
+
+// guestGamesKey is the further games an address's guests open.
+func guestGamesKey(ip string) limitKey {
+	return limitKey{Key: "guest-games:" + AddressOf(ip), Rule: guestGames}
 }
 
 // signupKey is an address's sign-ups.

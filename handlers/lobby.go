@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,7 +45,7 @@ const (
 
 func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 	vm := views.HomeVM{Page: s.page(c, tr(c, "My games")), BotNames: autoplay.Levels(), StandIn: models.DefaultStandIn, TurnLimits: models.TurnLimits(),
-		LiveVersion: s.live.Version(live.User(u.ID), live.Lobby), ListsURL: "/"}
+		LiveVersion: s.live.Version(live.User(u.ID), live.Lobby), ListsURL: "/", Account: guestAccountForm(u, "/")}
 	now := s.store.Clock()
 	at := from(c)
 	var games []models.GameSummary
@@ -92,6 +93,9 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 	vm.InvitedPager = views.Pager{Base: "/", Param: "inv", Offset: invitedAt, Size: invitedPage, Total: total}
 	if invitedAt > 0 {
 		vm.ListsURL = vm.InvitedPager.At(invitedAt)
+	}
+	if u.Guest {
+		return vm, nil // a guest joins no public table: no list of them
 	}
 	openAt := offset(c, "open")
 	open, total, err := s.store.OpenGames(u.ID, openAt, openPage)
@@ -149,10 +153,10 @@ func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) vi
 			gl.Open++
 			gl.Players = append(gl.Players, views.PlayerRef{Text: views.OpenSeatShort(l, seat.InvitedID != nil)})
 		} else {
-			gl.Players = append(gl.Players, views.PlayerRef{Text: views.SeatName(l, seat.Name, seat.Bot), User: seatUser(seat)})
+			gl.Players = append(gl.Players, views.PlayerRef{Text: views.SeatName(l, seat.Name, seat.Bot, seat.Guest), User: seatUser(seat)})
 		}
 		if seat.WaitingSince != nil && g.Game.Status == models.StatusActive && (seat.UserID == nil || *seat.UserID != viewer) {
-			gl.WaitingOn = append(gl.WaitingOn, views.SeatName(l, seat.Name, seat.Bot))
+			gl.WaitingOn = append(gl.WaitingOn, views.SeatName(l, seat.Name, seat.Bot, seat.Guest))
 		}
 	}
 	return gl
@@ -208,6 +212,11 @@ func (s *Server) createGame(c echo.Context) error {
 	}
 	// A game refused by the store (an unknown player invited) has taken
 	// its try all the same: the limit is taken before the work.
+	if u.Guest {
+		if d := s.take(c, guestGamesKey(c.RealIP())); d > 0 {
+			return s.refuseHomeWith(c, u, http.StatusTooManyRequests, tooManyGuests(lang(c), d))
+		}
+	}
 	if d := s.takeGame(c, u); d > 0 {
 		return s.refuseGame(c, u, d)
 	}
@@ -317,6 +326,16 @@ func (s *Server) joinForm(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	guest := views.GuestJoin{Offer: guestMayJoin(g)}
+	if u := currentUser(c); u != nil && u.Guest && !guest.Offer && !keptFor(g, u.ID) {
+		_, guest.Refused = status(lang(c), models.ErrGuestPublic)
+	}
+	return s.renderJoin(c, http.StatusOK, g, guest)
+}
+
+// renderJoin shows the invitation page of g, with what it offers a
+// visitor about playing as a guest.
+func (s *Server) renderJoin(c echo.Context, code int, g *models.Game, guest views.GuestJoin) error {
 	var viewer uint
 	if u := currentUser(c); u != nil {
 		viewer = u.ID
@@ -330,7 +349,7 @@ func (s *Server) joinForm(c echo.Context) error {
 	}
 	// A visitor who is not signed in is told who invites them to what, and
 	// signing up or logging in brings them back here.
-	return render(c, http.StatusOK, views.JoinPage(s.page(c, tr(c, "Join a game")), line, inviter, c.Request().URL.RequestURI()))
+	return render(c, code, views.JoinPage(s.page(c, tr(c, "Join a game")), line, inviter, "/join/"+url.PathEscape(c.Param("token")), guest))
 }
 
 func (s *Server) joinByToken(c echo.Context) error {

@@ -56,11 +56,15 @@ func (s *Server) profile(c echo.Context) error {
 		return err
 	}
 	l := lang(c)
-	vm := views.ProfileVM{Page: s.page(c, u.Username), Name: u.Username, Since: u.CreatedAt, Ratings: ratings,
+	name := u.Username
+	if u.Guest {
+		name = views.GuestName(l, name)
+	}
+	vm := views.ProfileVM{Page: s.page(c, name), Name: name, Since: u.CreatedAt, Ratings: ratings,
 		Provisional: rating.Provisional, Filter: fv, Pager: views.Pager{Base: fv.URL(), Offset: from(c), Size: profilePage, Total: total},
 		Stats: views.ProfileStats{Finished: st.Finished, Wins: st.Wins, Places: st.Places, Resignations: st.Resignations, Timeouts: st.Timeouts,
 			Average: l.Num(int(math.Round(st.AverageScore)))}}
-	if reader := currentUser(c); reader != nil && reader.ID != u.ID {
+	if reader := currentUser(c); reader != nil && reader.ID != u.ID && !reader.Guest && !u.Guest {
 		vm.CanFollow = true
 		if vm.Following, err = s.store.Follows(reader.ID, u.ID); err != nil {
 			return err

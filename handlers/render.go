@@ -115,7 +115,7 @@ func (s *Server) page(c echo.Context, title string) views.Page {
 	p.CSRF, _ = c.Get("csrf").(string)
 	p.BoardSize = boardSize(c)
 	if u := currentUser(c); u != nil {
-		p.User = &views.User{ID: u.ID, Name: u.Username, Admin: u.Admin}
+		p.User = &views.User{ID: u.ID, Name: u.Username, Admin: u.Admin, Guest: u.Guest}
 		if n, ok := c.Get(unreadKey).(int64); ok {
 			p.Unread = n
 		} else {
@@ -141,7 +141,9 @@ func (s *Server) loadUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		ctx := c.Request().Context()
 		if id := s.sessions.GetInt(ctx, "user_id"); id > 0 {
-			if u, err := s.store.UserByID(uint(id)); err == nil && s.sessions.GetInt(ctx, "user_ver") == u.TokenVersion && u.BannedAt == nil {
+			// A guest's session ends with their time (the worker then
+			// gives their seats to the stand-in).
+			if u, err := s.store.UserByID(uint(id)); err == nil && s.sessions.GetInt(ctx, "user_ver") == u.TokenVersion && u.BannedAt == nil && !u.GuestExpired(s.store.Clock()) {
 				c.Set(userKey, u)
 				// The session's last use, for the list of sessions: written
 				// once in a few minutes, not at every request (the session

@@ -82,6 +82,17 @@ func (s *Store) Say(user *User, gameID uint, text string) (ChatMessage, error) {
 		if msg.Name == "" {
 			return ErrChatNotSeat
 		}
+		if user.Guest {
+			// A guest's seat at a private table was given through its link
+			// or kept for them: everyone there was invited.
+			var g Game
+			if err := tx.Select("id", "private").Take(&g, gameID).Error; err != nil {
+				return err
+			}
+			if !g.Private {
+				return ErrGuestChat
+			}
+		}
 		var last ChatMessage
 		err := tx.Where("user_id = ?", user.ID).Order("created_at DESC").Limit(1).Find(&last).Error
 		if err != nil {

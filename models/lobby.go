@@ -71,6 +71,16 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 	if !slices.Contains(TurnLimits(), spec.TurnHours) {
 		return nil, ErrBadTurnLimit
 	}
+	if creator.Guest {
+		// A guest plays bots (and the seats they are invited to), at a
+		// table no lobby lists.
+		for _, o := range others {
+			if !slices.Contains(s.opts.bots, o) {
+				return nil, ErrGuestTable
+			}
+		}
+		spec.Private = true
+	}
 	if spec.StandIn == "" {
 		spec.StandIn = DefaultStandIn
 	} else if !slices.Contains(s.opts.bots, spec.StandIn) {
@@ -78,7 +88,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 	}
 	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken(), TurnHours: spec.TurnHours, Private: spec.Private, StandIn: spec.StandIn}
 	uid := creator.ID
-	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username})
+	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username, Guest: creator.Guest})
 	n := 0
 	for _, o := range others {
 		if strings.HasPrefix(o, "@") {
@@ -195,10 +205,16 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 		if g.Private && token == "" && g.Seats[free].InvitedID == nil {
 			return ErrPrivate
 		}
+		// A guest sits where they were invited: a seat kept for them, or
+		// one of a private table through its link (no stranger from the
+		// lobby sits there).
+		if user.Guest && g.Seats[free].InvitedID == nil && (token == "" || !g.Private) {
+			return ErrGuestPublic
+		}
 		uid := user.ID
-		g.Seats[free].UserID, g.Seats[free].Name, g.Seats[free].InvitedID = &uid, user.Username, nil
+		g.Seats[free].UserID, g.Seats[free].Name, g.Seats[free].InvitedID, g.Seats[free].Guest = &uid, user.Username, nil, user.Guest
 		res := tx.Model(&Seat{}).Where("id = ? AND user_id IS NULL AND bot = ''", g.Seats[free].ID).
-			Updates(map[string]any{"user_id": uid, "name": user.Username, "invited_id": nil})
+			Updates(map[string]any{"user_id": uid, "name": user.Username, "invited_id": nil, "guest": user.Guest})
 		if res.Error != nil {
 			return res.Error
 		}

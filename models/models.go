@@ -96,6 +96,10 @@ type User struct {
 	HookFailures     int `gorm:"not null;default:0"`
 	HookFailingSince *time.Time
 	HookOffAt        *time.Time
+	// Guest marks a player without an account (CreateGuest): no password,
+	// signed in by one session for GuestLife, plays bots and the seats
+	// they are invited to, unrated, told of news on the site only.
+	Guest bool `gorm:"not null;default:false"`
 }
 
 // OnVacation reports whether the user's clocks are paused at now.
@@ -173,6 +177,9 @@ type Seat struct {
 	Bot    string
 	// Name is shown to everyone: the username or the bot's name.
 	Name string
+	// Guest: the seat's player is a guest (User.Guest), shown so beside
+	// the name; cleared when they make an account.
+	Guest bool `gorm:"not null;default:false"`
 	// InvitedID reserves an open seat for one user, who was invited to it.
 	InvitedID *uint `gorm:"index"`
 	// ResignedID is the user who held the seat and resigned: the stand-in bot

@@ -48,6 +48,9 @@ func newsOf(kind Kind, gameID uint, format string, args ...any) (Mail, error) {
 // other than turns, choices and chat: a digest lists the games waiting
 // and the chats unread as they are when it is sent).
 func (s *Store) queue(tx *gorm.DB, p *people, u User, m Mail) error {
+	if u.Guest {
+		return nil // a guest is told on the site only
+	}
 	now := s.now()
 	m.UserID, m.Status, m.NextAttempt, m.CreatedAt = u.ID, MailPending, now, now
 	if delayed(m.Kind) {

@@ -57,7 +57,7 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 		switch p := o.Player(); {
 		case p != nil && *p == user.ID:
 			uid := user.ID
-			seat.UserID, seat.Name = &uid, user.Username
+			seat.UserID, seat.Name, seat.Guest = &uid, user.Username, user.Guest
 		case p != nil:
 			invitee := *p
 			seat.InvitedID = &invitee

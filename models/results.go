@@ -40,6 +40,9 @@ func scoreSeats(tx *gorm.DB, l *Loaded) error {
 // their own is left out of the game's rating. An opponent who is not
 // established (counts) is left out of the others' rating period, though
 // their own rating moves; a player with no counted opponent is not rated.
+// A game with a guest's seat (as they are when it ends) is not rated: a
+// guest is a name made in a second, and their results would move the
+// others' ratings as throwaway accounts' would.
 func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 	var seats []*Seat
 	var ids []uint
@@ -56,11 +59,14 @@ func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 	cols := f.columns()
 	var users []User
 	// Two games ending together rate their players one after the other.
-	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Select("id", cols.rating, cols.dev, cols.vol, "created_at").Where("id IN ?", ids).Order("id").Find(&users).Error; err != nil {
+	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Select("id", cols.rating, cols.dev, cols.vol, "created_at", "guest").Where("id IN ?", ids).Order("id").Find(&users).Error; err != nil {
 		return err
 	}
 	byID := map[uint]User{}
 	for _, u := range users {
+		if u.Guest {
+			return nil // a game with a guest is rated for nobody
+		}
 		byID[u.ID] = u
 	}
 	before := make([]rating.Rating, len(seats))

@@ -15,10 +15,28 @@ import (
 var steps = []func(tx *gorm.DB) error{
 	baseline,      // 1
 	workerIndexes, // 2
-	notes,         // 3
-	abortTurns,    // 4
-	twoRatings,    // 5
-	follows,       // 6
+	guests,        // 3
+	notes,         // 4
+	abortTurns,    // 5
+	twoRatings,    // 6
+	follows,       // 7
+}
+
+// guests adds the marks of guest players (User.Guest, Seat.Guest). The
+// baseline makes them on a new database, so each is added only if missing.
+func guests(tx *gorm.DB) error {
+	for _, c := range []struct {
+		model any
+		field string
+	}{{&User{}, "Guest"}, {&Seat{}, "Guest"}} {
+		if tx.Migrator().HasColumn(c.model, c.field) {
+			continue
+		}
+		if err := tx.Migrator().AddColumn(c.model, c.field); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // follows adds players following players (Follow), who may hide when they

@@ -231,3 +231,39 @@ func TestPostgresRoleWithoutOwnership(t *testing.T) {
 	id := startDuel(t, s, ana, bob, 0)
 	actAll(t, s, id, whoseTurn(t, s, id, ana, bob))
 }
+
+// TestUpgradeToGuests: a database of the release before guests (schema 2,
+// without their columns) gets them by step 3, its accounts are no guests
+// and its game plays on; guests can then be made and seated.
+func TestUpgradeToGuests(t *testing.T) {
+	db := reopenable(t)
+	s, err := models.Open(db, models.WithPasswordCost(bcrypt.MinCost))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	id := startDuel(t, s, ana, bob, 0)
+	s.Close()
+	edit(t, db, "ALTER TABLE users DROP COLUMN guest")
+	edit(t, db, "ALTER TABLE seats DROP COLUMN guest")
+	edit(t, db, "DELETE FROM schema_steps WHERE version >= 3")
+	if s, err = models.Open(db, models.WithPasswordCost(bcrypt.MinCost), models.WithBots("greedy")); err != nil {
+		t.Fatalf("upgrading a database of schema 2: %v", err)
+	}
+	defer s.Close()
+	if v, err := s.Schema(); err != nil || v != models.SchemaVersion {
+		t.Fatalf("upgraded to schema %d (%v); want %d", v, err, models.SchemaVersion)
+	}
+	if u, err := s.Authenticate("ana", "password-ana"); err != nil || u.Guest {
+		t.Fatalf("ana after the upgrade: %+v, %v", u, err)
+	}
+	actAll(t, s, id, whoseTurn(t, s, id, ana, bob))
+	gus, err := s.CreateGuest("gus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.CreateGame(gus, models.GameSpec{Seats: []string{"greedy"}})
+	if err != nil || !g.Seats[0].Guest {
+		t.Fatalf("a guest's game after the upgrade: %v", err)
+	}
+}

@@ -75,8 +75,8 @@ func (s *Store) Authenticate(username, password string) (*User, error) {
 	if err != nil {
 		return nil, err
 	}
-	if bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(password)) != nil {
-		return nil, ErrBadLogin
+	if u.Guest || bcrypt.CompareHashAndPassword(u.PasswordHash, []byte(password)) != nil {
+		return nil, ErrBadLogin // a guest has no password
 	}
 	if u.BannedAt != nil {
 		return nil, &BannedError{Reason: u.BanReason}

@@ -30,6 +30,7 @@ type AdminUser struct {
 	Banned    bool
 	BanReason string
 	Running   []uint // the running games they sit at (the user's page)
+	Guest     bool   // a guest (shown marked)
 }
 
 // AdminGame is a game as the admin pages list it: who sits there, no

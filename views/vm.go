@@ -35,6 +35,7 @@ type User struct {
 	ID    uint
 	Name  string
 	Admin bool // sees the admin pages' link
+	Guest bool // plays without an account (offered to make one)
 }
 
 // AuthVM is the log-in or sign-up form.
@@ -96,6 +97,10 @@ type HomeVM struct {
 	OpenPager Pager
 	// InvitedPager pages Invited.
 	InvitedPager Pager
+	// Account is the form that makes the viewer's guest seat an account
+	// (nil for an account): a guest opens no table for players, so it
+	// stands in the new game form's place.
+	Account *AccountForm
 }
 
 // SettingsVM is the settings page: email and vacation.
@@ -302,7 +307,10 @@ type GameVM struct {
 	RematchOf  uint
 	// Chat is the table chat shown under the game (nil on the game area's
 	// own answers).
-	Chat       *ChatVM
+	Chat *ChatVM
+	// Account is the form that makes a guest viewer an account (nil for
+	// an account, and on the game area's own answers).
+	Account    *AccountForm
 	ID         uint
 	Version    int
 	Status     string

@@ -260,10 +260,14 @@ func BotName(l *i18n.Lang, kind string) string {
 // SeatName is the name a seat is shown by: a bot's is made of its kind
 // and its place at the table ("greedy bot 2", stored so in English, as
 // records carry it) and told in the page's language; a person's is as they
-// wrote it.
-func SeatName(l *i18n.Lang, name, bot string) string {
+// wrote it, a guest's marked (GuestName). Every list of players, the log
+// and the scores name seats by it.
+func SeatName(l *i18n.Lang, name, bot string, guest bool) string {
 	if bot == "" && name == deletedName {
 		return l.T("deleted player")
+	}
+	if guest { // a guest's seat, played by them or, once they left it, by the stand-in
+		return GuestName(l, name)
 	}
 	rest, ok := strings.CutPrefix(name, bot+" bot ")
 	if bot == "" || !ok || BotName(l, bot) == bot {
@@ -275,6 +279,10 @@ func SeatName(l *i18n.Lang, name, bot string) string {
 	}
 	return l.T("%s %d", BotName(l, bot), n)
 }
+
+// GuestName is a guest's name as shown wherever names are: marked, so
+// that nobody takes a guest for an account.
+func GuestName(l *i18n.Lang, name string) string { return l.T("%s (guest)", name) }
 
 // LimitName names a time limit per turn given in hours.
 func LimitName(l *i18n.Lang, hours int) string {

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -355,6 +356,24 @@ func TestA11y(t *testing.T) {
 		tok := signer.Sign(mail.Claims{Purpose: mail.PurposeReset, User: u.ID, Version: u.TokenVersion, Exp: time.Now().Add(time.Hour)})
 		a.must(a.navigate(s.base + "/reset/new?t=" + tok))
 		au.check(a, "new password page (a reset mail's link)")
+		// Playing as a guest: a private table's link offers a guest seat;
+		// /play makes a guest, whose game page and home page offer to make
+		// an account, as /account does on its own.
+		table, err := s.store.CreateGame(u, models.GameSpec{Seats: []string{models.SeatOpen}, Private: true})
+		a.must(err)
+		a.must(a.navigate(s.base + "/join/" + table.InviteToken))
+		au.check(a, "join page (a private table's link: play as a guest)")
+		a.must(a.navigate(s.base + "/play"))
+		au.check(a, "play a bot now (a visitor: as a guest)")
+		game := a.playAsGuest(s.base, "gus")
+		a.must(a.waitFor(`!!document.querySelector('#board') && !!document.querySelector('#account-name')`, 10*time.Second, "the guest's game"))
+		au.check(a, "a guest's game against the easy bot (make an account offered)")
+		a.must(a.navigate(s.base + "/"))
+		au.check(a, "home (a guest: make an account offered)")
+		a.must(a.navigate(s.base + "/account?next=" + url.QueryEscape(game)))
+		au.check(a, "make an account (a guest)")
+		a.must(a.navigate(s.base + "/play"))
+		au.check(a, "play a bot now (signed in)")
 	})
 
 	audit("tutorial", func(t *testing.T, au *auditor, s *site, b *browser) {

@@ -13,6 +13,7 @@ import (
 // Worker runs the site's background work: it plays timed-out seats, lets
 // bots whose move was lost (a crash) play it, sends
 // reminders, queues digests, cancels tables nobody completed in 14 days,
+// gives the running seats of guests whose 30 days are over to the stand-in,
 // gives games finished before their results were kept those results, and
 // delivers the outbox's mail; beside it, the outbox's pushes and webhook
 // posts go on their own (mail.Outbox.Posts), so that none of this waits
@@ -72,6 +73,15 @@ func (w *Worker) Once(ctx context.Context) {
 	if err != nil {
 		w.Log.Error("expiring tables", "err", err)
 	}
+	guests, err := w.Store.ExpireGuests(100)
+	if err != nil {
+		w.Log.Error("expiring guests", "err", err)
+	}
+	for _, id := range guests { // the stand-in took a seat: it plays now if it is its turn
+		if _, err := w.Bots.Bots(id, nil); err != nil {
+			w.Log.Warn("bots after a guest's time ended", "game", id, "err", err)
+		}
+	}
 	scored, err := w.Store.ScoreOld(200)
 	if err != nil {
 		w.Log.Error("scoring old games", "err", err)
@@ -84,8 +94,8 @@ func (w *Worker) Once(ctx context.Context) {
 	if err != nil {
 		w.Log.Error("outbox", "err", err)
 	}
-	if timeouts+stalled+reminders+digests+expired+scored+int(pruned)+st.Sent+st.Skipped+st.Failed+st.Held > 0 {
-		w.Log.Info("worker", "timeouts", timeouts, "stalled_bots", stalled, "reminders", reminders, "digests", digests, "tables_expired", expired, "old_games_scored", scored, "limits_pruned", pruned,
+	if timeouts+stalled+reminders+digests+expired+len(guests)+scored+int(pruned)+st.Sent+st.Skipped+st.Failed+st.Held > 0 {
+		w.Log.Info("worker", "timeouts", timeouts, "stalled_bots", stalled, "reminders", reminders, "digests", digests, "tables_expired", expired, "guest_seats_expired", len(guests), "old_games_scored", scored, "limits_pruned", pruned,
 			"mail_sent", st.Sent, "mail_skipped", st.Skipped, "mail_failed", st.Failed, "mail_held", st.Held)
 	}
 }

@@ -26,6 +26,7 @@ type Attacks struct {
 	Streams, StreamsHeld, StreamsRefused int // event streams one account asked for, got, and was refused (429)
 	Tables, TablesOpened, TablesRefused  int // open tables one account asked for, opened, and was refused
 	Signups, SignupsMade, SignupsRefused int // sign-ups from one address, made, and refused
+	Guests, GuestsMade, GuestsRefused    int // visitors from one address playing a bot as guests (/play), made, and refused
 	HashTries, HashRefused               int // the hashing flood's sign-ups and log-ins answered, and of those refused (429)
 	Devices, Hooks                       int // push devices and webhooks given at the tarpit
 	Tests, TestsSent                     int // test notices asked for, and sent (the rest refused)
@@ -60,6 +61,8 @@ const (
 	attackStreams    = 200
 	attackTables     = 300
 	attackSignups    = 240
+	attackGuests     = 240
+	attackGuestLoops = 4
 )
 
 // prepareAttacks makes the attackers' accounts on base before the
@@ -130,7 +133,7 @@ func (a *Attacks) Close() { a.tarpit.Close() }
 // run runs the attacks until ctx ends, each within its bound.
 func (a *Attacks) run(ctx context.Context) {
 	var wg sync.WaitGroup
-	for _, f := range []func(context.Context){a.slowBodies, a.streams, a.tables, a.signups, a.hashFlood, a.tarpitHooks, a.hardBots} {
+	for _, f := range []func(context.Context){a.slowBodies, a.streams, a.tables, a.signups, a.guests, a.hashFlood, a.tarpitHooks, a.hardBots} {
 		wg.Go(func() { f(ctx) })
 	}
 	wg.Wait()
@@ -323,10 +326,74 @@ func (a *Attacks) signups(ctx context.Context) {
 	}
 }
 
+// guests has visitors from one address play the easy bot as guests
+// (/play), each from a new browser, attackGuestLoops at once, each loop as
+// fast as it can (a try every 50 ms), attackGuests in all at most. A
+// refusal must say why (429 and the site's sentence).
+func (a *Attacks) guests(ctx context.Context) {
+	run := rand.IntN(1e6)
+	var n atomic.Int32
+	var wg sync.WaitGroup
+	for range attackGuestLoops {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				i := n.Add(1)
+				if i > attackGuests {
+					return
+				}
+				code, err := playAsGuest(ctx, a.base, fmt.Sprintf("atk_g%d_%d", run, i), a.addr(5))
+				if err != nil && ctx.Err() != nil {
+					return // cut off by the attack's end: not an answer
+				}
+				a.mu.Lock()
+				a.Guests++
+				switch {
+				case code == http.StatusTooManyRequests && err == nil:
+					a.GuestsRefused++
+				case code == http.StatusOK && err == nil:
+					a.GuestsMade++
+				}
+				a.mu.Unlock()
+				if err != nil {
+					a.unexpected(err.Error())
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// playAsGuest has a new visitor from ip play the easy bot as a guest
+// called name, and returns the answer's status: 200 (the game's page) or
+// 429 (refused, saying why); anything else is an error.
+func playAsGuest(ctx context.Context, base, name, ip string) (int, error) {
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar, Timeout: 10 * time.Second}
+	code, page, err := attackDo(ctx, c, "GET", base+"/play", nil, ip)
+	if err != nil {
+		return code, err
+	}
+	m := csrfRE.FindStringSubmatch(page)
+	if m == nil {
+		return code, fmt.Errorf("no CSRF token on /play")
+	}
+	code, page, err = attackDo(ctx, c, "POST", base+"/play", url.Values{"_csrf": {m[1]}, "name": {name}, "bot": {"easy"}}, ip)
+	switch {
+	case err != nil:
+		return code, err
+	case code == http.StatusTooManyRequests && !strings.Contains(page, "Many guests played from your address lately"):
+		return code, fmt.Errorf("a guest refused without saying why")
+	case code != http.StatusOK && code != http.StatusTooManyRequests:
+		return code, fmt.Errorf("guest %s: %d", name, code)
+	}
+	return code, nil
+}
+
 // Print writes what the attacks met.
 func (a *Attacks) Print(w io.Writer) {
-	fmt.Fprintf(w, "attacks: %d slow log-in bodies held open; %d event streams asked for by one account, %d held, %d refused; %d tables asked for by one account, %d opened, %d refused; %d sign-ups from one address, %d made, %d refused\n",
-		a.SlowBodies, a.Streams, a.StreamsHeld, a.StreamsRefused, a.Tables, a.TablesOpened, a.TablesRefused, a.Signups, a.SignupsMade, a.SignupsRefused)
+	fmt.Fprintf(w, "attacks: %d slow log-in bodies held open; %d event streams asked for by one account, %d held, %d refused; %d tables asked for by one account, %d opened, %d refused; %d sign-ups from one address, %d made, %d refused; %d guests from one address, %d made, %d refused\n",
+		a.SlowBodies, a.Streams, a.StreamsHeld, a.StreamsRefused, a.Tables, a.TablesOpened, a.TablesRefused, a.Signups, a.SignupsMade, a.SignupsRefused, a.Guests, a.GuestsMade, a.GuestsRefused)
 	fmt.Fprintf(w, "attacks: %d sign-ups with a taken name and log-ins by %d loops from %d addresses, %d refused; %d devices and %d webhooks at a tarpit, %d test notices asked for, %d sent, %d posts taken by the tarpit; %d games against three hard bots asked for by %d accounts, %d opened, %d moves, %d rematches asked for, %d made; %d unexpected answers\n",
 		a.HashTries, attackHashLoops, len(hashAddresses), a.HashRefused, a.Devices, a.Hooks, a.Tests, a.TestsSent, a.TarpitPosts,
 		a.BotGames, attackBotAccounts, a.BotGamesOpened, a.BotMoves, a.Rematches, a.RematchesMade, a.Unexpected)

@@ -97,10 +97,10 @@ func abuseLine(rate float64, calm, hit []*RateReport) string {
 	a := last.Attacks
 	return fmt.Sprintf("ABUSE rate=%.4g pairs=%d p99_ms_calm=%.2f p99_ms_attacked=%.2f ratio=%.2f ratios=%s mail_s_calm=%.2f mail_s_attacked=%.2f mail_ratio=%.2f errors=%d rate_held=%v held=%s "+
 		"login_ms_calm=%.2f login_ms_attacked=%.2f logins_made=%d/%d bot_move_s_calm=%.2f bot_move_s_attacked=%.2f bot_moves=%d/%d "+
-		"slow_bodies=%d streams_refused=%d/%d tables_opened=%d/%d signups_made=%d/%d hash_refused=%d/%d tarpit_posts=%d bot_games=%d/%d rematches=%d/%d unexpected=%d honest_failures=%d",
+		"slow_bodies=%d streams_refused=%d/%d tables_opened=%d/%d signups_made=%d/%d guests_made=%d/%d hash_refused=%d/%d tarpit_posts=%d bot_games=%d/%d rematches=%d/%d unexpected=%d honest_failures=%d",
 		rate, len(calm), before, after, after/before, strings.Join(ratios, ","), mailBefore, mailAfter, mailAfter/mailBefore, errors, rateHeld, held,
 		ms(pct(hc.LoginLat, 50)), ms(pct(hh.LoginLat, 50)), hh.LoginsMade, hh.Logins, pct(hc.BotMoves, 50).Seconds(), pct(hh.BotMoves, 50).Seconds(), len(hc.BotMoves), len(hh.BotMoves),
-		a.SlowBodies, a.StreamsRefused, a.Streams, a.TablesOpened, a.Tables, a.SignupsMade, a.Signups,
+		a.SlowBodies, a.StreamsRefused, a.Streams, a.TablesOpened, a.Tables, a.SignupsMade, a.Signups, a.GuestsMade, a.Guests,
 		a.HashRefused, a.HashTries, a.TarpitPosts, a.BotGamesOpened, a.BotGames, a.RematchesMade, a.Rematches, a.Unexpected, hc.Failures+hh.Failures)
 }
 

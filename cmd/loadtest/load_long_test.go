@@ -122,7 +122,7 @@ func TestLongOpenLoopNotHeld(t *testing.T) {
 
 // TestLongAbuseRun: a short abuse run plays, then plays again under the
 // bounded attacks, which the site refuses past its limits (slow bodies
-// held, streams and tables and sign-ups refused, most of the hashing
+// held, streams and tables and sign-ups and guests refused, most of the hashing
 // flood refused, the hard bots' games held to the games a player opens
 // in a row) while the tarpit takes the posts meant for it, with no
 // unexpected answer; the honest players log in and get their
@@ -138,25 +138,30 @@ func TestLongAbuseRun(t *testing.T) {
 	last := lastLine(out.String())
 	re := regexp.MustCompile(`^ABUSE rate=20 pairs=1 p99_ms_calm=[\d.]+ p99_ms_attacked=[\d.]+ ratio=[\d.]+ ratios=[\d.]+ mail_s_calm=([\d.]+) mail_s_attacked=([\d.]+) mail_ratio=[\d.]+ errors=(\d+) rate_held=\w+ held=\w+ ` +
 		`login_ms_calm=[\d.]+ login_ms_attacked=[\d.]+ logins_made=(\d+)/(\d+) bot_move_s_calm=[\d.]+ bot_move_s_attacked=[\d.]+ bot_moves=\d+/\d+ ` +
-		`slow_bodies=8 streams_refused=(\d+)/(\d+) tables_opened=(\d+)/(\d+) signups_made=(\d+)/(\d+) hash_refused=(\d+)/(\d+) tarpit_posts=(\d+) bot_games=(\d+)/(\d+) rematches=(\d+)/\d+ unexpected=(\d+) honest_failures=(\d+)$`)
+		`slow_bodies=8 streams_refused=(\d+)/(\d+) tables_opened=(\d+)/(\d+) signups_made=(\d+)/(\d+) guests_made=(\d+)/(\d+) hash_refused=(\d+)/(\d+) tarpit_posts=(\d+) bot_games=(\d+)/(\d+) rematches=(\d+)/\d+ unexpected=(\d+) honest_failures=(\d+)$`)
 	m := re.FindStringSubmatch(last)
 	if m == nil {
 		t.Fatalf("last line %q does not match %s\n%s", last, re, out.String())
 	}
 	num := func(i int) int { n, _ := strconv.Atoi(m[i]); return n }
-	if num(3) != 0 || num(18) != 0 || num(19) != 0 {
+	if num(3) != 0 || num(20) != 0 || num(21) != 0 {
 		t.Fatalf("players' errors, unexpected attack answers or honest players' failures: %q\n%s", last, out.String())
 	}
 	if num(7)-num(6) > 8 || num(8) > 10 || num(10) > 5 || num(6) == 0 || num(9) <= 10 || num(11) <= 5 {
 		t.Fatalf("the attacks were not held to the limits (8 streams, 10 tables, 5 sign-ups): %q", last)
 	}
+	// An address makes 10 guests in a row, the rest refused (saying why:
+	// else an unexpected answer).
+	if num(12) == 0 || num(12) > 10 || num(13) <= 10 {
+		t.Fatalf("the guest flood was not held to 10 guests an address: %q", last)
+	}
 	// Two addresses get 20 password checks each at once, then one every
 	// three seconds; a player opens 10 games in a row and no rematch more.
-	if num(12) == 0 || num(13)-num(12) > 2*(20+4) || num(15) != 2*10 || num(16) <= num(15) || num(17) != 0 {
+	if num(14) == 0 || num(15)-num(14) > 2*(20+4) || num(17) != 2*10 || num(18) <= num(17) || num(19) != 0 {
 		t.Fatalf("the hashing flood or the hard bots' games were not held to the limits: %q", last)
 	}
-	if num(14) < attackHookAccounts {
-		t.Fatalf("the tarpit took %d posts; want one at least for each of its %d accounts: %q", num(14), attackHookAccounts, last)
+	if num(16) < attackHookAccounts {
+		t.Fatalf("the tarpit took %d posts; want one at least for each of its %d accounts: %q", num(16), attackHookAccounts, last)
 	}
 	if num(4) == 0 || num(4) != num(5) {
 		t.Fatalf("the honest players' log-ins under the hashing flood: %s/%s made: %q", m[4], m[5], last)

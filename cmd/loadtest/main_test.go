@@ -100,7 +100,7 @@ func TestAbuseLine(t *testing.T) {
 	line := abuseLine(100, []*RateReport{calm}, []*RateReport{report(15*time.Millisecond, 900*time.Millisecond, 1100*time.Millisecond)})
 	re := regexp.MustCompile(`^ABUSE rate=100 pairs=1 p99_ms_calm=10\.00 p99_ms_attacked=15\.00 ratio=1\.50 ratios=1\.50 mail_s_calm=0\.50 mail_s_attacked=1\.00 mail_ratio=2\.00 errors=0 rate_held=true held=yes ` +
 		`login_ms_calm=100\.00 login_ms_attacked=100\.00 logins_made=2/2 bot_move_s_calm=1\.00 bot_move_s_attacked=1\.00 bot_moves=1/1 ` +
-		`slow_bodies=8 streams_refused=0/0 tables_opened=0/0 signups_made=0/0 hash_refused=40/50 tarpit_posts=24 bot_games=20/22 rematches=0/0 unexpected=0 honest_failures=0$`)
+		`slow_bodies=8 streams_refused=0/0 tables_opened=0/0 signups_made=0/0 guests_made=0/0 hash_refused=40/50 tarpit_posts=24 bot_games=20/22 rematches=0/0 unexpected=0 honest_failures=0$`)
 	if !re.MatchString(line) {
 		t.Fatalf("the line of a run that held:\n%s", line)
 	}
