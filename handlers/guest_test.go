@@ -252,6 +252,13 @@ func TestGuestTakesInviteSeat(t *testing.T) {
 	if _, page := ana.get(fmt.Sprintf("/games/%d", table.ID)); !says(t, page, "#chat", "gus (guest)") {
 		t.Fatalf("ana's chat does not mark the guest:\n%s", viewtest.Show(t, page, "#chat"))
 	}
+	// A notice naming the guest marks them too, in the reader's language.
+	gus.post(fmt.Sprintf("/games/%d/abort", table.ID), nil)
+	ana.post("/language", url.Values{"lang": {"de"}})
+	if _, page := ana.get("/notifications"); !strings.Contains(page, fmt.Sprintf("gus (Gast) möchte Spiel %d ohne Ergebnis beenden", table.ID)) {
+		t.Fatalf("ana's notice of the guest's request does not mark them:\n%s", viewtest.Show(t, page, "main"))
+	}
+	ana.post("/language", url.Values{"lang": {"en"}})
 	s.playToEnd(table.ID, engine.NewRand(1), ana, gus)
 
 	code, _ = ana.post("/games", url.Values{"seat": {"open"}})

@@ -3,6 +3,7 @@ package models
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"gorm.io/gorm"
@@ -14,7 +15,7 @@ import (
 // line. The text is a message (format) and its arguments, kept apart too
 // so that pages and mail tell it in the reader's language (see NoteArgs).
 func (s *Store) notify(tx *gorm.DB, p *people, userID, gameID uint, kind Kind, format string, args ...any) error {
-	m, err := newsOf(kind, gameID, format, args...)
+	m, err := newsOf(kind, gameID, format, p.markGuests(args)...)
 	if err != nil {
 		return err
 	}
@@ -34,6 +35,36 @@ func (s *Store) notify(tx *gorm.DB, p *people, userID, gameID uint, kind Kind, f
 // newsOf is news of kind about game gameID: a message (format) and its
 // arguments, told in English (Text) and kept apart for the reader's
 // language.
+// guestArg is an argument of a notice naming a guest: stored as
+// {"guest": name} and written "name (guest)" in the English text, so that
+// the pages mark the guest in the reader's language (views.NoticeText).
+type guestArg string
+
+func (g guestArg) MarshalJSON() ([]byte, error) { return json.Marshal(map[string]string{"guest": string(g)}) }
+
+func (g guestArg) String() string { return string(g) + " (guest)" }
+
+// markGuests marks, among the arguments of a notice, the names of the
+// guests of p (guestArg).
+func (p *people) markGuests(args []any) []any {
+	out, cloned := args, false
+	for i, a := range args {
+		name, ok := a.(string)
+		if !ok {
+			continue
+		}
+		for _, u := range p.m {
+			if u.Guest && u.Username == name {
+				if !cloned {
+					out, cloned = slices.Clone(args), true
+				}
+				out[i] = guestArg(name)
+			}
+		}
+	}
+	return out
+}
+
 func newsOf(kind Kind, gameID uint, format string, args ...any) (Mail, error) {
 	if !kind.Known() {
 		return Mail{}, fmt.Errorf("models: a notice of an unknown kind %q", kind)

@@ -228,6 +228,14 @@ func NoticeText(l *i18n.Lang, text, format string, args []any) string {
 	// Stored before a game's stand-in could be another bot than the greedy
 	// (medium) one: the same notice, worded as now.
 	format = strings.ReplaceAll(format, "the greedy bot", "the stand-in bot")
+	for i, a := range args {
+		// A guest named, stored {"guest": name} (models' guestArg).
+		if m, ok := a.(map[string]any); ok {
+			if name, ok := m["guest"].(string); ok {
+				args[i] = GuestName(l, name)
+			}
+		}
+	}
 	return l.T(format, args...)
 }
 
