@@ -40,7 +40,9 @@ func (s *Store) notify(tx *gorm.DB, p *people, userID, gameID uint, kind Kind, f
 // the pages mark the guest in the reader's language (views.NoticeText).
 type guestArg string
 
-func (g guestArg) MarshalJSON() ([]byte, error) { return json.Marshal(map[string]string{"guest": string(g)}) }
+func (g guestArg) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]string{"guest": string(g)})
+}
 
 func (g guestArg) String() string { return string(g) + " (guest)" }
 
