@@ -85,6 +85,11 @@ func (s *Store) BecomeAccount(id uint, name, password string) (*User, error) {
 	}
 	if name != u.Username {
 		if err := s.nameFree(s.db, name); err != nil {
+			// Taken by this guest's own account, made meanwhile by another
+			// submit, is a second submit.
+			if again, e := s.UserByID(id); e == nil && !again.Guest {
+				return nil, ErrGuestOnly
+			}
 			return nil, err
 		}
 	}
