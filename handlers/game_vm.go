@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 
 	"cacao/engine"
 	"cacao/models"
+	"cacao/models/rating"
 	"cacao/views"
 	"cacao/views/i18n"
 )
@@ -61,6 +63,8 @@ type gameSource struct {
 	invitees  []views.Invitee // of an open table, for its creator
 	rematch   *models.Loaded  // of a finished game
 	names     map[uint]string // of the players invited to the rematch
+	// bots: the ratings of the bot levels seated, in the game's format.
+	bots map[string]models.BotRating
 }
 
 // readGame reads, for the viewer of c, what the page of game l shows
@@ -110,6 +114,10 @@ func (s *Server) readGame(c echo.Context, l *models.Loaded, turnOnly bool) gameS
 	}
 	if l.Game.Status == models.StatusOpen || turnOnly {
 		return g
+	}
+	if slices.ContainsFunc(l.Seats, func(seat models.Seat) bool { return models.BotLevel(seat.Bot) != "" }) {
+		g.bots, err = s.store.BotRatings(models.FormatOf(len(l.Seats)))
+		warn("the bots' ratings", err)
 	}
 	// The players with a clock, and those kept waiting for long enough to
 	// be handed over but for a vacation.
@@ -188,6 +196,9 @@ func (g gameSource) view(sel views.Selection) views.GameVM {
 	for i, seat := range l.Seats {
 		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot, seat.Guest), User: seatUser(seat), Letter: views.Letters[i], Bot: seat.Bot,
 			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && !ended && v.Current == i, Clock: clocks[i], Resigned: seat.ResignedID != nil, Abandoned: seat.Abandoned})
+		if r, ok := g.bots[models.BotLevel(seat.Bot)]; ok {
+			vm.Seats[i].Rating = views.RatingText(lg, r.Rating, r.Games, rating.Provisional)
+		}
 		vm.AbandonedMe = vm.AbandonedMe || i == vm.Me && seat.Abandoned
 		vm.ResignedMe = vm.ResignedMe || u != nil && seat.ResignedID != nil && *seat.ResignedID == u.ID
 	}

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -50,5 +51,42 @@ func TestLeaderboardPage(t *testing.T) {
 	}
 	if code, page := bob.get("/ratings?format=9"); code != http.StatusBadRequest || !viewtest.HasText(t, page, "main p", "choose the leaderboard of games of two, or of three or four") {
 		t.Fatalf("a board that does not exist: %d", code)
+	}
+}
+
+// TestBotRatingsShown: a bot level's rating is shown beside the bot where
+// it is seated (the game page's villages and the lists of games), in the
+// game's format, marked while provisional, and on /ratings apart from the
+// people; a format in which no bot is rated says so.
+func TestBotRatingsShown(t *testing.T) {
+	s, exec := newSiteDirect(t)
+	ana := s.signup("ana")
+	exec("INSERT INTO bot_ratings (kind, format, rating, rating_dev, rating_vol, games) VALUES ('easy', 0, 1234.4, 80, 0.06, 12), ('hard', 0, 1702.6, 200, 0.06, 3)")
+	id := ana.createGame("easy")
+	_, page := ana.get(fmt.Sprintf("/games/%d", id))
+	names := viewtest.Find(t, page, ".village-name")
+	for i := range names.Length() {
+		name := names.Eq(i)
+		got, bot := name.Find(".bot-rating").Text(), strings.Contains(name.Text(), "easy bot")
+		if bot && got != "(1234)" || !bot && got != "" {
+			t.Fatalf("the village of %q says %q beside its name; want (1234) beside the easy bot's alone", name.Text(), got)
+		}
+	}
+	_, watch := s.signup("bob").get("/games")
+	if !strings.Contains(viewtest.Text(t, watch, "td.players"), "easy bot 1 (1234)") {
+		t.Fatalf("the games being played do not show the bot's rating:\n%s", viewtest.Show(t, watch, "main"))
+	}
+	_, board := ana.get("/ratings")
+	var rows []string
+	viewtest.Find(t, board, "table.leaders").Last().Find("tbody tr").Each(func(_ int, tr *goquery.Selection) {
+		var cells []string
+		tr.Find("td").Each(func(_ int, td *goquery.Selection) { cells = append(cells, td.Text()) })
+		rows = append(rows, strings.Join(cells, " "))
+	})
+	if strings.Join(rows, "; ") != "easy bot 1234 12; hard bot 1703? 3" {
+		t.Fatalf("the bots on /ratings: %q", rows)
+	}
+	if _, more := ana.get("/ratings?format=3-4"); !viewtest.HasText(t, more, "main p", "No bot has a rating of this kind yet.") {
+		t.Fatalf("the board of three or four lists bots:\n%s", viewtest.Show(t, more, "main"))
 	}
 }

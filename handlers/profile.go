@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"cacao/engine/bot"
 	"cacao/models"
 	"cacao/models/rating"
 	"cacao/views"
@@ -125,6 +126,15 @@ func (s *Server) ratings(c echo.Context) error {
 	if vm.Provisional, err = s.leaderLines(c, f, true, prov, pat); err != nil {
 		return err
 	}
+	bots, err := s.store.BotRatings(f)
+	if err != nil {
+		return err
+	}
+	for _, level := range bot.Levels() {
+		if r, ok := bots[level]; ok {
+			vm.Bots = append(vm.Bots, views.BotLine{Name: views.BotName(l, level), Rating: views.RatingText(l, r.Rating, r.Games, rating.Provisional), Games: r.Games})
+		}
+	}
 	return render(c, http.StatusOK, views.LeaderboardPage(vm))
 }
 
@@ -152,7 +162,7 @@ func (s *Server) leaderLines(c echo.Context, f models.Format, provisional bool, 
 }
 
 // rateLines shows, beside each player of lines (made by gameLine from
-// games, a player per seat), their rating.
+// games, a player per seat), their rating, and beside a bot its level's.
 func (s *Server) rateLines(c echo.Context, lines []views.GameLine, games []models.GameSummary) error {
 	var ids []uint
 	for _, g := range games {
@@ -166,8 +176,20 @@ func (s *Server) rateLines(c echo.Context, lines []views.GameLine, games []model
 	if err != nil {
 		return err
 	}
+	var bots [2]map[string]models.BotRating // by format, read once some bot level is seated
 	for i, g := range games {
 		for j, seat := range g.Seats {
+			if level := models.BotLevel(seat.Bot); level != "" {
+				f := models.FormatOf(g.Game.NumPlayers)
+				if bots[f] == nil {
+					if bots[f], err = s.store.BotRatings(f); err != nil {
+						return err
+					}
+				}
+				if r, ok := bots[f][level]; ok {
+					lines[i].Players[j].Rating = views.RatingText(lang(c), r.Rating, r.Games, rating.Provisional)
+				}
+			}
 			if seat.UserID == nil {
 				continue
 			}

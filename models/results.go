@@ -11,12 +11,15 @@ import (
 )
 
 // keepResults writes, in tx, each seat's place and total of finished game
-// l, and rates its players.
+// l, and rates its players and the bot levels seated (rateBots).
 func (s *Store) keepResults(tx *gorm.DB, l *Loaded) error {
 	if err := scoreSeats(tx, l); err != nil {
 		return err
 	}
-	return s.rate(tx, l)
+	if err := s.rate(tx, l); err != nil {
+		return err
+	}
+	return s.rateBots(tx, l)
 }
 
 // scoreSeats writes, in tx, each seat's place and total of finished game

@@ -20,6 +20,7 @@ var steps = []func(tx *gorm.DB) error{
 	abortTurns,    // 5
 	twoRatings,    // 6
 	follows,       // 7
+	botRatings,    // 8
 }
 
 // guests adds the marks of guest players (User.Guest, Seat.Guest). The
@@ -96,6 +97,9 @@ func abortTurns(tx *gorm.DB) error {
 	}
 	return nil
 }
+
+// botRatings adds the bot levels' ratings (BotRating).
+func botRatings(tx *gorm.DB) error { return tx.AutoMigrate(&BotRating{}) }
 
 // notes adds the players' private notes on games (Note).
 func notes(tx *gorm.DB) error { return tx.AutoMigrate(&Note{}) }

@@ -205,6 +205,9 @@ type Seat struct {
 	Resigned bool
 	// Abandoned: the stand-in bot plays the seat until its player takes it back.
 	Abandoned bool
+	// Rating is a bot level's rating from its games against people, as
+	// RatingText shows it ("": none yet, or a person's seat).
+	Rating string
 }
 
 // EdgeChoice is one fired edge the viewer resolves: how many workers to use
