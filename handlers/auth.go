@@ -143,7 +143,14 @@ func (s *Server) startSession(c echo.Context, u *models.User) error {
 	return nil
 }
 
+// logout ends this browser's session (POST /logout): a guest's only with
+// confirm=1, sent by the page that warns them (logoutForm).
 func (s *Server) logout(c echo.Context) error {
+	if u := currentUser(c); u != nil && u.Guest && c.FormValue("confirm") != "1" {
+		// A guest cannot sign in again: they log out from the page that
+		// warns them (a form of an older page leads there too).
+		return redirect(c, "/logout")
+	}
 	ctx := c.Request().Context()
 	if err := s.store.ForgetLogin(s.sessions.Token(ctx)); err != nil {
 		return err
@@ -152,6 +159,13 @@ func (s *Server) logout(c echo.Context) error {
 		return err
 	}
 	return redirect(c, "/")
+}
+
+// logoutForm asks before logging out (GET /logout): a guest, who has no
+// password to sign in with again, is told that their games will be lost
+// and offered to make an account instead.
+func (s *Server) logoutForm(c echo.Context) error {
+	return render(c, http.StatusOK, views.LogoutPage(s.page(c, tr(c, "Log out?"))))
 }
 
 // safeNext keeps redirects after log-in on this site.

@@ -25,8 +25,17 @@ func TestFollowAndInvite(t *testing.T) {
 	if _, page := bob.get("/users/bob"); viewtest.Has(t, page, `form[action="/users/bob/follow"]`) {
 		t.Fatal("bob is offered to follow himself")
 	}
-	if code, _ := anon.post("/users/bob/follow", nil); code == http.StatusOK {
-		t.Fatal("a visitor followed bob")
+	// A visitor's follow is refused as one not signed in (401), on a page
+	// that says to log in and offers the log-in link; the list of players
+	// followed leads a visitor to the log-in form, which comes back to it.
+	if code, page := anon.post("/users/bob/follow", nil); code != http.StatusUnauthorized ||
+		viewtest.Text(t, page, "main h1") != "Please log in" || viewtest.Text(t, page, "main .error") != "please log in first" ||
+		!viewtest.Has(t, page, `header a[href="/login"]`) {
+		t.Fatalf("a visitor's follow: %d, %q: %q", code, viewtest.Text(t, page, "main h1"), viewtest.Text(t, page, "main .error"))
+	}
+	anon.http.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	if code, _ := anon.get("/following"); code != http.StatusSeeOther || anon.last.Get("Location") != "/login?next=%2Ffollowing" {
+		t.Fatalf("a visitor's list of players followed: %d to %q, want 303 to the log-in form", code, anon.last.Get("Location"))
 	}
 	if _, page := ana.get("/users/bob"); viewtest.Text(t, page, `form[action="/users/bob/follow"] button`) != "Follow" {
 		t.Fatal("ana is not offered to follow bob")

@@ -63,8 +63,12 @@ func (s *Server) showGame(c echo.Context) error {
 			return err
 		}
 		cv.Live, chat = true, &cv
-		if notes, err = s.notesVM(c, l); err != nil {
+		nv, ok, err := s.notesVM(c, l)
+		if err != nil {
 			return err
+		}
+		if ok {
+			notes = &nv
 		}
 	}
 	var vm views.GameVM

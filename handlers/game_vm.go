@@ -204,11 +204,13 @@ func (g gameSource) view(sel views.Selection) views.GameVM {
 	}
 	vm.CanResign = vm.Me >= 0 && l.Game.Status == models.StatusActive
 	vm.Aborted = ended && l.Game.Aborted
-	if mine := models.UserSeat(l.Seats, viewerID(u)); mine >= 0 && !l.Seats[mine].Abandoned && l.CanAbort() {
+	// A started game's seats are in play order (models.LoadGame), so the
+	// viewer's seat is vm.Me both in the engine and in l.Seats.
+	if vm.Me >= 0 && !l.Seats[vm.Me].Abandoned && l.CanAbort() {
 		agreed, agreeing := l.AbortAgreed()
 		vm.Abort, vm.AbortAlone = true, len(agreeing) == 1
 		for _, i := range agreed {
-			if i == mine {
+			if i == vm.Me {
 				vm.AbortMine = true
 			} else {
 				vm.AbortAsked = append(vm.AbortAsked, l.Seats[i].Name)
@@ -510,12 +512,4 @@ func choiceGives(lg *i18n.Lang, st *engine.State, me int, choices []views.EdgeCh
 			}
 		}
 	}
-}
-
-// viewerID is u's id (0 for nobody signed in).
-func viewerID(u *models.User) uint {
-	if u == nil {
-		return 0
-	}
-	return u.ID
 }

@@ -366,3 +366,55 @@ func TestGuestGamesPerAddress(t *testing.T) {
 		t.Fatalf("an account from the address: %d", code)
 	}
 }
+
+// TestGuestLogoutWarns: a guest's Log out leads to a page that warns that
+// their guest games will be lost, offers to make an account, and logs out
+// only on its own confirmation; a form of an older page leads there too,
+// logging nobody out. An account logs out at once, and may read the page
+// (without the warning); a visitor is sent to log in.
+func TestGuestLogoutWarns(t *testing.T) {
+	s := newSite(t)
+	gus, _ := s.playAsGuest("gus", "easy")
+	_, home := gus.get("/")
+	if got, _ := viewtest.Attr(t, home, "header.top .account a.button", "href"); got != "/logout" || viewtest.Has(t, home, `header.top form[action="/logout"]`) {
+		t.Fatalf("a guest's Log out: a link to %q; want /logout, and no form that logs out at once", got)
+	}
+	code, page := gus.get("/logout")
+	if code != http.StatusOK || viewtest.Text(t, page, "main h1") != "Log out?" ||
+		viewtest.Text(t, page, "#guest-loss") != "Your guest games will be lost; make an account to keep them." ||
+		viewtest.Text(t, page, `main a[href="/account"]`) != "Make an account" ||
+		viewtest.Text(t, page, `main form[action="/logout"] button[type=submit]`) != "Log out anyway" {
+		t.Fatalf("a guest's page before logging out: %d\n%s", code, viewtest.Show(t, page, "main"))
+	}
+	if v, _ := viewtest.Attr(t, page, `main form[action="/logout"] input[name=confirm]`, "value"); v != "1" {
+		t.Fatalf("the confirmation sends confirm=%q", v)
+	}
+	gus.http.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	if code, _ := gus.post("/logout", nil); code != http.StatusSeeOther || gus.last.Get("Location") != "/logout" {
+		t.Fatalf("a guest's logout without confirming: %d to %q; want 303 to /logout", code, gus.last.Get("Location"))
+	}
+	gus.http.CheckRedirect = nil
+	if _, home := gus.get("/"); !says(t, home, "header .me", "gus (guest)") {
+		t.Fatal("a logout not confirmed logged the guest out")
+	}
+	gus.post("/logout", url.Values{"confirm": {"1"}})
+	if _, home := gus.get("/"); viewtest.Has(t, home, "header .me") || !viewtest.Has(t, home, `header a[href="/login"]`) {
+		t.Fatal("the guest's confirmed logout did not log them out")
+	}
+
+	ana := s.signup("ana")
+	if _, page := ana.get("/logout"); viewtest.Has(t, page, "#guest-loss") || viewtest.Text(t, page, `main form[action="/logout"] button[type=submit]`) != "Log out" {
+		t.Fatalf("an account's page before logging out:\n%s", viewtest.Show(t, page, "main"))
+	}
+	if _, home := ana.get("/"); !viewtest.Has(t, home, `header.top form[action="/logout"]`) {
+		t.Fatal("an account's header has no Log out form")
+	}
+	if _, home := ana.post("/logout", nil); viewtest.Has(t, home, "header .me") {
+		t.Fatal("an account's Log out did not log out at once")
+	}
+	v := s.client("visitor")
+	v.http.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	if code, _ := v.get("/logout"); code != http.StatusSeeOther || v.last.Get("Location") != "/login?next=%2Flogout" {
+		t.Fatalf("a visitor's /logout: %d to %q", code, v.last.Get("Location"))
+	}
+}

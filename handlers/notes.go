@@ -11,20 +11,21 @@ import (
 	"cacao/views"
 )
 
-// notesVM is the viewer's notes panel of game l: nil for a viewer who is
-// not one of its players (seated, or resigned), who keeps none.
-func (s *Server) notesVM(c echo.Context, l *models.Loaded) (*views.NotesVM, error) {
+// notesVM is the viewer's notes panel of game l, and whether they have
+// one: a viewer who is not one of its players (seated, or resigned) keeps
+// none.
+func (s *Server) notesVM(c echo.Context, l *models.Loaded) (vm views.NotesVM, ok bool, err error) {
 	u := currentUser(c)
 	if u == nil || !played(l, u.ID) {
-		return nil, nil
+		return views.NotesVM{}, false, nil
 	}
 	text, err := s.store.Note(u.ID, l.Game.ID)
 	if err != nil {
-		return nil, err
+		return views.NotesVM{}, false, err
 	}
-	vm := &views.NotesVM{GameID: l.Game.ID, Text: text, Max: models.MaxNote}
+	vm = views.NotesVM{GameID: l.Game.ID, Text: text, Max: models.MaxNote}
 	vm.CSRF, _ = c.Get("csrf").(string)
-	return vm, nil
+	return vm, true, nil
 }
 
 // played reports whether user has a seat in game l or resigned one.
@@ -55,11 +56,11 @@ func (s *Server) saveNote(c echo.Context) error {
 	if saveErr == nil && !isHTMX(c) {
 		return redirect(c, fmt.Sprintf("/games/%d#notes", l.Game.ID))
 	}
-	vm, err := s.notesVM(c, l)
+	vm, ok, err := s.notesVM(c, l)
 	if err != nil {
 		return err
 	}
-	if vm == nil { // not a player: refused above
+	if !ok { // not a player: refused above
 		code, msg := status(lang(c), saveErr)
 		return echo.NewHTTPError(code, msg)
 	}
@@ -71,9 +72,9 @@ func (s *Server) saveNote(c echo.Context) error {
 		vm.Saved = true
 	}
 	if isHTMX(c) {
-		return render(c, code, views.NotesPanel(*vm))
+		return render(c, code, views.NotesPanel(vm))
 	}
 	game := s.gameVM(c, l, views.Selection{})
-	game.Notes = vm
+	game.Notes = &vm
 	return render(c, code, views.GamePage(game))
 }

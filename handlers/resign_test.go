@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"cacao/engine"
+	"cacao/models"
 	"cacao/views/viewtest"
 )
 
@@ -67,15 +68,35 @@ func TestResign(t *testing.T) {
 	if !viewtest.HasText(t, body, `#final .result-name:has(a[href="/users/ana"]) > a + span.status`, "(resigned)") {
 		t.Fatalf("the final table does not mark ana resigned:\n%s", viewtest.Show(t, body, "#final .result-name"))
 	}
-	// Whatever the stand-in made of her seat, ana lost the game: her
-	// profile counts no win and her list says she resigned (the counts
-	// when the bot won her seat: models' TestResignedRanksLast).
-	_, body = ana.get("/users/ana")
-	if described(t, body, "Wins") != "0" || !strings.HasPrefix(viewtest.Text(t, body, ".result"), "Resigned (the stand-in bot made") {
-		t.Fatalf("ana's profile after resigning: wins %q, result %q", described(t, body, "Wins"), viewtest.Text(t, body, ".result"))
+	// The stand-in (the greedy bot) outscored bob, who played at random,
+	// so her seat's place by the score is the first: a count by that place
+	// would give ana the game. She lost it all the same: her profile
+	// counts it finished and resigned, neither won nor in any place, and
+	// her lists of games won and lost say so.
+	l, _ = s.store.LoadGame(id)
+	var mine, his models.Seat
+	for _, seat := range l.Seats {
+		if seat.ResignedID != nil {
+			mine = seat
+		} else {
+			his = seat
+		}
 	}
-	if _, body = ana.get("/?finished=all&result=won"); viewtest.Has(t, body, ".result") {
-		t.Fatal("ana's games she won list the one she resigned")
+	if mine.Place != 1 || mine.Score <= his.Score {
+		t.Fatalf("the stand-in made %d points of ana's seat (place %d), bob %d: the checks below need the stand-in ahead", mine.Score, mine.Place, his.Score)
+	}
+	_, body = ana.get("/users/ana")
+	if described(t, body, "Finished") != "1" || described(t, body, "Wins") != "0" || described(t, body, "Resignations") != "1" || strings.Contains(viewtest.Text(t, body, "dl.stats"), "place") {
+		t.Fatalf("ana's profile after resigning:\n%s", viewtest.Show(t, body, "dl.stats"))
+	}
+	if got, want := viewtest.Text(t, body, ".result"), fmt.Sprintf("Resigned (the stand-in bot made %d points)", mine.Score); got != want {
+		t.Fatalf("ana's profile lists the game as %q; want %q", got, want)
+	}
+	game := fmt.Sprintf(`#home-lists a[href="%s"]`, page)
+	for result, want := range map[string]bool{"won": false, "lost": true} {
+		if _, body = ana.get("/?finished=all&result=" + result); viewtest.Has(t, body, game) != want {
+			t.Errorf("ana's games %s list the game she resigned: %v; want %v", result, !want, want)
+		}
 	}
 }
 

@@ -55,6 +55,7 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/signup", s.signup)
 	e.GET("/login", s.loginForm)
 	e.POST("/login", s.login)
+	e.GET("/logout", s.logoutForm, s.requireUser)
 	e.POST("/logout", s.logout)
 	e.GET("/notifications", s.notifications, s.requireUser)
 	e.POST("/notifications/read", s.markRead, s.requireUser)

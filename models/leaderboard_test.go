@@ -18,8 +18,11 @@ func TestLeaderboard(t *testing.T) {
 	set := func(name string, f models.Format, r float64, games int, at time.Time) *models.User {
 		u := models.MustUser(t, s, name)
 		col := map[models.Format][3]string{models.TwoPlayers: {"rating", "rated_games", "rated_at"}, models.MorePlayers: {"multi_rating", "multi_rated_games", "multi_rated_at"}}[f]
-		models.DB(s).Exec("UPDATE users SET "+col[0]+" = ?, "+col[1]+" = ?, "+col[2]+" = ? WHERE id = ?", r, games, at.UTC(), u.ID)
-		u, _ = s.UserByID(u.ID)
+		exec(t, s, "UPDATE users SET "+col[0]+" = ?, "+col[1]+" = ?, "+col[2]+" = ? WHERE id = ?", r, games, at.UTC(), u.ID)
+		u, err := s.UserByID(u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
 		return u
 	}
 	ana := set("ana", models.TwoPlayers, 1700, 12, now)
@@ -27,7 +30,7 @@ func TestLeaderboard(t *testing.T) {
 	cyd := set("cyd", models.TwoPlayers, 1800, 10, now.Add(-100*24*time.Hour)) // away too long
 	set("dan", models.TwoPlayers, 1650, 3, now)                                // provisional
 	eve := set("eve", models.TwoPlayers, 1900, 20, now)
-	models.DB(s).Exec("UPDATE users SET banned_at = ? WHERE id = ?", now.UTC(), eve.ID)
+	exec(t, s, "UPDATE users SET banned_at = ? WHERE id = ?", now.UTC(), eve.ID)
 	set("fay", models.MorePlayers, 1550, 11, now)
 	gus := set("gus", models.TwoPlayers, 1600, 20, now) // ties with bob
 	names := func(f models.Format, provisional bool) []string {
@@ -55,17 +58,30 @@ func TestLeaderboard(t *testing.T) {
 			t.Errorf("format %d, provisional %v: %v; want %v", c.f, c.provisional, got, c.want)
 		}
 	}
-	if ls, total, _ := s.Leaderboard(models.TwoPlayers, false, 1, 1); total != 3 || len(ls) != 1 || ls[0].Name != "bob" || ls[0].Rating != 1600 || ls[0].Games != 15 {
-		t.Fatalf("the second page of one: %+v of %d", ls, total)
+	if ls, total, err := s.Leaderboard(models.TwoPlayers, false, 1, 1); err != nil || total != 3 || len(ls) != 1 || ls[0].Name != "bob" || ls[0].Rating != 1600 || ls[0].Games != 15 {
+		t.Fatalf("the second page of one: %+v of %d (%v)", ls, total, err)
 	}
 	for _, c := range []struct {
 		u    *models.User
 		want int
 	}{{ana, 1}, {bob, 2}, {gus, 2}, {cyd, 0}, {eve, 0}} {
-		u, _ := s.UserByID(c.u.ID)
+		u, err := s.UserByID(c.u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if got, err := s.BoardPlace(u, models.TwoPlayers); err != nil || got != c.want {
 			t.Errorf("%s's place: %d (%v); want %d", u.Username, got, err, c.want)
 		}
+	}
+}
+
+// exec runs a statement of the test's own on s's database, which must
+// change exactly one row.
+func exec(t *testing.T, s *models.Store, statement string, args ...any) {
+	t.Helper()
+	res := models.DB(s).Exec(statement, args...)
+	if res.Error != nil || res.RowsAffected != 1 {
+		t.Fatalf("%s: %d rows (%v)", statement, res.RowsAffected, res.Error)
 	}
 }
 

@@ -21,10 +21,10 @@ type GameSummary struct {
 }
 
 // MyGames lists, limit at a time from offset, the games not over in which
-// user has a seat, or resigned one: those waiting on them first, the longest waiting first,
-// then the others, most recently changed first; and how many there are in
-// all. The order is the database's, so a page reads only its games (and
-// their seats, in one more statement).
+// user has a seat, or resigned one: those waiting on them first, the
+// longest waiting first, then the others, most recently changed first;
+// and how many there are in all. The order is the database's, so a page
+// reads only its games (and their seats, in one more statement).
 func (s *Store) MyGames(userID uint, offset, limit int) ([]GameSummary, int, error) {
 	q := s.mine(userID, true, StatusOpen, StatusActive)
 	total, err := count(q)

@@ -39,13 +39,14 @@ func scoreSeats(tx *gorm.DB, l *Loaded) error {
 }
 
 // rate updates the ratings of the players of finished game l (RatingRule),
-// those of its format (FormatOf). A seat the bot finished before its player made MinRatedTurns turns of
-// their own is left out of the game's rating. An opponent who is not
-// established (counts) is left out of the others' rating period, though
-// their own rating moves; a player with no counted opponent is not rated.
-// A game with a guest's seat (as they are when it ends) is not rated: a
-// guest is a name made in a second, and their results would move the
-// others' ratings as throwaway accounts' would.
+// those of its format (FormatOf). A seat the bot finished before its
+// player made MinRatedTurns turns of their own is left out of the game's
+// rating. An opponent who is not established (counts) is left out of the
+// others' rating period, though their own rating moves; a player with no
+// counted opponent is not rated. A game with a guest's seat (as they are
+// when it ends) is not rated: a guest is a name made in a second, and
+// their results would move the others' ratings as throwaway accounts'
+// would.
 func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 	var seats []*Seat
 	var ids []uint

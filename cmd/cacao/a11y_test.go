@@ -358,7 +358,8 @@ func TestA11y(t *testing.T) {
 		au.check(a, "new password page (a reset mail's link)")
 		// Playing as a guest: a private table's link offers a guest seat;
 		// /play makes a guest, whose game page and home page offer to make
-		// an account, as /account does on its own.
+		// an account, as /account does on its own, and /logout before the
+		// guest's games are lost.
 		table, err := s.store.CreateGame(u, models.GameSpec{Seats: []string{models.SeatOpen}, Private: true})
 		a.must(err)
 		a.must(a.navigate(s.base + "/join/" + table.InviteToken))
@@ -372,6 +373,8 @@ func TestA11y(t *testing.T) {
 		au.check(a, "home (a guest: make an account offered)")
 		a.must(a.navigate(s.base + "/account?next=" + url.QueryEscape(game)))
 		au.check(a, "make an account (a guest)")
+		a.must(a.navigate(s.base + "/logout"))
+		au.check(a, "log out (a guest: warned that their games will be lost)")
 		a.must(a.navigate(s.base + "/play"))
 		au.check(a, "play a bot now (signed in)")
 	})

@@ -108,6 +108,37 @@ func TestBrowserGuestPlaysABot(t *testing.T) {
 	}
 }
 
+// TestBrowserGuestLogoutWarns: without JavaScript, on a phone, a guest's
+// Log out leads to the warning that their guest games will be lost, with
+// Make an account and the confirmation in view; the link opens the
+// account form, and the confirmation logs them out.
+func TestBrowserGuestLogoutWarns(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	b := newBrowser(t, false, s.logs)
+	g := b.newTab("gus", false)
+	g.must(g.do(5*time.Second, chromedp.EmulateViewport(390, 844)))
+	g.playAsGuest(s.base, "gus")
+	logout := `header.top a[href="/logout"]`
+	g.tappable(logout, "Log out", false)
+	g.must(g.click(logout, "Log out"))
+	if got := g.text("#guest-loss"); got != "Your guest games will be lost; make an account to keep them." {
+		b.fatalf("after Log out the guest is on %s, warned %q", g.location(), got)
+	}
+	account, confirm := `main a[href="/account"]`, `main form[action="/logout"] button[type=submit]`
+	g.tappable(account, "Make an account", false)
+	g.tappable(confirm, "Log out anyway", false)
+	g.must(g.click(account, "Make an account"))
+	if !strings.HasSuffix(g.location(), "/account") || g.text("header .me") != "gus (guest)" || g.text("main h1") != "Make an account" {
+		b.fatalf("the warning's Make an account leads to %s (%q), the guest signed in as %q", g.location(), g.text("main h1"), g.text("header .me"))
+	}
+	g.must(g.navigate(s.base + "/logout"))
+	g.must(g.click(confirm, "Log out anyway"))
+	if me := g.text("header .me"); me != "" || !strings.Contains(g.text("header.top nav"), "Log in") {
+		b.fatalf("after Log out anyway the header says %q: still signed in as %q", g.text("header.top"), me)
+	}
+}
+
 // TestBrowserGuestTakesInviteSeat: alice shares the link of her private
 // table; a visitor on a phone opens it, takes the seat as a guest with a
 // name, and the two play by clicks (to the end, the middle seeded); then
