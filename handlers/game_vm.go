@@ -473,7 +473,7 @@ func (s *Server) baseURL(c echo.Context) string {
 
 // scoreLines is the final table: each seat's score and place, by place.
 func scoreLines(lg *i18n.Lang, scores []engine.Score, names []string, seats []models.Seat) []views.ScoreLine {
-	places := engine.Places(scores)
+	places := models.Places(scores, seats)
 	out := make([]views.ScoreLine, 0, len(scores))
 	for i, sc := range scores {
 		line := views.ScoreLine{Name: names[i], User: seatUser(seats[i]), Letter: views.Letters[i], Score: sc, Place: places[i], Shared: engine.SharedPlace(places, i),

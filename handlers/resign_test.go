@@ -68,11 +68,11 @@ func TestResign(t *testing.T) {
 	if !viewtest.HasText(t, body, `#final .result-name:has(a[href="/users/ana"]) > a + span.status`, "(resigned)") {
 		t.Fatalf("the final table does not mark ana resigned:\n%s", viewtest.Show(t, body, "#final .result-name"))
 	}
-	// The stand-in (the greedy bot) outscored bob, who played at random,
-	// so her seat's place by the score is the first: a count by that place
-	// would give ana the game. She lost it all the same: her profile
-	// counts it finished and resigned, neither won nor in any place, and
-	// her lists of games won and lost say so.
+	// The stand-in (the greedy bot) outscored bob, who played at random.
+	// ana lost all the same: her seat is last, bob the winner, in the
+	// places kept, the final table and bob's news; her profile counts the
+	// game finished and resigned, neither won nor in any place, and her
+	// lists of games won and lost say so.
 	l, _ = s.store.LoadGame(id)
 	var mine, his models.Seat
 	for _, seat := range l.Seats {
@@ -82,8 +82,20 @@ func TestResign(t *testing.T) {
 			his = seat
 		}
 	}
-	if mine.Place != 1 || mine.Score <= his.Score {
-		t.Fatalf("the stand-in made %d points of ana's seat (place %d), bob %d: the checks below need the stand-in ahead", mine.Score, mine.Place, his.Score)
+	if mine.Score <= his.Score {
+		t.Fatalf("the stand-in made %d points of ana's seat, bob %d: the checks below need the stand-in ahead", mine.Score, his.Score)
+	}
+	if mine.Place != 2 || his.Place != 1 {
+		t.Fatalf("ana's resigned seat is placed %d, bob %d; want 2 and 1", mine.Place, his.Place)
+	}
+	if got := viewtest.Text(t, body, "#final .standing.winner .result-name"); got != "bob" {
+		t.Fatalf("the final table's winner is %q; want bob", got)
+	}
+	if _, news := bob.get("/notifications"); !strings.Contains(news, fmt.Sprintf("Game %d is over: you won.", id)) {
+		t.Fatal("bob is not told he won")
+	}
+	if _, profile := bob.get("/users/bob"); described(t, profile, "Wins") != "1" {
+		t.Fatalf("bob's profile after ana resigned:\n%s", viewtest.Show(t, profile, "dl.stats"))
 	}
 	_, body = ana.get("/users/ana")
 	if described(t, body, "Finished") != "1" || described(t, body, "Wins") != "0" || described(t, body, "Resignations") != "1" || strings.Contains(viewtest.Text(t, body, "dl.stats"), "place") {

@@ -373,7 +373,7 @@ func (s *Store) finish(tx *gorm.DB, p *people, l *Loaded, now time.Time) error {
 	if err := s.keepResults(tx, l); err != nil {
 		return err
 	}
-	places := engine.Places(l.Play.State().Score().Scores)
+	places := Places(l.Play.State().Score().Scores, l.Seats)
 	for i, seat := range l.Seats {
 		if seat.UserID == nil {
 			continue

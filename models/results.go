@@ -26,7 +26,7 @@ func (s *Store) keepResults(tx *gorm.DB, l *Loaded) error {
 // l.
 func scoreSeats(tx *gorm.DB, l *Loaded) error {
 	scores := l.Play.State().Score().Scores
-	places := engine.Places(scores)
+	places := Places(scores, l.Seats)
 	for i := range l.Seats {
 		seat := &l.Seats[i]
 		seat.Place, seat.Score = places[i], scores[i].Total
@@ -123,6 +123,25 @@ func (s *Store) established(tx *gorm.DB, u *User, game uint) (bool, error) {
 	err := tx.Model(&Seat{}).Where("user_id = ? AND NOT abandoned AND game_id <> ? AND game_id IN (?)", u.ID, game,
 		tx.Model(&Game{}).Select("id").Where("status = ?", StatusFinished)).Limit(1).Count(&n).Error
 	return n > 0, err
+}
+
+// Places are the seats' places in a finished game: by score (engine.Places)
+// among the seats played to the end by their own player or bot, then the
+// seats the stand-in bot finished for a player who resigned or was away,
+// by score among themselves. A player who left loses to everyone who
+// stayed, whatever the stand-in scored for them, as the ratings count it.
+func Places(scores []engine.Score, seats []Seat) []int {
+	places := make([]int, len(scores))
+	for i, a := range scores {
+		places[i] = 1
+		for j, b := range scores {
+			left, other := botFinished(&seats[i]), botFinished(&seats[j])
+			if left != other && left || left == other && b.Ahead(a) {
+				places[i]++
+			}
+		}
+	}
+	return places
 }
 
 // botFinished reports whether the stand-in bot played seat to the end for
