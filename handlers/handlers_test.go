@@ -19,6 +19,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"cacao/engine"
+	"cacao/engine/bot"
 	"cacao/handlers"
 	"cacao/handlers/live"
 	"cacao/models"
@@ -66,7 +67,8 @@ func newSiteAt(t testing.TB, dsn string, cfg func(*handlers.Config), opts ...mod
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	config := handlers.Config{Logger: logger, Live: hub, Bots: autoplay.NewRunner(store, logger)}
+	// Reviews judge turns on a few short searches: made in a moment.
+	config := handlers.Config{Logger: logger, Live: hub, Bots: autoplay.NewRunner(store, logger, autoplay.WithReview(bot.Review{Search: bot.Search{Iterations: 100}, Deals: 4}))}
 	if cfg != nil {
 		cfg(&config)
 	}

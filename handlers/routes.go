@@ -113,6 +113,8 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/games/:id/resign", s.resign, s.requireUser)
 	e.POST("/games/:id/abort", s.abort, s.requireUser)
 	e.POST("/games/:id/rematch", s.rematch, s.requireUser)
+	e.GET("/games/:id/review", s.showReview, s.requireUser)
+	e.POST("/games/:id/review", s.askReview, s.requireUser)
 	e.GET("/games/:id/chat", s.showChat, s.watchable)
 	e.POST("/games/:id/chat", s.say, s.requireUser)
 	e.POST("/games/:id/notes", s.saveNote, s.requireUser)

@@ -42,6 +42,13 @@ func (s *Server) showTurn(c echo.Context) error {
 	if n > 0 {
 		vm.Game.Log[n-1].Current = true
 	}
+	card, ok, err := s.turnReviewCard(c, l, n)
+	if err != nil {
+		return err
+	}
+	if ok {
+		vm.Review = &card
+	}
 	return render(c, http.StatusOK, views.ReplayPage(vm))
 }
 

@@ -49,7 +49,10 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 		if err := tx.Where("reporter_id = ? OR message_id IN (?)", id, tx.Model(&ChatMessage{}).Select("id").Where("user_id = ?", id)).Delete(&ChatReport{}).Error; err != nil {
 			return err
 		}
-		for _, t := range []any{&Notification{}, &Mail{}, &ChatMessage{}, &PushSub{}, &Note{}} {
+		if err := tx.Where("EXISTS (SELECT 1 FROM reviews r WHERE r.game_id = reviewed_turns.game_id AND r.seat = reviewed_turns.seat AND r.user_id = ?)", id).Delete(&ReviewedTurn{}).Error; err != nil {
+			return err
+		}
+		for _, t := range []any{&Notification{}, &Mail{}, &ChatMessage{}, &PushSub{}, &Note{}, &Review{}} {
 			if err := tx.Where("user_id = ?", id).Delete(t).Error; err != nil {
 				return err
 			}

@@ -21,6 +21,7 @@ var steps = []func(tx *gorm.DB) error{
 	twoRatings,    // 6
 	follows,       // 7
 	botRatings,    // 8
+	reviews,       // 9
 }
 
 // guests adds the marks of guest players (User.Guest, Seat.Guest). The
@@ -100,6 +101,9 @@ func abortTurns(tx *gorm.DB) error {
 
 // botRatings adds the bot levels' ratings (BotRating).
 func botRatings(tx *gorm.DB) error { return tx.AutoMigrate(&BotRating{}) }
+
+// reviews adds the players' reviews of their turns (Review, ReviewedTurn).
+func reviews(tx *gorm.DB) error { return tx.AutoMigrate(&Review{}, &ReviewedTurn{}) }
 
 // notes adds the players' private notes on games (Note).
 func notes(tx *gorm.DB) error { return tx.AutoMigrate(&Note{}) }

@@ -18,6 +18,9 @@ type ReplayVM struct {
 	Base       string
 	Record     string
 	Hands      []ReplayHand
+	// Review is the viewer's review of the turn that follows the step
+	// shown, when they asked for one (nil: none).
+	Review *TurnReviewCard
 }
 
 // ReplayHand is one seat's hand at the step shown.
@@ -34,5 +37,12 @@ func (vm ReplayVM) board() Board {
 	b := NewBoard(vm.Game.View, nil)
 	b.Names = vm.Game.Names()
 	b.Arrived = vm.Game.Arrived
+	if vm.Review != nil && vm.Review.Ghost != nil {
+		g := vm.Review.Ghost
+		b.Ghost = &engine.TileView{At: g.At, Edges: edgesOf(g.Tile, g.Rot), Owner: g.Seat, Jungle: engine.NoJungle}
+		for _, f := range g.Fills {
+			b.GhostFills = append(b.GhostFills, engine.TileView{At: f.At, Jungle: f.Tile})
+		}
+	}
 	return b
 }

@@ -503,11 +503,19 @@ func TestA11y(t *testing.T) {
 			{fmt.Sprintf("/games/%d/turns/3", id), "a replay while the game runs"}, {fmt.Sprintf("/games/%d/turns/0", done), "a replay's start, game over"},
 			{fmt.Sprintf("/games/%d/turns/9", done), "a replay, game over (every hand)"},
 			{fmt.Sprintf("/games/%d/log", id), "a game's whole log"}, {fmt.Sprintf("/games/%d/resign", id), "resigning, asked to confirm (without JavaScript)"},
+			{fmt.Sprintf("/games/%d/review", done), "the review of my turns, to ask for"},
 			{"/replay", "the form for a record"}, // last: the record is tried on it below
 		} {
 			a.must(a.navigate(s.base + page.path))
 			au.check(a, page.name)
 		}
+		// A review made, and a turn of it with the bot's move drawn.
+		turn := reviewed(t, s, done, alice)
+		a.must(a.navigate(fmt.Sprintf("%s/games/%d/review", s.base, done)))
+		au.check(a, "the review of my turns, made")
+		a.must(a.navigate(fmt.Sprintf("%s/games/%d/turns/%d", s.base, done, turn)))
+		au.check(a, "a turn reviewed, the bot's move on the board")
+		a.must(a.navigate(s.base + "/replay"))
 		a.must(a.do(10*time.Second, chromedp.SetValue("#record-text", `{"format":"nope"}`), chromedp.Click(`form[action="/replay"] button[type=submit]`)))
 		a.must(a.waitFor(`!!document.querySelector('#record-error')`, 10*time.Second, "the refusal of a bad record"))
 		au.check(a, "a record refused")

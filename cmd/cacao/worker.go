@@ -14,7 +14,8 @@ import (
 // bots whose move was lost (a crash) play it, sends
 // reminders, queues digests, cancels tables nobody completed in 14 days,
 // gives the running seats of guests whose 30 days are over to the stand-in,
-// gives games finished before their results were kept those results, and
+// gives games finished before their results were kept those results,
+// sets out again to make the reviews of turns a stopped process left, and
 // delivers the outbox's mail; beside it, the outbox's pushes and webhook
 // posts go on their own (mail.Outbox.Posts), so that none of this waits
 // for a server that is slow to answer. Everything it needs is
@@ -86,6 +87,10 @@ func (w *Worker) Once(ctx context.Context) {
 	if err != nil {
 		w.Log.Error("scoring old games", "err", err)
 	}
+	reviews, err := w.Bots.Resume()
+	if err != nil {
+		w.Log.Error("resuming reviews", "err", err)
+	}
 	pruned, err := w.Store.PruneLimits()
 	if err != nil {
 		w.Log.Error("pruning rate limits", "err", err)
@@ -94,8 +99,8 @@ func (w *Worker) Once(ctx context.Context) {
 	if err != nil {
 		w.Log.Error("outbox", "err", err)
 	}
-	if timeouts+stalled+reminders+digests+expired+len(guests)+scored+int(pruned)+st.Sent+st.Skipped+st.Failed+st.Held > 0 {
-		w.Log.Info("worker", "timeouts", timeouts, "stalled_bots", stalled, "reminders", reminders, "digests", digests, "tables_expired", expired, "guest_seats_expired", len(guests), "old_games_scored", scored, "limits_pruned", pruned,
+	if timeouts+stalled+reminders+digests+expired+len(guests)+scored+reviews+int(pruned)+st.Sent+st.Skipped+st.Failed+st.Held > 0 {
+		w.Log.Info("worker", "timeouts", timeouts, "stalled_bots", stalled, "reminders", reminders, "digests", digests, "tables_expired", expired, "guest_seats_expired", len(guests), "old_games_scored", scored, "reviews_resumed", reviews, "limits_pruned", pruned,
 			"mail_sent", st.Sent, "mail_skipped", st.Skipped, "mail_failed", st.Failed, "mail_held", st.Held)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 
+	"cacao/engine/bot"
 	"cacao/models"
 )
 
@@ -33,10 +34,11 @@ import (
 // games as each is woken on them, and the store's versions settle a move
 // both play.
 type Runner struct {
-	store *models.Store
-	log   *slog.Logger
-	move  Move
-	slots int
+	store  *models.Store
+	log    *slog.Logger
+	move   Move
+	slots  int
+	review bot.Review
 
 	mu      sync.Mutex
 	wg      sync.WaitGroup
@@ -105,7 +107,7 @@ func NewRunner(store *models.Store, log *slog.Logger, opts ...Option) *Runner {
 	if log == nil {
 		log = slog.Default()
 	}
-	rn := &Runner{store: store, log: log, slots: Slots(),
+	rn := &Runner{store: store, log: log, slots: Slots(), review: DefaultReview,
 		waiting: map[uint][]*job{}, held: map[uint]int{}, games: map[uint]*job{}, timing: map[seatKey]bool{}}
 	rn.move = func(ctx context.Context, id uint, think func(func())) (bool, error) {
 		_, waiting, err := play(ctx, store, id, nil, 1, think)
