@@ -49,7 +49,7 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 		if err := tx.Where("reporter_id = ? OR message_id IN (?)", id, tx.Model(&ChatMessage{}).Select("id").Where("user_id = ?", id)).Delete(&ChatReport{}).Error; err != nil {
 			return err
 		}
-		for _, t := range []any{&Notification{}, &Mail{}, &ChatMessage{}, &PushSub{}, &Note{}} {
+		for _, t := range []any{&Notification{}, &Mail{}, &ChatMessage{}, &PushSub{}, &Note{}, &Entrant{}, &TourBye{}} {
 			if err := tx.Where("user_id = ?", id).Delete(t).Error; err != nil {
 				return err
 			}
