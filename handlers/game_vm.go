@@ -441,7 +441,7 @@ func logLines(l *i18n.Lang, events []models.Event, names []string) []views.LogIt
 	out := make([]views.LogItem, 0, len(events))
 	for _, ev := range events {
 		item := views.LogItem{Text: views.LogLine(l, views.LogEntry{Resolve: ev.Kind == models.LogResolve, Resign: ev.Kind == models.LogResign,
-			Abandon: ev.Kind == models.LogAbandon, Back: ev.Kind == models.LogBack, By: ev.By,
+			Abandon: ev.Kind == models.LogAbandon, Back: ev.Kind == models.LogBack, By: ev.By, RoundEnd: ev.By == models.ByRoundEnd,
 			Seat: ev.Seat, Turn: ev.Turn, Timeout: ev.Timeout, Auto: ev.Auto, Stand: ev.Stand, Placement: ev.Placement, Fills: ev.Fills, Gains: ev.Gains}, names)}
 		if ev.Kind == models.LogTurn {
 			item.Turn = ev.Turn + 1
