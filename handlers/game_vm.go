@@ -148,6 +148,7 @@ func (g gameSource) view(sel views.Selection) views.GameVM {
 		Status: l.Game.Status, Me: -1, TurnLimit: views.LimitName(lg, l.Game.TurnHours)}
 	vm.Step, vm.TurnOnly = g.step && sel != (views.Selection{}), turnOnly
 	vm.RematchOf = l.Game.RematchOf
+	vm.TournamentID, vm.TourRound = l.Game.TournamentID, l.Game.TourRound
 	if u != nil {
 		vm.Me = l.SeatOf(u.ID)
 	}

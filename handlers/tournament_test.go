@@ -28,8 +28,8 @@ func tourForm(name string, changes url.Values) url.Values {
 // the form; the header links to the list, which shows it; players sign up
 // from its page (a visitor is asked to log in, a guest is offered
 // nothing), one leaves and comes back; when sign-up closes the worker
-// starts it, and its page shows the first round's games, linked, and the
-// standings with how points and ties are counted.
+// starts it, and its page shows the first round's games, linked (and
+// linking back), and the standings with how points and ties are counted.
 func TestTournamentJourney(t *testing.T) {
 	s := newSite(t)
 	root, ana, bob, cyd := s.signup("root"), s.signup("ana"), s.signup("bob"), s.signup("cyd")
@@ -104,8 +104,8 @@ func TestTournamentJourney(t *testing.T) {
 		t.Fatalf("round 1: %q", viewtest.Show(t, page, ".tour-round"))
 	}
 	game, _ := games.First().Find("a").Attr("href")
-	if code, _ := ana.get(game); code != http.StatusOK {
-		t.Fatalf("the round's game %s: %d", game, code)
+	if code, page := ana.get(game); code != http.StatusOK || viewtest.Text(t, page, fmt.Sprintf(`.game-head a[href=%q]`, href)) != "A tournament's game, round 1" {
+		t.Fatalf("the round's game %s: %d, or it does not link to its tournament", game, code)
 	}
 	if _, notes := ana.get("/notifications"); !strings.Contains(notes, "Round 1 of the tournament Winter cup has started") {
 		t.Fatal("ana is not told of the round")

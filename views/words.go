@@ -472,11 +472,11 @@ func NewsName(l *i18n.Lang, name string) string {
 	case "timeout":
 		return l.T("A time-out, or a seat handed to or taken back from the stand-in bot")
 	case "invitation":
-		return l.T("Invitations, and tables starting or cancelled")
+		return l.T("Invitations, tables starting or cancelled, and tournament rounds starting")
 	case "chat":
 		return l.T("A new message in a game's chat")
 	case "result":
-		return l.T("A game's result")
+		return l.T("A game's result, and a tournament's end")
 	case "follow":
 		return l.T("A player you follow opening a public table")
 	case "test":
