@@ -27,7 +27,7 @@ func tourForm(name string, changes url.Values) url.Values {
 // TestTournamentJourney: an admin opens a tournament for everyone from
 // the form; the header links to the list, which shows it; players sign up
 // from its page (a visitor is asked to log in, a guest is offered
-// nothing), one leaves and comes back; when sign-up closes the worker
+// nothing, a forged form changes nothing), one leaves and comes back; when sign-up closes the worker
 // starts it, and its page shows the first round's games, linked (and
 // linking back), and the standings with how points and ties are counted.
 func TestTournamentJourney(t *testing.T) {
@@ -68,6 +68,12 @@ func TestTournamentJourney(t *testing.T) {
 	}
 	if code, page := guest.post(href+"/join", nil); code != http.StatusUnprocessableEntity || !strings.Contains(page, "guests do not play tournaments") {
 		t.Fatalf("a guest joins: %d", code)
+	}
+	if code, _ := ana.post(href+"/join", url.Values{"_csrf": {"forged-token"}}); code != http.StatusForbidden && code != http.StatusBadRequest {
+		t.Fatalf("a join with a forged token: %d", code)
+	}
+	if _, page := ana.get(href); viewtest.Has(t, page, "ul.tour-players li") {
+		t.Fatal("a forged join signed ana up")
 	}
 	for _, c := range []*client{ana, bob, cyd} {
 		if _, page := c.get(href); viewtest.Text(t, page, `form[action$="/join"] button`) != "Join the tournament" {
