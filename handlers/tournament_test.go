@@ -127,8 +127,8 @@ func TestTournamentJourney(t *testing.T) {
 func TestPrivateTournamentRules(t *testing.T) {
 	s := newSite(t)
 	ana, bob, eve := s.signup("ana"), s.signup("bob"), s.signup("eve")
-	if _, page := ana.get("/tournaments/new"); viewtest.Has(t, page, `input[name="public"]`) {
-		t.Fatal("a player is offered a tournament for everyone")
+	if _, page := ana.get("/tournaments/new"); viewtest.Has(t, page, `input[name="public"]`) || viewtest.Find(t, page, "#tour-max").AttrOr("max", "") != "16" {
+		t.Fatal("a player is offered a tournament for everyone, or more places than a private one has")
 	}
 	code, page := ana.post("/tournaments", tourForm("x", url.Values{"invite": {"bob"}}))
 	if code != http.StatusUnprocessableEntity || viewtest.Text(t, page, "#tour-error") != "a tournament's name has 3 to 60 characters" ||

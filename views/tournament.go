@@ -119,6 +119,15 @@ type NewTournamentVM struct {
 	MaxOwn     int // private tournaments not over one may have
 }
 
+// Places is the most places the viewer's tournament may have: a private
+// one's, unless they may open one for everyone.
+func (vm NewTournamentVM) Places() int {
+	if vm.Admin {
+		return vm.MaxPublic
+	}
+	return vm.MaxPrivate
+}
+
 // TourForm is what the form to open a tournament holds.
 type TourForm struct {
 	Name       string
