@@ -71,6 +71,9 @@ func (s *Server) tournament(c echo.Context) error {
 		TurnLimit: views.TurnLimitText(l, t.TurnHours), RoundDays: t.RoundDays, Private: t.Private, State: string(t.State),
 		Closes: l.Date(t.SignupUntil, false, true), Max: t.MaxPlayers, Players: p.Players, Invited: p.Invited, Round: t.Round,
 		Rounds: t.Rounds, Winners: p.Winners, Joined: p.Joined, MayJoin: p.MayJoin, Multi: t.Multi, Swiss: t.Format == models.Swiss}
+	if t.StartedAt != nil {
+		vm.Started = l.Date(*t.StartedAt, false, true)
+	}
 	if t.RoundEnds != nil {
 		vm.RoundEnds = l.Date(*t.RoundEnds, false, true)
 	}

@@ -102,6 +102,9 @@ func TestTournamentJourney(t *testing.T) {
 	if rows.Length() != 3 || !viewtest.Has(t, page, "table.tour-standings tr.me") {
 		t.Fatalf("the standings: %q", viewtest.Show(t, page, "table.tour-standings"))
 	}
+	if !strings.HasPrefix(viewtest.Text(t, page, ".tour-state"), "Sign-up closed and play started ") {
+		t.Fatalf("the page does not say when play started: %q", viewtest.Text(t, page, ".tour-state"))
+	}
 	if !strings.Contains(viewtest.Text(t, page, ".tour-rules"), "Ties are broken by the points of the opponents one met") {
 		t.Fatal("the tie-breaks are not stated")
 	}

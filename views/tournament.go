@@ -45,7 +45,7 @@ type TournamentVM struct {
 	Private   bool
 	State     string // "signup", "running", "finished" or "cancelled"
 	Closes    string // when sign-up closes (closed)
-	Started   string
+	Started   string // when sign-up closed and play started ("" before)
 	Max       int
 	Players   []string
 	Invited   []string
