@@ -156,6 +156,7 @@ func (g gameSource) view(sel views.Selection) views.GameVM {
 		Status: l.Game.Status, Me: -1, TurnLimit: views.LimitName(lg, l.Game.TurnHours)}
 	vm.Step, vm.TurnOnly = g.step && sel != (views.Selection{}), turnOnly
 	vm.RematchOf = l.Game.RematchOf
+	vm.TournamentID, vm.TourRound = l.Game.TournamentID, l.Game.TourRound
 	if u != nil {
 		vm.Me = l.SeatOf(u.ID)
 	}
@@ -454,7 +455,7 @@ func logLines(l *i18n.Lang, events []models.Event, names []string) []views.LogIt
 	out := make([]views.LogItem, 0, len(events))
 	for _, ev := range events {
 		item := views.LogItem{Text: views.LogLine(l, views.LogEntry{Resolve: ev.Kind == models.LogResolve, Resign: ev.Kind == models.LogResign,
-			Abandon: ev.Kind == models.LogAbandon, Back: ev.Kind == models.LogBack, By: ev.By,
+			Abandon: ev.Kind == models.LogAbandon, Back: ev.Kind == models.LogBack, By: ev.By, RoundEnd: ev.By == models.ByRoundEnd,
 			Seat: ev.Seat, Turn: ev.Turn, Timeout: ev.Timeout, Auto: ev.Auto, Stand: ev.Stand, Placement: ev.Placement, Fills: ev.Fills, Gains: ev.Gains}, names)}
 		if ev.Kind == models.LogTurn {
 			item.Turn = ev.Turn + 1

@@ -1,6 +1,7 @@
 package models
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -25,7 +26,8 @@ var (
 )
 
 // abandonData is the Data of a LogAbandon entry: By is the seat that
-// handed the seat over, or -1 when its time ran out AbandonAfter times.
+// handed the seat over, -1 when its time ran out AbandonAfter times, or
+// ByRoundEnd when its tournament round's time was over.
 type abandonData struct {
 	By int `json:"by"`
 }
@@ -62,8 +64,12 @@ func resetTimeouts(l *Loaded, seat int) func(tx *gorm.DB, p *people, l *Loaded, 
 // TakeBack gives user their abandoned seat of the running game id back:
 // the log says so, the others are told, and from their next turn or choice
 // they play it themselves (with a fresh clock). ErrNotAbandoned when the
-// bot does not play their seat; nothing changes on a refusal.
+// bot does not play their seat, ErrRoundOver in a tournament's game whose
+// round's time is over; nothing changes on a refusal.
 func (s *Store) TakeBack(id, user uint) (*Loaded, error) {
+	if over, err := s.roundOver(id); err != nil || over {
+		return nil, cmp.Or(err, ErrRoundOver)
+	}
 	return s.commit(id, -1, Actor{UserID: user}, func(l *Loaded, seat int, add func(LogEntry) error) error {
 		if !l.Seats[seat].Abandoned {
 			return ErrNotAbandoned

@@ -52,7 +52,7 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 		if err := tx.Where("EXISTS (SELECT 1 FROM reviews r WHERE r.game_id = reviewed_turns.game_id AND r.seat = reviewed_turns.seat AND r.user_id = ?)", id).Delete(&ReviewedTurn{}).Error; err != nil {
 			return err
 		}
-		for _, t := range []any{&Notification{}, &Mail{}, &ChatMessage{}, &PushSub{}, &Note{}, &Review{}} {
+		for _, t := range []any{&Notification{}, &Mail{}, &ChatMessage{}, &PushSub{}, &Note{}, &Review{}, &Entrant{}, &TourBye{}} {
 			if err := tx.Where("user_id = ?", id).Delete(t).Error; err != nil {
 				return err
 			}

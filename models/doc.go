@@ -46,6 +46,20 @@
 //     SQLite, through NOTIFY to every instance's on PostgreSQL; the pages
 //     of the game and of its players' lists follow it live.
 //
+// # Tournaments
+//
+// Tournaments (tournaments.go) are run by the worker's pass
+// (RunTournaments, tourrounds.go): sign-up closes, the players are seeded
+// by rating and the first round is paired (package pairing) and its games
+// started, as any game, rated, with the tournament's time per turn, their
+// seats' order the play order; when the last game of a round is over the
+// next is paired, and after the last the final places are kept. A round
+// has a deadline: then the stand-in bot finishes what is left, for good.
+// A no-show times out as anywhere (AbandonAfter), and is withdrawn from
+// the rounds after. Points per place and the tie-breaks are on Standing;
+// the standings are computed from the games whenever read (standings.go),
+// never stored but as the final places.
+//
 // The web layer then lets the bots of the game move (models/autoplay):
 // quick ones before it answers, a slow one in the background, each move
 // through commit again. The worker plays the seats whose time ran out,

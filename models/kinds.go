@@ -8,30 +8,33 @@ type Kind string
 
 // The kinds of notices and outbox messages.
 const (
-	KindTurn      Kind = "turn"      // it is the player's turn
-	KindReaction  Kind = "reaction"  // the player's workers were activated: a choice waits
-	KindReminder  Kind = "reminder"  // the player's time runs out soon
-	KindTimeout   Kind = "timeout"   // a time ran out
-	KindAbandoned Kind = "abandoned" // a seat went to the stand-in bot
-	KindResigned  Kind = "resigned"  // a player resigned
-	KindBack      Kind = "back"      // a player took their seat back from the stand-in
-	KindInvited   Kind = "invited"   // an invitation to a table
-	KindDeclined  Kind = "declined"  // an invitation declined
-	KindWithdrawn Kind = "withdrawn" // an invitation withdrawn
-	KindStarted   Kind = "started"   // a table started
-	KindCancelled Kind = "cancelled" // a table cancelled
-	KindExpired   Kind = "expired"   // a table's invitations ran out
-	KindChat      Kind = "chat"      // a message at one of the player's tables
-	KindFinished  Kind = "finished"  // a game is over, scored
-	KindEnded     Kind = "ended"     // a game an admin ended without a result
-	KindAbortAsk  Kind = "abort-ask" // a player asks the others to end a game without a result
-	KindAborted   Kind = "aborted"   // the players agreed to end a game without a result
-	KindFollowed  Kind = "followed"  // a player one follows opened a public table
-	KindTest      Kind = "test"      // a test notice a player sends themselves
-	KindOff       Kind = "off"       // a device or webhook was switched off (PostFailed)
-	KindVerify    Kind = "verify"    // confirm an email address
-	KindReset     Kind = "reset"     // a link to set a new password
-	KindDigest    Kind = "digest"    // the daily list of games waiting on the user
+	KindTurn        Kind = "turn"         // it is the player's turn
+	KindReaction    Kind = "reaction"     // the player's workers were activated: a choice waits
+	KindReminder    Kind = "reminder"     // the player's time runs out soon
+	KindTimeout     Kind = "timeout"      // a time ran out
+	KindAbandoned   Kind = "abandoned"    // a seat went to the stand-in bot
+	KindResigned    Kind = "resigned"     // a player resigned
+	KindBack        Kind = "back"         // a player took their seat back from the stand-in
+	KindInvited     Kind = "invited"      // an invitation to a table
+	KindDeclined    Kind = "declined"     // an invitation declined
+	KindWithdrawn   Kind = "withdrawn"    // an invitation withdrawn
+	KindStarted     Kind = "started"      // a table started
+	KindCancelled   Kind = "cancelled"    // a table cancelled
+	KindExpired     Kind = "expired"      // a table's invitations ran out
+	KindChat        Kind = "chat"         // a message at one of the player's tables
+	KindFinished    Kind = "finished"     // a game is over, scored
+	KindEnded       Kind = "ended"        // a game an admin ended without a result
+	KindAbortAsk    Kind = "abort-ask"    // a player asks the others to end a game without a result
+	KindAborted     Kind = "aborted"      // the players agreed to end a game without a result
+	KindFollowed    Kind = "followed"     // a player one follows opened a public table
+	KindTourInvited Kind = "tour-invited" // an invitation to a private tournament
+	KindTourRound   Kind = "tour-round"   // a tournament's round started: the player's game, or a bye
+	KindTourEnded   Kind = "tour-ended"   // a tournament ended: its winner, or cancelled for want of players
+	KindTest        Kind = "test"         // a test notice a player sends themselves
+	KindOff         Kind = "off"          // a device or webhook was switched off (PostFailed)
+	KindVerify      Kind = "verify"       // confirm an email address
+	KindReset       Kind = "reset"        // a link to set a new password
+	KindDigest      Kind = "digest"       // the daily list of games waiting on the user
 )
 
 // kindRule is how the notices of a kind go out.
@@ -49,30 +52,33 @@ type kindRule struct {
 
 // kinds is every kind there is.
 var kinds = map[Kind]kindRule{
-	KindTurn:      {news: NewsTurn, delayed: true, seat: true},
-	KindReaction:  {news: NewsChoice, delayed: true, seat: true},
-	KindReminder:  {news: NewsReminder, seat: true},
-	KindTimeout:   {news: NewsTimeout},
-	KindAbandoned: {news: NewsTimeout},
-	KindResigned:  {news: NewsTimeout},
-	KindBack:      {news: NewsTimeout},
-	KindInvited:   {news: NewsInvitation},
-	KindDeclined:  {news: NewsInvitation},
-	KindWithdrawn: {news: NewsInvitation},
-	KindStarted:   {news: NewsInvitation},
-	KindCancelled: {news: NewsInvitation},
-	KindExpired:   {news: NewsInvitation},
-	KindChat:      {news: NewsChat, delayed: true, seat: true},
-	KindFinished:  {news: NewsResult},
-	KindEnded:     {news: NewsResult},
-	KindAbortAsk:  {news: NewsResult},
-	KindAborted:   {news: NewsResult},
-	KindFollowed:  {news: NewsFollow},
-	KindTest:      {},
-	KindOff:       {},
-	KindVerify:    {asked: true},
-	KindReset:     {asked: true},
-	KindDigest:    {},
+	KindTurn:        {news: NewsTurn, delayed: true, seat: true},
+	KindReaction:    {news: NewsChoice, delayed: true, seat: true},
+	KindReminder:    {news: NewsReminder, seat: true},
+	KindTimeout:     {news: NewsTimeout},
+	KindAbandoned:   {news: NewsTimeout},
+	KindResigned:    {news: NewsTimeout},
+	KindBack:        {news: NewsTimeout},
+	KindInvited:     {news: NewsInvitation},
+	KindDeclined:    {news: NewsInvitation},
+	KindWithdrawn:   {news: NewsInvitation},
+	KindStarted:     {news: NewsInvitation},
+	KindCancelled:   {news: NewsInvitation},
+	KindExpired:     {news: NewsInvitation},
+	KindChat:        {news: NewsChat, delayed: true, seat: true},
+	KindFinished:    {news: NewsResult},
+	KindEnded:       {news: NewsResult},
+	KindAbortAsk:    {news: NewsResult},
+	KindAborted:     {news: NewsResult},
+	KindFollowed:    {news: NewsFollow},
+	KindTourInvited: {news: NewsInvitation},
+	KindTourRound:   {news: NewsInvitation},
+	KindTourEnded:   {news: NewsResult},
+	KindTest:        {},
+	KindOff:         {},
+	KindVerify:      {asked: true},
+	KindReset:       {asked: true},
+	KindDigest:      {},
 }
 
 // Known reports whether k is a kind of kinds.

@@ -307,7 +307,7 @@ func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
 		}
 	}
 	order, first, su := s.opts.deal(len(g.Seats))
-	if g.RematchOf != 0 { // the order its seats were offered in (Rematch)
+	if g.RematchOf != 0 || g.TournamentID != 0 { // the order its seats were offered in (Rematch, a tournament's pairing)
 		for i, seat := range g.Seats {
 			order[i] = seat.Slot
 		}
@@ -334,7 +334,7 @@ func (s *Store) startIfFull(tx *gorm.DB, g *Game) error {
 	}
 	for i := range g.Seats {
 		seat := &g.Seats[i]
-		if seat.UserID != nil {
+		if seat.UserID != nil && g.TournamentID == 0 { // a tournament's round tells its own news (startRound)
 			if err := s.notify(tx, p, *seat.UserID, g.ID, KindStarted, "Game %d has started.", g.ID); err != nil {
 				return err
 			}

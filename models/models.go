@@ -155,6 +155,10 @@ type Game struct {
 	// rematch, once a player proposed it.
 	RematchOf uint `gorm:"index;not null;default:0"`
 	RematchID *uint
+	// TournamentID is the tournament whose round TourRound this game is
+	// (0: none): its seats were paired, its play order is their order.
+	TournamentID uint `gorm:"index:idx_games_tournament,priority:1;not null;default:0"`
+	TourRound    int  `gorm:"index:idx_games_tournament,priority:2;not null;default:0"`
 	// LastChat is the newest message of the game's chat (0: none), so that
 	// a page of a game without one asks nothing more of it.
 	LastChat uint `gorm:"not null;default:0"`

@@ -22,6 +22,25 @@ var steps = []func(tx *gorm.DB) error{
 	follows,       // 7
 	botRatings,    // 8
 	reviews,       // 9
+	tournaments,   // 10
+}
+
+// tournaments adds the tournaments the site runs (Tournament), their
+// players (Entrant) and byes (TourBye), and the link of a game to its
+// tournament's round (Game.TournamentID, Game.TourRound, indexed
+// together).
+func tournaments(tx *gorm.DB) error {
+	if err := tx.AutoMigrate(&Tournament{}, &Entrant{}, &TourBye{}); err != nil {
+		return err
+	}
+	for _, col := range []string{"TournamentID", "TourRound"} {
+		if !tx.Migrator().HasColumn(&Game{}, col) {
+			if err := tx.Migrator().AddColumn(&Game{}, col); err != nil {
+				return err
+			}
+		}
+	}
+	return tx.Exec("CREATE INDEX IF NOT EXISTS idx_games_tournament ON games (tournament_id, tour_round)").Error
 }
 
 // guests adds the marks of guest players (User.Guest, Seat.Guest). The

@@ -267,3 +267,43 @@ func TestUpgradeToGuests(t *testing.T) {
 		t.Fatalf("a guest's game after the upgrade: %v", err)
 	}
 }
+
+// TestUpgradeToTournaments: a database of the release before tournaments
+// (schema 7, without their tables and the games' link to them) gets them
+// by step 8, and its game plays on; a tournament can then be opened and
+// started.
+func TestUpgradeToTournaments(t *testing.T) {
+	db := reopenable(t)
+	s, err := models.Open(db, models.WithPasswordCost(bcrypt.MinCost))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	id := startDuel(t, s, ana, bob, 0)
+	s.Close()
+	for _, q := range []string{"DROP TABLE tournaments", "DROP TABLE entrants", "DROP TABLE tour_byes", "DROP INDEX idx_games_tournament",
+		"ALTER TABLE games DROP COLUMN tournament_id", "ALTER TABLE games DROP COLUMN tour_round", "DELETE FROM schema_steps WHERE version >= 8"} {
+		edit(t, db, q)
+	}
+	if s, err = models.Open(db, models.WithPasswordCost(bcrypt.MinCost)); err != nil {
+		t.Fatalf("upgrading a database of schema 7: %v", err)
+	}
+	defer s.Close()
+	if v, err := s.Schema(); err != nil || v != models.SchemaVersion {
+		t.Fatalf("upgraded to schema %d (%v); want %d", v, err, models.SchemaVersion)
+	}
+	actAll(t, s, id, whoseTurn(t, s, id, ana, bob))
+	cyd := models.MustUser(t, s, "cyd")
+	tour, err := s.CreateTournament(ana, models.TourSpec{Name: "After", Format: models.Swiss, Rounds: 1, TurnHours: 24, RoundDays: 7, SignupDays: 1, MaxPlayers: 4, Private: true, Invite: []string{"bob", "cyd"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []*models.User{bob, cyd} {
+		if err := s.JoinTournament(tour.ID, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, err := s.TournamentPage(tour.ID, ana); err != nil || len(p.Players) != 3 {
+		t.Fatalf("the tournament after the upgrade: %+v (%v)", p, err)
+	}
+}

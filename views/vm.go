@@ -308,6 +308,10 @@ type GameVM struct {
 	CanRematch bool
 	Rematch    *RematchVM
 	RematchOf  uint
+	// TournamentID is the tournament whose round TourRound this game is
+	// (0: none).
+	TournamentID uint
+	TourRound    int
 	// Chat is the table chat shown under the game (nil on the game area's
 	// own answers).
 	Chat *ChatVM

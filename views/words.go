@@ -36,6 +36,7 @@ type LogEntry struct {
 	Abandon   bool // the stand-in bot plays the seat until its player takes it back
 	Back      bool // the seat's player took their abandoned seat back
 	By        int  // for Abandon, the seat that handed the seat over; -1 after timeouts
+	RoundEnd  bool // for Abandon, its tournament round's time was over
 	Seat      int
 	Turn      int
 	Timeout   bool // played by the stand-in bot when the seat's time ran out
@@ -52,6 +53,8 @@ func LogLine(l *i18n.Lang, ev LogEntry, names []string) string {
 	switch {
 	case ev.Resign:
 		return l.T("%s resigned: the stand-in bot plays their seat to the end.", name)
+	case ev.Abandon && ev.RoundEnd:
+		return l.T("The tournament round's time was over: the stand-in bot finishes %s's game.", name)
 	case ev.Abandon && ev.By >= 0 && ev.By < len(names):
 		return l.T("%s handed %s's seat to the stand-in bot: they had not moved for 7 days.", names[ev.By], name)
 	case ev.Abandon:
@@ -469,11 +472,11 @@ func NewsName(l *i18n.Lang, name string) string {
 	case "timeout":
 		return l.T("A time-out, or a seat handed to or taken back from the stand-in bot")
 	case "invitation":
-		return l.T("Invitations, and tables starting or cancelled")
+		return l.T("Invitations, tables starting or cancelled, and tournament rounds starting")
 	case "chat":
 		return l.T("A new message in a game's chat")
 	case "result":
-		return l.T("A game's result")
+		return l.T("A game's result, and a tournament's end")
 	case "follow":
 		return l.T("A player you follow opening a public table")
 	case "test":

@@ -495,7 +495,16 @@ func TestA11y(t *testing.T) {
 		if err := s.store.FollowUser(alice, "bob"); err != nil {
 			t.Fatal(err)
 		}
+		// Tournaments: one open for sign-up, one whose first round is
+		// played.
+		signup := seedTournament(t, s, "Spring open", 3, bobUser)
+		running := seedTournament(t, s, "Winter cup", 2, alice, bobUser, s.user("dave"))
+		closeSignup(t, s, running.ID)
+		endRound(t, s, running.ID)
 		for _, page := range []struct{ path, name string }{
+			{"/tournaments", "the tournaments"}, {"/tournaments/new", "the form that opens a tournament"},
+			{fmt.Sprintf("/tournaments/%d", signup.ID), "a tournament open for sign-up"},
+			{fmt.Sprintf("/tournaments/%d", running.ID), "a tournament's standings and rounds"},
 			{"/users/alice", "a profile"}, {"/users/alice?opponent=nobody", "a profile, filtered by nobody"}, {"/ratings", "the leaderboard"},
 			{"/users/bob", "a profile of someone followed"}, {"/following", "players I follow"},
 			{"/games", "the games being played"}, {"/?finished=all", "my finished games"},

@@ -11,7 +11,9 @@ import (
 )
 
 // Worker runs the site's background work: it plays timed-out seats, lets
-// bots whose move was lost (a crash) play it, sends
+// bots whose move was lost (a crash) play it, runs the tournaments (starts
+// them, pairs and starts their rounds, hands what is left of a round to
+// the stand-in bot at its end, finishes them), sends
 // reminders, queues digests, cancels tables nobody completed in 14 days,
 // gives the running seats of guests whose 30 days are over to the stand-in,
 // gives games finished before their results were kept those results,
@@ -62,6 +64,15 @@ func (w *Worker) Once(ctx context.Context) {
 	if err != nil {
 		w.Log.Error("stalled bots", "err", err)
 	}
+	tours, err := w.Store.RunTournaments(100)
+	if err != nil {
+		w.Log.Error("tournaments", "err", err)
+	}
+	for _, id := range tours.Handed { // the stand-in took the seats: it plays now
+		if _, err := w.Bots.Bots(id, nil); err != nil {
+			w.Log.Warn("bots after a tournament round's end", "game", id, "err", err)
+		}
+	}
 	reminders, err := w.Store.SendReminders()
 	if err != nil {
 		w.Log.Error("reminders", "err", err)
@@ -99,8 +110,10 @@ func (w *Worker) Once(ctx context.Context) {
 	if err != nil {
 		w.Log.Error("outbox", "err", err)
 	}
-	if timeouts+stalled+reminders+digests+expired+len(guests)+scored+reviews+int(pruned)+st.Sent+st.Skipped+st.Failed+st.Held > 0 {
-		w.Log.Info("worker", "timeouts", timeouts, "stalled_bots", stalled, "reminders", reminders, "digests", digests, "tables_expired", expired, "guest_seats_expired", len(guests), "old_games_scored", scored, "reviews_resumed", reviews, "limits_pruned", pruned,
+	tourSteps := tours.Started + tours.Cancelled + tours.Rounds + tours.Finished + len(tours.Handed)
+	if timeouts+stalled+tourSteps+reminders+digests+expired+len(guests)+scored+reviews+int(pruned)+st.Sent+st.Skipped+st.Failed+st.Held > 0 {
+		w.Log.Info("worker", "timeouts", timeouts, "stalled_bots", stalled, "tournaments_started", tours.Started, "tournaments_cancelled", tours.Cancelled,
+			"tournament_rounds", tours.Rounds, "tournaments_finished", tours.Finished, "tournament_games_handed", len(tours.Handed), "reminders", reminders, "digests", digests, "tables_expired", expired, "guest_seats_expired", len(guests), "old_games_scored", scored, "reviews_resumed", reviews, "limits_pruned", pruned,
 			"mail_sent", st.Sent, "mail_skipped", st.Skipped, "mail_failed", st.Failed, "mail_held", st.Held)
 	}
 }
