@@ -13,7 +13,8 @@ import (
 // myData is everything the site keeps about one account, for "Download
 // my data": the account and its settings, its notifications, its games
 // (with the record of each finished one; a running game's record would
-// show the piles, so it has none) and the chat messages it wrote.
+// show the piles, so it has none, and the review of its turns it asked
+// for), the tournaments it entered and the chat messages it wrote.
 type myData struct {
 	Account struct {
 		Username      string              `json:"username"`
@@ -31,7 +32,24 @@ type myData struct {
 	} `json:"account"`
 	Notifications []myNotice `json:"notifications"`
 	Games         []myGame   `json:"games"`
+	Tournaments   []myTour   `json:"tournaments"`
 	Messages      []myChat   `json:"chat_messages"`
+}
+
+type myTour struct {
+	ID      uint   `json:"id"`
+	Name    string `json:"name"`
+	State   string `json:"state"`
+	Joined  bool   `json:"signed_up"` // false: invited to it, not signed up
+	Place   int    `json:"place,omitempty"`
+	Created bool   `json:"created_by_me,omitempty"`
+}
+
+type myReviewedTurn struct {
+	Turn      int     `json:"turn"`
+	PlayedWon float64 `json:"won_after_my_move"`
+	BestWon   float64 `json:"won_after_the_bots"`
+	BotMove   string  `json:"the_bots_move"`
 }
 
 type myDevice struct {
@@ -55,11 +73,12 @@ type myNotice struct {
 }
 
 type myGame struct {
-	ID      uint            `json:"id"`
-	Status  string          `json:"status"`
-	Players []string        `json:"players"`
-	Note    string          `json:"note,omitempty"` // the player's private note
-	Record  json.RawMessage `json:"record,omitempty"`
+	ID      uint             `json:"id"`
+	Status  string           `json:"status"`
+	Players []string         `json:"players"`
+	Note    string           `json:"note,omitempty"` // the player's private note
+	Record  json.RawMessage  `json:"record,omitempty"`
+	Review  []myReviewedTurn `json:"review,omitempty"`
 }
 
 // exportMyData downloads the viewer's data as one JSON file.
@@ -94,9 +113,16 @@ func (s *Server) exportMyData(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	reviews, err := s.store.ReviewsBy(u.ID)
+	if err != nil {
+		return err
+	}
 	d.Games = make([]myGame, 0, len(games))
 	for _, g := range games {
 		mg := myGame{ID: g.Game.ID, Status: g.Game.Status, Note: notes[g.Game.ID]}
+		for _, t := range reviews[g.Game.ID] {
+			mg.Review = append(mg.Review, myReviewedTurn{Turn: t.Turn + 1, PlayedWon: t.PlayedWon, BestWon: t.BestWon, BotMove: t.Best})
+		}
 		for _, seat := range g.Seats {
 			mg.Players = append(mg.Players, seat.Name)
 		}
@@ -110,6 +136,14 @@ func (s *Server) exportMyData(c echo.Context) error {
 			}
 		}
 		d.Games = append(d.Games, mg)
+	}
+	tours, entries, err := s.store.Entered(u.ID)
+	if err != nil {
+		return err
+	}
+	d.Tournaments = make([]myTour, len(tours))
+	for i, t := range tours {
+		d.Tournaments[i] = myTour{ID: t.ID, Name: t.Name, State: string(t.State), Joined: entries[i].Joined, Place: entries[i].Place, Created: t.CreatorID == u.ID}
 	}
 	msgs, err := s.store.MyMessages(u.ID)
 	if err != nil {

@@ -24,6 +24,20 @@ func TestDownloadMyData(t *testing.T) {
 	bob.post(fmt.Sprintf("/games/%d/chat", id), url.Values{"text": {"bob's word"}})
 	s.playToEnd(id, engine.NewRand(1), ana, bob)
 	running := ana.createGame("greedy", "none", "none")
+	// Her review of the finished game, and a private tournament of hers
+	// to which bob is invited.
+	anaUser, _ := s.store.UserNamed("ana")
+	l, _ := s.store.LoadGame(id)
+	seat, err := s.store.AskReview(l, anaUser.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.store.SaveReview(id, seat, []models.ReviewedTurn{{Seq: 0, Turn: 0, Best: "{}", PlayedWon: 0.25, BestWon: 0.5}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.store.CreateTournament(anaUser, models.TourSpec{Name: "Ana's cup", Format: models.Swiss, TurnHours: 24, RoundDays: 7, SignupDays: 1, Rounds: 2, MaxPlayers: 4, Private: true, Invite: []string{"bob"}}); err != nil {
+		t.Fatal(err)
+	}
 	code, body := ana.get("/settings/data")
 	if code != http.StatusOK {
 		t.Fatalf("download: %d", code)
@@ -37,7 +51,16 @@ func TestDownloadMyData(t *testing.T) {
 			ID     uint            `json:"id"`
 			Status string          `json:"status"`
 			Record json.RawMessage `json:"record"`
+			Review []struct {
+				Turn      int     `json:"turn"`
+				PlayedWon float64 `json:"won_after_my_move"`
+			} `json:"review"`
 		} `json:"games"`
+		Tournaments []struct {
+			Name    string `json:"name"`
+			Joined  bool   `json:"signed_up"`
+			Created bool   `json:"created_by_me"`
+		} `json:"tournaments"`
 		Messages []struct {
 			Game uint   `json:"game"`
 			Text string `json:"text"`
@@ -55,6 +78,9 @@ func TestDownloadMyData(t *testing.T) {
 			if g.Status != models.StatusFinished || !strings.Contains(string(g.Record), `"setup"`) {
 				t.Fatalf("the finished game has no record: %s", g.Record)
 			}
+			if len(g.Review) != 1 || g.Review[0].Turn != 1 || g.Review[0].PlayedWon != 0.25 {
+				t.Fatalf("the finished game's review: %+v", g.Review)
+			}
 		case running:
 			if len(g.Record) != 0 {
 				t.Fatal("the running game's record (its piles) is in the download")
@@ -63,12 +89,19 @@ func TestDownloadMyData(t *testing.T) {
 			t.Fatalf("a game ana does not play: %d", g.ID)
 		}
 	}
-	l, _ := s.store.LoadGame(running)
+	if len(d.Tournaments) != 1 || d.Tournaments[0].Name != "Ana's cup" || !d.Tournaments[0].Joined || !d.Tournaments[0].Created {
+		t.Fatalf("ana's tournaments: %+v", d.Tournaments)
+	}
+	l, _ = s.store.LoadGame(running)
 	if strings.Contains(body, l.Game.Setup) || strings.Contains(body, "secret-") || strings.Contains(body, "password") {
 		t.Fatal("the download shows a running game's setup or a secret")
 	}
-	if _, other := bob.get("/settings/data"); strings.Contains(other, fmt.Sprintf(`"id": %d,`, running)) {
-		t.Fatal("bob's download lists ana's game against the bot")
+	_, other := bob.get("/settings/data")
+	if strings.Contains(other, fmt.Sprintf(`"id": %d,`, running)) || strings.Contains(other, "won_after_my_move") {
+		t.Fatal("bob's download lists ana's game against the bot, or her review")
+	}
+	if !strings.Contains(other, `"signed_up": false`) {
+		t.Fatal("bob's download does not list the tournament he is invited to")
 	}
 }
 

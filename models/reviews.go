@@ -163,3 +163,20 @@ func (s *Store) StaleReviews(limit int) ([]Review, error) {
 	err := s.db.Where("done_at IS NULL AND (started_at IS NULL OR started_at < ?)", s.now().Add(-ReviewLease)).Order("asked_at").Limit(limit).Find(&rs).Error
 	return rs, err
 }
+
+// ReviewsBy lists user's reviews, each with its turns, by game.
+func (s *Store) ReviewsBy(user uint) (map[uint][]ReviewedTurn, error) {
+	var rs []Review
+	if err := s.db.Where("user_id = ?", user).Find(&rs).Error; err != nil {
+		return nil, err
+	}
+	out := make(map[uint][]ReviewedTurn, len(rs))
+	for _, r := range rs {
+		var turns []ReviewedTurn
+		if err := s.db.Where("game_id = ? AND seat = ?", r.GameID, r.Seat).Order("seq").Find(&turns).Error; err != nil {
+			return nil, err
+		}
+		out[r.GameID] = turns
+	}
+	return out, nil
+}

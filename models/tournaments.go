@@ -363,3 +363,19 @@ func (s *Store) LeaveTournament(id uint, user *User) error {
 		return res.Error
 	})
 }
+
+// Entered lists the tournaments user is, or was, an entrant of (signed
+// up, or invited to a private one), with their entry, oldest first.
+func (s *Store) Entered(user uint) ([]Tournament, []Entrant, error) {
+	var es []Entrant
+	if err := s.db.Where("user_id = ?", user).Order("tournament_id").Find(&es).Error; err != nil {
+		return nil, nil, err
+	}
+	ts := make([]Tournament, len(es))
+	for i, e := range es {
+		if err := s.db.Take(&ts[i], e.TournamentID).Error; err != nil {
+			return nil, nil, err
+		}
+	}
+	return ts, es, nil
+}
