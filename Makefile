@@ -43,12 +43,13 @@ fmt-check:
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 # engine/ imports only the standard library; models/ (autoplay aside) only
-# the engine and its own rating maths (models/rating, standard library
-# only) of the project's packages, and no bot.
+# the engine and its own maths of ratings and pairings (models/rating,
+# models/pairing: standard library only) of the project's packages, and no
+# bot.
 check-deps:
 	@deps=$$($(GO) list -deps ./engine/... | grep '\.' | grep -v "^$$($(GO) list -m)" || true); \
 	if [ -n "$$deps" ]; then echo "engine/ imports outside the standard library:"; echo "$$deps"; exit 1; fi; \
-	deps=$$($(GO) list -deps ./models ./models/modeltest | grep "^$$($(GO) list -m)/" | grep -v '^cacao/models$$' | grep -v '^cacao/models/modeltest$$' | grep -v '^cacao/models/rating$$' | grep -v '^cacao/engine$$' || true); \
+	deps=$$($(GO) list -deps ./models ./models/modeltest | grep "^$$($(GO) list -m)/" | grep -v '^cacao/models$$' | grep -v '^cacao/models/modeltest$$' | grep -v '^cacao/models/rating$$' | grep -v '^cacao/models/pairing$$' | grep -v '^cacao/engine$$' || true); \
 	if [ -n "$$deps" ]; then echo "models/ imports project packages besides the engine:"; echo "$$deps"; exit 1; fi; \
 	echo "check-deps: engine/ imports only the standard library; models/ only the engine"
 
