@@ -41,7 +41,11 @@ func (s *Server) notifications(c echo.Context) error {
 	var lines []views.NotificationLine
 	for _, n := range ns {
 		text := views.NoticeText(lang(c), n.Text, n.Format, n.NoteArgs())
-		lines = append(lines, views.NotificationLine{Text: text, GameID: n.GameID, Unread: !n.Read, At: n.CreatedAt})
+		line := views.NotificationLine{Text: text, GameID: n.GameID, Unread: !n.Read, At: n.CreatedAt}
+		if n.GameID == 0 {
+			line.Page = n.Kind.Page()
+		}
+		lines = append(lines, line)
 	}
 	pager := views.Pager{Base: "/notifications", Offset: at, Size: noticesPage, Total: total}
 	return render(c, http.StatusOK, views.NotificationsPage(s.page(c, tr(c, "Notifications")), lines, pager, upTo))

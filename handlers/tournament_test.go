@@ -163,8 +163,9 @@ func TestPrivateTournamentRules(t *testing.T) {
 	if code, _ := eve.post(href+"/join", nil); code == http.StatusOK {
 		t.Fatal("eve joined")
 	}
-	if _, notes := bob.get("/notifications"); !strings.Contains(notes, "ana invited you to the tournament Friends") {
-		t.Fatal("bob is not told of his invitation")
+	// Told under Tournaments, which leads to them, not under his account.
+	if _, notes := bob.get("/notifications"); !strings.Contains(viewtest.Text(t, notes, `section:has(h2 a[href="/tournaments"])`), "ana invited you to the tournament Friends") {
+		t.Fatalf("bob is not told of his invitation under Tournaments:\n%s", viewtest.Show(t, notes, "main"))
 	}
 	if code, page := bob.post(href+"/join", nil); code != http.StatusOK || !viewtest.Has(t, page, `form[action$="/leave"]`) {
 		t.Fatalf("bob joins: %d", code)

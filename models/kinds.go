@@ -48,6 +48,9 @@ type kindRule struct {
 	// asked is mail the player asked for just now: quiet hours do not
 	// hold it (Held).
 	asked bool
+	// page is where a notice of the kind that names no game leads ("":
+	// the site's home).
+	page string
 }
 
 // kinds is every kind there is.
@@ -71,9 +74,9 @@ var kinds = map[Kind]kindRule{
 	KindAbortAsk:    {news: NewsResult},
 	KindAborted:     {news: NewsResult},
 	KindFollowed:    {news: NewsFollow},
-	KindTourInvited: {news: NewsInvitation},
-	KindTourRound:   {news: NewsInvitation},
-	KindTourEnded:   {news: NewsResult},
+	KindTourInvited: {news: NewsInvitation, page: "/tournaments"},
+	KindTourRound:   {news: NewsInvitation, page: "/tournaments"},
+	KindTourEnded:   {news: NewsResult, page: "/tournaments"},
 	KindTest:        {},
 	KindOff:         {},
 	KindVerify:      {asked: true},
@@ -83,6 +86,10 @@ var kinds = map[Kind]kindRule{
 
 // Known reports whether k is a kind of kinds.
 func (k Kind) Known() bool { _, ok := kinds[k]; return ok }
+
+// Page is where a notice of kind that names no game leads: a page of the
+// site ("/tournaments"), or "" for the home page.
+func (k Kind) Page() string { return kinds[k].page }
 
 // NewsOf is the news a notice of kind is (0 for the account's own mail:
 // confirmation, reset, digest, a test, a channel switched off).

@@ -4,8 +4,10 @@
 package views
 
 import (
+	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"cacao/engine"
@@ -504,6 +506,7 @@ func sortCells(cs []engine.Cell) {
 type NotificationLine struct {
 	Text   string
 	GameID uint
+	Page   string // without a game, the page it leads to ("" for the account's own news)
 	Unread bool
 	At     time.Time
 	Count  int // alike notices of the game told once (the latest), at least 1
@@ -512,21 +515,27 @@ type NotificationLine struct {
 // NoticeGroup is a game's notices, newest first, alike ones told once.
 type NoticeGroup struct {
 	GameID uint
+	Page   string // the page of notices without a game (NotificationLine.Page)
 	Lines  []NotificationLine
 }
 
-// GroupNotices groups lines (newest first) by game, the game with the
-// newest notice first, and tells alike notices of a game once with their
+// GroupNotices groups lines (newest first) by game (without a game, by
+// the page they lead to), the group with the newest notice first, and tells alike notices of a game once with their
 // number ("It is your turn in game 1." eleven times is one line).
 func GroupNotices(lines []NotificationLine) []NoticeGroup {
 	var groups []NoticeGroup
-	at := map[uint]int{}
+	type key struct {
+		game uint
+		page string
+	}
+	at := map[key]int{}
 	for _, n := range lines {
-		i, ok := at[n.GameID]
+		k := key{n.GameID, n.Page}
+		i, ok := at[k]
 		if !ok {
 			i = len(groups)
-			at[n.GameID] = i
-			groups = append(groups, NoticeGroup{GameID: n.GameID})
+			at[k] = i
+			groups = append(groups, NoticeGroup{GameID: n.GameID, Page: n.Page})
 		}
 		g := &groups[i]
 		merged := false
@@ -544,6 +553,23 @@ func GroupNotices(lines []NotificationLine) []NoticeGroup {
 		}
 	}
 	return groups
+}
+
+// ID is the id of the group's heading.
+func (g NoticeGroup) ID() string {
+	if g.GameID == 0 && g.Page != "" {
+		return "notices" + strings.ReplaceAll(g.Page, "/", "-")
+	}
+	return fmt.Sprintf("notices-%d", g.GameID)
+}
+
+// pageName names a page notices lead to (NoticeGroup.Page).
+func pageName(ctx context.Context, page string) string {
+	switch page {
+	case "/tournaments":
+		return t(ctx, "Tournaments")
+	}
+	panic("views: notices lead to a page without a name: " + page)
 }
 
 // Over reports whether the game is over: finished, or ended by an admin.

@@ -57,6 +57,8 @@ func (o *Outbox) notice(m *models.Mail, r models.Recipient) (l *i18n.Lang, text,
 	link = strings.TrimRight(o.BaseURL, "/") + "/"
 	if m.GameID != 0 {
 		link += fmt.Sprintf("games/%d", m.GameID)
+	} else {
+		link += strings.TrimPrefix(m.Kind.Page(), "/")
 	}
 	return l, views.NoticeText(l, m.Text, m.Format, m.NoteArgs()), link
 }

@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -207,11 +208,17 @@ func (o *Outbox) Compose(m *models.Mail, r models.Recipient) Message {
 			fmt.Fprintf(&b, "- %s (%s)\n", views.NoticeText(l, n.Text, n.Format, n.NoteArgs()), date(n.CreatedAt))
 			if n.GameID != 0 {
 				fmt.Fprintf(&b, "  %s\n", link("/m/go", PurposeGo, Claims{User: m.UserID, Game: n.GameID, Exp: now.Add(GoLinkLife), Version: r.User.TokenVersion}))
+			} else if page := n.Kind.Page(); page != "" {
+				fmt.Fprintf(&b, "  %s\n", base+page)
 			}
 		}
 	default:
 		text := views.NoticeText(l, m.Text, m.Format, m.NoteArgs())
 		msg.Subject = l.T("Cacao: %s", text)
+		if m.GameID == 0 { // news of no game (a tournament's): the page it leads to
+			b.WriteString(text + "\n\n" + l.T("See it on the site:") + "\n" + base + cmp.Or(m.Kind.Page(), "/") + "\n")
+			break
+		}
 		b.WriteString(text + "\n\n" + l.T("Open the game with one click:") + "\n" +
 			link("/m/go", PurposeGo, Claims{User: m.UserID, Game: m.GameID, Exp: now.Add(GoLinkLife), Version: r.User.TokenVersion}) + "\n")
 	}
