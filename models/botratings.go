@@ -40,6 +40,9 @@ func BotLevel(kind string) string {
 	return ""
 }
 
+// botLevels are the levels BotLevel rates, weakest first (bot.Levels).
+var botLevels = []string{"easy", "medium", "hard"}
+
 // BotRatings is every bot level's rating in format f, by level; a level
 // that has played no rated game yet is missing.
 func (s *Store) BotRatings(f Format) (map[string]BotRating, error) {
@@ -100,7 +103,11 @@ func (s *Store) rateBots(tx *gorm.DB, l *Loaded) error {
 	if len(people) == 0 {
 		return nil
 	}
-	for level, places := range levels {
+	for _, level := range botLevels { // in one order: two games ending together lock the rows alike
+		places, ok := levels[level]
+		if !ok {
+			continue
+		}
 		// The level's first rated game makes its row; two games ending
 		// together then rate the level one after the other.
 		r := BotRating{Kind: level, Format: f, Rating: rating.New.R, RatingDev: rating.New.RD, RatingVol: rating.New.Vol}

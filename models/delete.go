@@ -52,7 +52,18 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 		if err := tx.Where("EXISTS (SELECT 1 FROM reviews r WHERE r.game_id = reviewed_turns.game_id AND r.seat = reviewed_turns.seat AND r.user_id = ?)", id).Delete(&ReviewedTurn{}).Error; err != nil {
 			return err
 		}
-		for _, t := range []any{&Notification{}, &Mail{}, &ChatMessage{}, &PushSub{}, &Note{}, &Review{}, &Entrant{}, &TourBye{}} {
+		// A tournament under way or over keeps its entrant, unnamed, so
+		// that its schedule and results stand; one under way plays on
+		// without them. One not started forgets them.
+		err := tx.Model(&Entrant{}).Where("user_id = ? AND withdrawn_after = 0 AND tournament_id IN (?)", id,
+			tx.Model(&Tournament{}).Select("id").Where("state = ?", TourRunning)).Update("withdrawn_after", gorm.Expr("(SELECT round FROM tournaments WHERE tournaments.id = entrants.tournament_id)")).Error
+		if err != nil {
+			return err
+		}
+		if err := tx.Where("user_id = ? AND tournament_id IN (?)", id, tx.Model(&Tournament{}).Select("id").Where("state IN ?", []TourState{TourSignup, TourCancelled})).Delete(&Entrant{}).Error; err != nil {
+			return err
+		}
+		for _, t := range []any{&Notification{}, &Mail{}, &ChatMessage{}, &PushSub{}, &Note{}, &Review{}} {
 			if err := tx.Where("user_id = ?", id).Delete(t).Error; err != nil {
 				return err
 			}

@@ -45,7 +45,7 @@ func (t ReviewedTurn) Lost() float64 { return max(0, t.BestWon-t.PlayedWon) }
 
 // Errors of reviews.
 var (
-	ErrReviewNotOver = invalid("a review is made once the game is over")
+	ErrReviewNotOver = invalid("a review is made of a game played to its end")
 	ErrReviewAsked   = invalid("the review of your turns is asked for already")
 )
 
@@ -154,6 +154,18 @@ func (s *Store) ClaimReview(game uint, seat int) (bool, error) {
 	res := s.w.Model(&Review{}).Where("game_id = ? AND seat = ? AND done_at IS NULL AND (started_at IS NULL OR started_at < ?)", game, seat, now.Add(-ReviewLease)).
 		Update("started_at", now)
 	return res.RowsAffected == 1, res.Error
+}
+
+// ReleaseReview gives up the claim on game's seat's review (ClaimReview)
+// of a process that cannot make it now: the next Resume sets out again.
+func (s *Store) ReleaseReview(game uint, seat int) error {
+	return s.w.Model(&Review{}).Where("game_id = ? AND seat = ? AND done_at IS NULL", game, seat).Update("started_at", nil).Error
+}
+
+// RenewReview keeps the claim on game's seat's review (ClaimReview) of a
+// process making it, for another ReviewLease.
+func (s *Store) RenewReview(game uint, seat int) error {
+	return s.w.Model(&Review{}).Where("game_id = ? AND seat = ? AND done_at IS NULL", game, seat).Update("started_at", s.now()).Error
 }
 
 // StaleReviews lists up to limit reviews asked for and not made, that no

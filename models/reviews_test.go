@@ -81,6 +81,20 @@ func TestAskReview(t *testing.T) {
 	if _, _, err := s.ReviewOf(id, 1-seat); !errors.Is(err, models.ErrNotFound) {
 		t.Fatalf("bob's review, not asked for: %v", err)
 	}
+	// Claimed by a process, it is no one else's for a lease; given up, it
+	// is the next one's at once.
+	if ok, err := s.ClaimReview(id, seat); !ok || err != nil {
+		t.Fatalf("claiming: %v, %v", ok, err)
+	}
+	if rs, _ := s.StaleReviews(10); len(rs) != 0 {
+		t.Fatalf("a review under way is stale: %+v", rs)
+	}
+	if err := s.ReleaseReview(id, seat); err != nil {
+		t.Fatal(err)
+	}
+	if rs, _ := s.StaleReviews(10); len(rs) != 1 {
+		t.Fatalf("a review given up is not for the next process: %+v", rs)
+	}
 	made := []models.ReviewedTurn{{Seq: 9, Turn: 5, Best: "{}", PlayedWon: 0.2, BestWon: 0.5}, {Seq: 2, Turn: 1, Same: true, PlayedWon: 0.4, BestWon: 0.4}}
 	if err := s.SaveReview(id, seat, made); err != nil {
 		t.Fatal(err)

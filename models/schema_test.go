@@ -268,10 +268,11 @@ func TestUpgradeToGuests(t *testing.T) {
 	}
 }
 
-// TestUpgradeToTournaments: a database of the release before tournaments
-// (schema 7, without their tables and the games' link to them) gets them
-// by step 8, and its game plays on; a tournament can then be opened and
-// started.
+// TestUpgradeToTournaments: a database of the release before bot
+// ratings, reviews and tournaments (schema 7, without their tables and the
+// games' link to tournaments) gets them by steps 8 to 10, and its game
+// plays on; the bots' ratings and reviews are then read, and a tournament
+// can be opened and started.
 func TestUpgradeToTournaments(t *testing.T) {
 	db := reopenable(t)
 	s, err := models.Open(db, models.WithPasswordCost(bcrypt.MinCost))
@@ -281,7 +282,8 @@ func TestUpgradeToTournaments(t *testing.T) {
 	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
 	id := startDuel(t, s, ana, bob, 0)
 	s.Close()
-	for _, q := range []string{"DROP TABLE tournaments", "DROP TABLE entrants", "DROP TABLE tour_byes", "DROP INDEX idx_games_tournament",
+	for _, q := range []string{"DROP TABLE bot_ratings", "DROP TABLE reviews", "DROP TABLE reviewed_turns",
+		"DROP TABLE tournaments", "DROP TABLE entrants", "DROP TABLE tour_byes", "DROP INDEX idx_games_tournament",
 		"ALTER TABLE games DROP COLUMN tournament_id", "ALTER TABLE games DROP COLUMN tour_round", "DELETE FROM schema_steps WHERE version >= 8"} {
 		edit(t, db, q)
 	}
@@ -293,6 +295,12 @@ func TestUpgradeToTournaments(t *testing.T) {
 		t.Fatalf("upgraded to schema %d (%v); want %d", v, err, models.SchemaVersion)
 	}
 	actAll(t, s, id, whoseTurn(t, s, id, ana, bob))
+	if _, err := s.BotRatings(models.TwoPlayers); err != nil {
+		t.Fatalf("the bots' ratings after the upgrade: %v", err)
+	}
+	if _, _, err := s.ReviewOf(id, 0); !errors.Is(err, models.ErrNotFound) {
+		t.Fatalf("a review after the upgrade: %v", err)
+	}
 	cyd := models.MustUser(t, s, "cyd")
 	tour, err := s.CreateTournament(ana, models.TourSpec{Name: "After", Format: models.Swiss, Rounds: 1, TurnHours: 24, RoundDays: 7, SignupDays: 1, MaxPlayers: 4, Private: true, Invite: []string{"bob", "cyd"}})
 	if err != nil {

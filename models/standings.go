@@ -57,13 +57,14 @@ type tourData struct {
 	t        Tournament
 	entrants []Entrant // joined, by seed then sign-up
 	users    map[uint]User
-	games    []Game // with their seats, by round then id
+	deleted  map[uint]bool // entrants whose account is gone (users names them DeletedName)
+	games    []Game        // with their seats, by round then id
 	byes     []TourBye
 }
 
 // loadTour reads tournament id's data from db.
 func loadTour(db *gorm.DB, id uint) (*tourData, error) {
-	d := &tourData{users: map[uint]User{}}
+	d := &tourData{users: map[uint]User{}, deleted: map[uint]bool{}}
 	if err := db.Take(&d.t, id).Error; err != nil {
 		return nil, notFound(err)
 	}
@@ -87,6 +88,11 @@ func loadTour(db *gorm.DB, id uint) (*tourData, error) {
 	}
 	for _, u := range us {
 		d.users[u.ID] = u
+	}
+	for _, id := range ids {
+		if _, ok := d.users[id]; !ok { // the account was deleted: its results stand, unnamed
+			d.users[id], d.deleted[id] = User{ID: id, Username: DeletedName}, true
+		}
 	}
 	return d, nil
 }

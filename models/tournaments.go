@@ -157,7 +157,6 @@ var (
 	ErrTourMany       = invalid("you have %d private tournaments not over yet: wait until one ends before you open another", MaxOwnTournaments)
 	ErrTourClosed     = invalid("sign-up for this tournament is closed")
 	ErrTourFull       = invalid("this tournament is full")
-	ErrTourNotInvited = invalid("this tournament is private: only the players invited take part")
 	ErrTourNotIn      = invalid("you are not signed up for this tournament")
 )
 
@@ -255,14 +254,27 @@ func (s *Store) CreateTournament(creator *User, spec TourSpec) (*Tournament, err
 			case u.Guest:
 				return invalid("%s is a guest: guests do not play tournaments", u.Username)
 			}
-			var blocked int64
-			if err := tx.Model(&Block{}).Where("user_id = ? AND blocked_id = ?", u.ID, creator.ID).Count(&blocked).Error; err != nil {
+			// The invitations of the day count as a table's do.
+			if err := s.checkInvitee(tx, creator.ID, u.ID); err != nil {
 				return err
 			}
-			if blocked > 0 {
-				return ErrBlocked
-			}
 			invited = append(invited, u)
+		}
+		if len(invited) > 0 {
+			var sent int64
+			if err := tx.Model(&Invitation{}).Where("creator_id = ? AND created_at > ?", creator.ID, now.Add(-24*time.Hour)).Count(&sent).Error; err != nil {
+				return err
+			}
+			if int(sent)+len(invited) > MaxInvitesPerDay {
+				return ErrTooManyInvites
+			}
+			invitations := make([]Invitation, len(invited))
+			for i, u := range invited {
+				invitations[i] = Invitation{CreatorID: creator.ID, InviteeID: u.ID, CreatedAt: now}
+			}
+			if err := tx.Create(&invitations).Error; err != nil {
+				return err
+			}
 		}
 		if err := tx.Create(t).Error; err != nil {
 			return err
@@ -312,6 +324,9 @@ func (s *Store) JoinTournament(id uint, user *User) error {
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&t, id).Error; err != nil {
 			return notFound(err)
 		}
+		if err := seesTour(tx, &t, user.ID); err != nil {
+			return err
+		}
 		if t.State != TourSignup || !s.now().Before(t.SignupUntil) {
 			return ErrTourClosed
 		}
@@ -320,8 +335,6 @@ func (s *Store) JoinTournament(id uint, user *User) error {
 		switch {
 		case err == nil && e.Joined:
 			return nil
-		case errors.Is(err, gorm.ErrRecordNotFound) && t.Private:
-			return ErrTourNotInvited
 		case err != nil && !errors.Is(err, gorm.ErrRecordNotFound):
 			return err
 		}
@@ -347,7 +360,10 @@ func (s *Store) LeaveTournament(id uint, user *User) error {
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&t, id).Error; err != nil {
 			return notFound(err)
 		}
-		if t.State != TourSignup {
+		if err := seesTour(tx, &t, user.ID); err != nil {
+			return err
+		}
+		if t.State != TourSignup || !s.now().Before(t.SignupUntil) {
 			return ErrTourClosed
 		}
 		q := tx.Model(&Entrant{}).Where("tournament_id = ? AND user_id = ? AND joined = ?", id, user.ID, true)
@@ -362,6 +378,24 @@ func (s *Store) LeaveTournament(id uint, user *User) error {
 		}
 		return res.Error
 	})
+}
+
+// seesTour is ErrNotFound unless user may see tournament t: anyone a
+// public one, its entrants (the invited too) a private one; so that what
+// a stranger is told of a private tournament is what they are told of one
+// that does not exist.
+func seesTour(tx *gorm.DB, t *Tournament, user uint) error {
+	if !t.Private {
+		return nil
+	}
+	var n int64
+	if err := tx.Model(&Entrant{}).Where("tournament_id = ? AND user_id = ?", t.ID, user).Count(&n).Error; err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
 }
 
 // Entered lists the tournaments user is, or was, an entrant of (signed

@@ -446,8 +446,12 @@ func TestTournamentRules(t *testing.T) {
 		t.Fatalf("a third private tournament: %v", err)
 	}
 	tour := mine[0]
-	if err := s.JoinTournament(tour.ID, cyd); !errors.Is(err, models.ErrTourNotInvited) {
+	// To cyd, not invited, a private tournament is one that is not there.
+	if err := s.JoinTournament(tour.ID, cyd); !errors.Is(err, models.ErrNotFound) {
 		t.Fatalf("cyd, not invited, joins: %v", err)
+	}
+	if err := s.LeaveTournament(tour.ID, cyd); !errors.Is(err, models.ErrNotFound) {
+		t.Fatalf("cyd, not invited, leaves: %v", err)
 	}
 	if _, err := s.TournamentPage(tour.ID, cyd); !errors.Is(err, models.ErrNotFound) {
 		t.Fatalf("cyd sees a private tournament: %v", err)
@@ -490,5 +494,84 @@ func TestTournamentRules(t *testing.T) {
 	}
 	if l, err := s.Tournaments(nil); err != nil || len(l.Signup) != 1 || l.Signup[0].Players != 3 {
 		t.Fatalf("the list of a visitor: %+v (%v)", l, err)
+	}
+}
+
+// TestTournamentDeletedAccount: a player of a round robin who deletes
+// their account after the first round is withdrawn, unnamed, and the
+// tournament plays on to its end on its schedule: nobody meets twice.
+// Once sign-up has closed, nobody leaves.
+func TestTournamentDeletedAccount(t *testing.T) {
+	s, clock := openClocked(t)
+	players := tourPlayers(t, s, 5)
+	tour := openTournament(t, s, models.TourSpec{Format: models.RoundRobin}, players)
+	users := map[uint]*models.User{}
+	for _, u := range players {
+		users[u.ID] = u
+	}
+	clock.Advance(25 * time.Hour) // sign-up closes
+	if err := s.LeaveTournament(tour.ID, players[0]); !errors.Is(err, models.ErrTourClosed) {
+		t.Fatalf("leaving once sign-up closed: %v", err)
+	}
+	runTours(t, s)
+	playRound(t, s, clock, tour.ID, users)
+	gone := players[4]
+	if _, err := s.DeleteAccount(gone.ID, "password-player5"); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		if i == 20 {
+			t.Fatal("the tournament does not end")
+		}
+		runTours(t, s)
+		if p := tourPage(t, s, tour.ID); p.Tournament.State == models.TourFinished {
+			break
+		}
+		playRound(t, s, clock, tour.ID, users)
+	}
+	p := tourPage(t, s, tour.ID)
+	met := map[[2]string]int{}
+	for _, r := range p.Rounds {
+		for _, g := range r.Games {
+			l := mustLoad(t, s, g.ID)
+			a, b := l.Seats[0].Name, l.Seats[1].Name
+			if a > b {
+				a, b = b, a
+			}
+			if met[[2]string{a, b}]++; met[[2]string{a, b}] > 1 {
+				t.Fatalf("%s and %s met twice", a, b)
+			}
+		}
+	}
+	var names []string
+	for _, st := range p.Standings {
+		names = append(names, st.Name)
+	}
+	if !slices.Contains(names, models.DeletedName) || slices.Contains(names, gone.Username) {
+		t.Fatalf("the standings after player5 left the site: %v", names)
+	}
+}
+
+// TestTournamentInvitationsCount: a private tournament's invitations are
+// invitations of the day as a table's are: a player invited enough today
+// by its creator is refused, and nothing is made.
+func TestTournamentInvitationsCount(t *testing.T) {
+	s, _ := openClocked(t)
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	for i := 0; ; i++ {
+		_, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"@bob"}})
+		if errors.Is(err, models.ErrInvitedEnough) {
+			break
+		}
+		if err != nil || i == 20 {
+			t.Fatalf("table %d inviting bob: %v", i+1, err)
+		}
+	}
+	_, err := s.CreateTournament(ana, models.TourSpec{Name: "Friends", Format: models.Swiss, TurnHours: 24, RoundDays: 7, SignupDays: 1, Rounds: 2, MaxPlayers: 4, Private: true, Invite: []string{"bob"}})
+	if !errors.Is(err, models.ErrInvitedEnough) {
+		t.Fatalf("a tournament inviting bob, invited enough today: %v", err)
+	}
+	if ts, _, err := s.Entered(bob.ID); err != nil || len(ts) != 0 {
+		t.Fatalf("bob is on %d tournaments (%v)", len(ts), err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"cacao/models/pairing"
 )
@@ -42,6 +43,9 @@ const ByRoundEnd = -2
 // row, and who did not take it back before the game ended, is withdrawn
 // from the later rounds (their results stand, and they stay in the
 // standings).
+//
+// A tournament whose step fails is logged and left for the next pass: the
+// others go on.
 func (s *Store) RunTournaments(limit int) (TourWork, error) {
 	var w TourWork
 	var due []uint
@@ -54,7 +58,8 @@ func (s *Store) RunTournaments(limit int) (TourWork, error) {
 			continue
 		}
 		if err != nil {
-			return w, err
+			s.opts.log.Error("starting a tournament", "tournament", id, "err", err)
+			continue
 		}
 		if started {
 			w.Started++
@@ -78,7 +83,8 @@ func (s *Store) RunTournaments(limit int) (TourWork, error) {
 				continue
 			}
 			if err != nil {
-				return w, err
+				s.opts.log.Error("a tournament's next round", "tournament", t.ID, "err", err)
+				continue
 			}
 			if finished {
 				w.Finished++
@@ -103,6 +109,16 @@ func (s *Store) RunTournaments(limit int) (TourWork, error) {
 	return w, nil
 }
 
+// lockTour is loadTour of tournament id after locking its row in tx, so
+// that a join or a leave (which lock it too) lands wholly before the
+// players are read, or after the step.
+func lockTour(tx *gorm.DB, id uint) (*tourData, error) {
+	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&Tournament{}, id).Error; err != nil {
+		return nil, notFound(err)
+	}
+	return loadTour(tx, id)
+}
+
 // guardTour moves tournament id from state and round to the changes in
 // tx, or ends the transaction with errTourMoved when another did first.
 func guardTour(tx *gorm.DB, id uint, state TourState, round int, changes map[string]any) error {
@@ -124,7 +140,7 @@ func (s *Store) startTournament(id uint) (started bool, err error) {
 	err = s.transaction(func(tx *gorm.DB) error {
 		games, started = nil, false
 		now := s.now()
-		d, err := loadTour(tx, id)
+		d, err := lockTour(tx, id)
 		if err != nil {
 			return err
 		}
@@ -132,7 +148,7 @@ func (s *Store) startTournament(id uint) (started bool, err error) {
 			if err := guardTour(tx, id, TourSignup, 0, map[string]any{"state": TourCancelled, "finished_at": now}); err != nil {
 				return err
 			}
-			p, err := peopleIn(tx, nil, d.ids()...)
+			p, err := peopleIn(tx, nil, d.present()...)
 			if err != nil {
 				return err
 			}
@@ -174,6 +190,18 @@ func (s *Store) startTournament(id uint) (started bool, err error) {
 	return started, nil
 }
 
+// present is d.ids() but the entrants whose account is gone: those who
+// may be told.
+func (d *tourData) present() []uint {
+	var ids []uint
+	for _, id := range d.ids() {
+		if !d.deleted[id] {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
 // ids are the users of d's entrants.
 func (d *tourData) ids() []uint {
 	ids := make([]uint, len(d.entrants))
@@ -191,7 +219,7 @@ func (s *Store) nextRound(id uint, round int) (finished bool, err error) {
 	var games []*Game
 	err = s.transaction(func(tx *gorm.DB) error {
 		games, finished = nil, false
-		d, err := loadTour(tx, id)
+		d, err := lockTour(tx, id)
 		if err != nil {
 			return err
 		}
@@ -254,12 +282,12 @@ func (s *Store) finishTournament(tx *gorm.DB, d *tourData) error {
 			winners = append(winners, st.Name)
 		}
 	}
-	p, err := peopleIn(tx, nil, d.ids()...)
+	p, err := peopleIn(tx, nil, d.present()...)
 	if err != nil {
 		return err
 	}
-	for _, e := range d.entrants {
-		if err := s.notify(tx, p, e.UserID, 0, KindTourEnded, "The tournament %s is over: %s won it.", d.t.Name, strings.Join(winners, ", ")); err != nil {
+	for _, id := range d.present() {
+		if err := s.notify(tx, p, id, 0, KindTourEnded, "The tournament %s is over: %s won it.", d.t.Name, strings.Join(winners, ", ")); err != nil {
 			return err
 		}
 	}
@@ -314,7 +342,7 @@ func (s *Store) startRound(tx *gorm.DB, d *tourData, round int) ([]*Game, error)
 		}
 		r = pairing.Swiss(d.records(ranked), d.t.Size())
 	}
-	p, err := peopleIn(tx, nil, d.ids()...)
+	p, err := peopleIn(tx, nil, d.present()...)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func WithReview(r bot.Review) Option { return func(rn *Runner) { rn.review = r }
 // that a review takes no more of the cores than the player's share; the
 // review is kept once every turn is judged. A review that cannot be made
 // now (the player's share of the slots is full, the process stops) is
-// left for Resume.
+// given up, for the next Resume.
 func (rn *Runner) Review(id uint, seat int, user uint) {
 	ok, err := rn.store.ClaimReview(id, seat)
 	if err != nil || !ok {
@@ -42,6 +42,11 @@ func (rn *Runner) Review(id uint, seat int, user uint) {
 		defer rn.wg.Done()
 		if err := rn.makeReview(id, seat, user); err != nil {
 			rn.log.Warn("making a review", "game", id, "seat", seat, "err", err)
+			// Left for the next Resume (the player's share of the slots
+			// was full, or the process stops), not for a whole lease.
+			if err := rn.store.ReleaseReview(id, seat); err != nil {
+				rn.log.Warn("releasing a review", "game", id, "err", err)
+			}
 		}
 	}()
 }
@@ -83,6 +88,9 @@ func (rn *Runner) makeReview(id uint, seat int, user uint) error {
 			return err
 		}
 		out = append(out, models.ReviewedTurn{Seq: t.Seq, Turn: t.Turn, Best: string(best), PlayedWon: tr.PlayedWon, BestWon: tr.BestWon, Same: tr.Same})
+		if err := rn.store.RenewReview(id, seat); err != nil { // still under way here
+			return err
+		}
 	}
 	return rn.store.SaveReview(id, seat, out)
 }
