@@ -192,6 +192,20 @@ func (d *tourData) standings() []Standing {
 			out[i].Place = out[i-1].Place
 		}
 	}
+	if d.t.State == TourFinished {
+		// Final: the places kept at the end, which the news told, whatever
+		// the ratings (the last tie-break) have done since.
+		kept := map[uint]int{}
+		for _, e := range d.entrants {
+			kept[e.UserID] = e.Place
+		}
+		for i := range out {
+			if p := kept[out[i].UserID]; p > 0 {
+				out[i].Place = p
+			}
+		}
+		slices.SortStableFunc(out, func(a, b Standing) int { return a.Place - b.Place })
+	}
 	return out
 }
 

@@ -575,3 +575,50 @@ func TestTournamentInvitationsCount(t *testing.T) {
 		t.Fatalf("bob is on %d tournaments (%v)", len(ts), err)
 	}
 }
+
+// TestFinishedStandingsKept: a finished tournament's standings are the
+// places kept at its end, which its news told, not ranked again with the
+// ratings of later (the last tie-break).
+func TestFinishedStandingsKept(t *testing.T) {
+	s, clock := openClocked(t)
+	players := tourPlayers(t, s, 4)
+	tour := openTournament(t, s, models.TourSpec{Format: models.RoundRobin}, players)
+	playTournament(t, s, clock, tour.ID, players)
+	before := tourPage(t, s, tour.ID).Standings
+	first, last := before[0], before[len(before)-1]
+	// Say the places kept differ from a ranking made now.
+	models.DB(s).Exec("UPDATE entrants SET place = CASE user_id WHEN ? THEN ? WHEN ? THEN 1 ELSE place END WHERE tournament_id = ?", first.UserID, last.Place, last.UserID, tour.ID)
+	after := tourPage(t, s, tour.ID).Standings
+	if after[0].UserID != last.UserID || after[0].Place != 1 || after[len(after)-1].UserID != first.UserID {
+		t.Fatalf("the standings of a finished tournament: %+v; the places kept put %s first and %s last", after, last.Name, first.Name)
+	}
+}
+
+// TestTournamentOfThreeEndsWithTwoLeft: at tables of three or four, a
+// tournament left with two players ends: they would only sit out rounds
+// on byes, winning without playing.
+func TestTournamentOfThreeEndsWithTwoLeft(t *testing.T) {
+	s, clock := openClocked(t)
+	players := tourPlayers(t, s, 6)
+	tour := openTournament(t, s, models.TourSpec{Format: models.Swiss, Multi: true, Rounds: 3}, players)
+	users := map[uint]*models.User{}
+	for _, u := range players {
+		users[u.ID] = u
+	}
+	clock.Advance(25 * time.Hour)
+	runTours(t, s)
+	if p := tourPage(t, s, tour.ID); p.Tournament.Rounds < 2 {
+		t.Fatalf("%d rounds: the test needs more", p.Tournament.Rounds)
+	}
+	playRound(t, s, clock, tour.ID, users)
+	for _, u := range players[2:] {
+		if _, err := s.DeleteAccount(u.ID, "password-"+u.Username); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runTours(t, s)
+	p := tourPage(t, s, tour.ID)
+	if p.Tournament.State != models.TourFinished || p.Tournament.Round != 1 {
+		t.Fatalf("with two players left at tables of three, the tournament is %s in round %d", p.Tournament.State, p.Tournament.Round)
+	}
+}

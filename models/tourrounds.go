@@ -214,7 +214,7 @@ func (d *tourData) ids() []uint {
 // nextRound ends round of tournament id, whose games are all over: it
 // withdraws the players the stand-in replaced for their time-outs, then
 // starts the next round, or finishes the tournament after its last round
-// or when fewer than two players are left (true).
+// or when fewer players are left than a table seats (true).
 func (s *Store) nextRound(id uint, round int) (finished bool, err error) {
 	var games []*Game
 	err = s.transaction(func(tx *gorm.DB) error {
@@ -250,7 +250,11 @@ func (s *Store) nextRound(id uint, round int) (finished bool, err error) {
 				playing++
 			}
 		}
-		if round >= d.t.Rounds || playing < 2 {
+		least := 2 // a table of two; of three at least for tables of three or four
+		if d.t.Multi {
+			least = 3
+		}
+		if round >= d.t.Rounds || playing < least {
 			finished = true
 			return s.finishTournament(tx, d)
 		}
