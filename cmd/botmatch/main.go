@@ -30,6 +30,8 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -45,6 +47,7 @@ type config struct {
 	iters   int
 	seed    uint64
 	workers int
+	ladder  string // iteration counts of the ladder's rungs, "" for a match
 }
 
 func main() {
@@ -57,21 +60,41 @@ func main() {
 	flag.IntVar(&c.iters, "iterations", 0, "the hard bot's iterations a move instead of a time budget (deterministic)")
 	flag.Uint64Var(&c.seed, "seed", 1, "the first deal's seed")
 	flag.IntVar(&c.workers, "workers", runtime.GOMAXPROCS(0), "games played at once")
+	ladder := flag.Bool("ladder", false, "print an Elo ladder of bot a (a search) across -rungs, anchored to random, instead of a match")
+	rungs := flag.String("rungs", "250,500,1000,2000,4000", "the ladder's iteration counts, comma-separated, rising")
 	flag.Parse()
+	run := run
+	if *ladder {
+		c.ladder = *rungs
+		run = runLadder
+	}
 	if err := run(c, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "botmatch:", err)
 		os.Exit(1)
 	}
 }
 
-// newBot returns the bot called name with the match's search settings.
+// newBot returns the bot called name with the match's search settings. A
+// search named with a count after an @ ("hard@2000", "hard-v1@500") makes
+// that many iterations a move, whatever -budget and -iterations say.
 func (c config) newBot(name string) (bot.Bot, error) {
-	b, ok := bot.ByName(name)
+	iters := c.iters
+	base, n, at := strings.Cut(name, "@")
+	b, ok := bot.ByName(base)
 	if !ok {
 		return nil, fmt.Errorf("no bot %q (known: %v)", name, bot.Names())
 	}
-	if _, ok := b.(bot.Search); ok {
-		b = bot.Search{Budget: c.budget, Iterations: c.iters}
+	sr, search := b.(bot.Search)
+	if at {
+		k, err := strconv.Atoi(n)
+		if err != nil || k <= 0 || !search {
+			return nil, fmt.Errorf("bot %q: only a search takes a count of iterations after @", name)
+		}
+		iters = k
+	}
+	if search {
+		sr.Budget, sr.Iterations = c.budget, iters
+		b = sr
 	}
 	return b, nil
 }
@@ -88,12 +111,21 @@ type game struct {
 }
 
 func run(c config, out io.Writer) error {
+	gs, wall, err := match(c)
+	if err != nil {
+		return err
+	}
+	return report(c, gs, wall, out)
+}
+
+// match plays c's games.
+func match(c config) ([]game, time.Duration, error) {
 	if c.players < 2 || c.players > 4 {
-		return fmt.Errorf("players must be 2-4")
+		return nil, 0, fmt.Errorf("players must be 2-4")
 	}
 	for _, n := range []string{c.a, c.b} {
 		if _, err := c.newBot(n); err != nil {
-			return err
+			return nil, 0, err
 		}
 	}
 	sets := (c.games + c.players - 1) / c.players
@@ -117,8 +149,12 @@ func run(c config, out io.Writer) error {
 	}
 	close(jobs)
 	wg.Wait()
-	wall := time.Since(start)
-	return report(c, results, wall, out)
+	for _, g := range results {
+		if g.err != nil {
+			return nil, 0, g.err
+		}
+	}
+	return results, time.Since(start), nil
 }
 
 // deal is game g's: the seed of its setup and a's seat. Games come in
