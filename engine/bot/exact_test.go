@@ -230,7 +230,8 @@ func checkEndgames(t *testing.T, positions []*engine.State) {
 	t.Helper()
 	solved := 0
 	for i, s := range positions {
-		c, err := Search{Iterations: 5000}.Think(s, engine.NewRand(uint64(i)))
+		// 60,000 iterations: the exact search may visit 120,000 positions.
+		c, err := Search{Iterations: 60000}.Think(s, engine.NewRand(uint64(i)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -256,10 +257,10 @@ func checkEndgames(t *testing.T, positions []*engine.State) {
 }
 
 // With nothing hidden and up to 3 turns left, the hard bot plays a best
-// move, in 16 positions (TestLongEndgames: 240, up to 4 turns left; the
+// move, in 12 positions (TestLongEndgames: 240, up to 4 turns left; the
 // oracle takes seconds for each of those).
 func TestEndgames(t *testing.T) {
-	checkEndgames(t, endgames(t, 16, 3))
+	checkEndgames(t, endgames(t, 12, 3))
 }
 
 func TestActChoices(t *testing.T) {

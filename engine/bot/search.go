@@ -104,8 +104,14 @@ func (sr Search) Think(s *engine.State, r *engine.Rand) (Choice, error) {
 		deadline = time.Now().Add(budget - budget/50)
 	}
 	if t.guided && known(s) {
-		// Nothing is hidden: the sample is the position itself.
-		if c, ok := sr.solve(sp.Sample(r), deadline); ok {
+		// Nothing is hidden: the sample is the position itself. Half the
+		// time is the exact search's; when that is not enough, the rest
+		// is the tree's.
+		end := deadline
+		if !end.IsZero() {
+			end = time.Now().Add(time.Until(deadline) / 2)
+		}
+		if c, ok := sr.solve(sp.Sample(r), end); ok {
 			return c, nil
 		}
 	}
