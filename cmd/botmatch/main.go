@@ -50,10 +50,13 @@
 // three and four players) are still to be measured.
 //
 //   - Against hard-v1 at equal time, 200 ms a move (-a hard -b hard-v1
-//     -budget 200ms -games 200, at commit 6787343, whose exact endgames
-//     could take the whole budget): hard first alone in 119 of 200 games
-//     (59.5 %), 2 shared, hard-v1 first in 79; margin +1.4 points (95 % CI
-//     +0.3 to +2.5); 0.208 and 0.221 s a move.
+//     -budget 200ms -games 200): hard first alone in 142 of 200 games
+//     (71.0 %), 3 shared, hard-v1 first in 58; margin +3.0 points (95 % CI
+//     +2.0 to +3.9); 0.192 s a move against 0.214 s (the exact endgames
+//     often finish early). An earlier run at commit 6787343, whose exact
+//     endgames could take the whole budget: 119 of 200 (59.5 %), 2 shared,
+//     margin +1.4 (+0.3 to +2.5). Between the two lies both that change and
+//     the noise of 200 games (a share's 95 % CI is about ±7 points here).
 //   - Against hard-v1 at equal iterations (-a hard@1000 -b hard-v1@1000
 //     -games 200): 171 of 200 (85.5 %), 3 shared; margin +9.2 (+7.7 to
 //     +10.6). An iteration of the current search costs 2–3 times one of
@@ -61,6 +64,10 @@
 //     six moves a turn. Experiments, not kept, against the kept six at
 //     200 ms (-games 160): three moves a turn first alone in 67 games,
 //     margin −1.2 (CI −2.3 to −0.1); ten, in 80, margin +0.3 (−0.7 to +1.2).
+//   - Three players, against two hard-v1 at 200 ms a move (-a hard -b
+//     hard-v1 -budget 200ms -games 90 -players 3): hard first alone in 49 of
+//     90 (54.4 %), 2 shared, the hard-v1 seats first in 22 and 19; margin
+//     over the best hard-v1 −0.4 points (−1.4 to +0.7).
 //   - Against greedy at 200 ms a move (-a hard -b greedy -budget 200ms
 //     -games 200): 172 of 200 (86.0 %), margin +7.9 (+7.0 to +8.9), 0.233 s
 //     a move.
