@@ -64,6 +64,9 @@
 //     six moves a turn. Experiments, not kept, against the kept six at
 //     200 ms (-games 160): three moves a turn first alone in 67 games,
 //     margin −1.2 (CI −2.3 to −0.1); ten, in 80, margin +0.3 (−0.7 to +1.2).
+//   - Against hard-v1 at 1 s a move, a very small sample (-a hard -b
+//     hard-v1 -budget 1s -games 40): 28 of 40 (70.0 %), 3 shared, hard-v1
+//     first in 12; margin +4.1 (+2.1 to +6.0); 0.895 s a move against 1.026.
 //   - Three players, against two hard-v1 at 200 ms a move (-a hard -b
 //     hard-v1 -budget 200ms -games 90 -players 3): hard first alone in 49 of
 //     90 (54.4 %), 2 shared, the hard-v1 seats first in 22 and 19; margin
