@@ -42,7 +42,8 @@
 //
 // # Figures
 //
-// The current hard bot (issue 40), two players. Small samples, measured on
+// The current hard bot (issue 40), at commit bd0a0ed unless said, two
+// players unless said. Small samples, measured on
 // the 2-core machine shared with three other engineers' builds and tests
 // (load average 8–13), every run under nice -n 19: a time budget then buys
 // each bot a fraction of a core, so these are to be measured again on a
