@@ -29,7 +29,8 @@
 //
 // Everything legal comes from the engine: LegalPlacements, LegalCells,
 // OverbuildCells, FillOptions and Fired (the edges a placement would fire,
-// with their workers, for the act choices). Preview tells what a move would
+// with their workers, for the act choices; AppendFired is its unchecked,
+// allocation-free form for a search, JungleAt the tile on a cell). Preview tells what a move would
 // give every seat before it is committed, keeping a pile tile unknown. View
 // is the one place that decides what a viewer may see: their own hand, the
 // others' counts, never a pile's order or the seed. Sampler deals, for a

@@ -458,6 +458,27 @@ func (s *State) fired(seat int, pl Placement, fills []Fill, out []Edge) []Edge {
 	return out
 }
 
+// AppendFired is Fired for a search that weighs every move: it appends the
+// edges to buf, in no particular order, and allocates nothing. pl and fills
+// must be a move legal now, as LegalPlacements and AppendFillOptions list
+// them (fills nil when none are needed, and for an overbuild); that is not
+// checked. Edges facing a cell filled from the pile have Jungle NoJungle.
+func (s *State) AppendFired(pl Placement, fills []Fill, buf []Edge) []Edge {
+	from := len(buf)
+	buf = s.fired(s.current, pl, fills, buf)
+	for _, f := range fills {
+		if !f.FromPile {
+			continue
+		}
+		for i := from; i < len(buf); i++ {
+			if buf[i].Tile.Step(buf[i].Side) == f.At {
+				buf[i].Jungle = NoJungle
+			}
+		}
+	}
+	return buf
+}
+
 // Fired returns the edges, of every player, that would fire if the current
 // player made placement pl with fills (nil: the default fills), in the default
 // order. Edges facing a cell filled from the pile have Jungle NoJungle: the

@@ -454,3 +454,12 @@ func (r *Rand) shuffleWorkers(a []Worker) {
 
 // Occupied reports whether any tile lies on c.
 func (s *State) Occupied(c Cell) bool { return s.board.get(c) != 0 }
+
+// JungleAt returns the jungle tile on c, or NoJungle when c is empty or holds
+// a worker tile. Like Occupied it shows only the board, which every seat sees.
+func (s *State) JungleAt(c Cell) Jungle {
+	if v := s.board.get(c); v != 0 {
+		return s.pieces[v-1].jungle
+	}
+	return NoJungle
+}

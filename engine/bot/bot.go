@@ -6,7 +6,10 @@
 //
 // The levels a player seats are easy (Greedy with EasyNoise), medium
 // (Greedy) and hard (Search, DefaultBudget a move on one core). Their
-// strength is measured by cmd/botmatch; the figures are in the README.
+// strength is measured by cmd/botmatch; the figures are in the README and
+// in cmd/botmatch's package doc. "hard-v1" is the hard bot as it was
+// before issue 40 (Search with Version 1), kept so that a new search can be
+// measured against it; nobody is offered it as a level.
 package bot
 
 import (
@@ -27,7 +30,8 @@ type Bot interface {
 
 // ByName returns the bot called name: a level ("easy", "medium", "hard";
 // see Levels), "greedy" (the medium bot, by the name games seated before
-// the levels keep) or "random". Each call returns a bot of its own.
+// the levels keep), "random", or "hard-v1" (the hard bot of before, for
+// measurement). Each call returns a bot of its own.
 func ByName(name string) (Bot, bool) {
 	switch name {
 	case "random":
@@ -40,6 +44,8 @@ func ByName(name string) (Bot, bool) {
 		return Greedy{}, true
 	case "hard":
 		return Search{}, true
+	case "hard-v1":
+		return Search{Version: 1}, true
 	}
 	return nil, false
 }
@@ -53,11 +59,11 @@ const EasyNoise = 4
 func Levels() []string { return []string{"easy", "medium", "hard"} }
 
 // Names lists every bot ByName knows.
-func Names() []string { return append(Levels(), "greedy", "random") }
+func Names() []string { return append(Levels(), "greedy", "random", "hard-v1") }
 
 // Slow reports whether the bot called name thinks for longer than a page
-// may wait (the search: DefaultBudget a move).
-func Slow(name string) bool { return name == "hard" }
+// may wait (the searches: DefaultBudget a move).
+func Slow(name string) bool { return name == "hard" || name == "hard-v1" }
 
 // ErrNoMove means the engine offered no legal placement. That cannot
 // happen: a tile always fits beside the jungle on the board's edge, turned

@@ -126,22 +126,30 @@ func TestResetPlaysLikeNew(t *testing.T) {
 	}
 }
 
-// BenchmarkSearchIteration is one iteration of the hard bot's search from
-// the first move of a 2-, 3- and 4-player game: a deal, the walk down the
-// tree, a playout and the credit (the search's playouts per second is its
-// inverse).
+// BenchmarkSearchIteration is one iteration of the hard bot's search, the
+// current one and hard-v1, from the first move of a 2-, 3- and 4-player
+// game: a deal, the walk down the tree, a playout and the credit (the
+// search's playouts per second is its inverse).
 func BenchmarkSearchIteration(b *testing.B) {
-	for n := 2; n <= 4; n++ {
-		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+	for _, v := range []int{2, 1} {
+		for n := 2; n <= 4; n++ {
+			b.Run(fmt.Sprintf("version=%d/players=%d", v, n), func(b *testing.B) { benchSearch(b, v, n) })
+		}
+	}
+}
+
+func benchSearch(b *testing.B, version, n int) {
+	{
+		{
 			s := newGame(b, n, 1)
 			r := engine.NewRand(1)
 			b.ReportAllocs()
 			b.ResetTimer()
-			c, err := Search{Iterations: b.N}.Think(s, r)
+			c, err := Search{Iterations: b.N, Version: version}.Think(s, r)
 			if err != nil || c.Iterations != b.N {
 				b.Fatal(err, c.Iterations)
 			}
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
-		})
+		}
 	}
 }

@@ -13,10 +13,20 @@ import (
 // position as the seat may imagine it (engine.Sampler: the others' hands,
 // every pile), walks the one tree of moves along those legal in that deal,
 // choosing by UCB1 over availability counts, adds one move, plays the rest
-// of the game out at random, and credits every move on the path with the
-// result for the player who made it. The move played is the root's most
-// visited. It sees only what its seat sees, by construction: every
-// position it searches is a sample.
+// of the game out, and credits every move on the path with the result for
+// the player who made it: mostly the share of the win, and a little, bounded,
+// for the margin over the best other total (see tree.score). The move played
+// is the root's most visited. It sees only what its seat sees, by
+// construction: every position it searches is a sample.
+//
+// The current version (2) adds what the greedy bot knows (guide.go): the
+// root's moves are tried in the order of the greedy bot's values and only
+// the best few at first, more as the visits grow (progressive widening; the
+// same deeper, ordered by a cheap placement value), and playouts play the
+// best of a few random moves by that value rather than any move. Once nothing
+// is hidden (two players, every pile empty: each hand is what its owner has
+// not laid yet) it solves the rest of the game exactly (exact.go) when that
+// fits in the budget. Version 1 is the search as it was before (hard-v1).
 type Search struct {
 	// Budget is the thinking time per move (0: DefaultBudget).
 	Budget time.Duration
@@ -28,6 +38,10 @@ type Search struct {
 	// the best found so far, after at least a few iterations. Nobody may
 	// want it any more (the game's persons left).
 	Stop <-chan struct{}
+	// Version chooses the search: 0 or 2, the current one; 1, the search
+	// as it was before issue 40 ("hard-v1"), kept unchanged so that the
+	// current one can be measured against it.
+	Version int
 }
 
 // DefaultBudget is the hard bot's thinking time per move, on one core.
@@ -36,8 +50,13 @@ const DefaultBudget = time.Second
 // exploration is UCB1's constant; rewards lie in [0, 1].
 const exploration = 0.7
 
-// Name implements Bot.
-func (Search) Name() string { return "hard" }
+// Name implements Bot: "hard", or "hard-v1" for Version 1.
+func (sr Search) Name() string {
+	if sr.Version == 1 {
+		return "hard-v1"
+	}
+	return "hard"
+}
 
 // Resolve implements Bot: the best-value choice, as the greedy bot makes
 // it (a batch's order is worth little search).
@@ -57,7 +76,9 @@ type Choice struct {
 	// Value is the move's mean result over the games played out after it
 	// (the search's reward: 1 won them all, 0 lost them all), Won the
 	// share of them it won (a shared first place counting its share),
-	// Visits how many those were, of Iterations in all.
+	// Visits how many those were, of Iterations in all. A move found by
+	// solving the endgame exactly counts as one game, of one: its Value
+	// and Won are those of best play by both sides.
 	Value      float64
 	Won        float64
 	Visits     int
@@ -68,6 +89,7 @@ type Choice struct {
 func (sr Search) Think(s *engine.State, r *engine.Rand) (Choice, error) {
 	seat := s.Current()
 	t := newTree(s.Players())
+	t.guided = sr.Version != 1
 	sp := s.Sampler(seat)
 	defer sp.Close()
 	var deadline time.Time
@@ -81,6 +103,18 @@ func (sr Search) Think(s *engine.State, r *engine.Rand) (Choice, error) {
 		// move stays within the budget.
 		deadline = time.Now().Add(budget - budget/50)
 	}
+	if t.guided && known(s) {
+		// Nothing is hidden: the sample is the position itself. Half the
+		// time is the exact search's; when that is not enough, the rest
+		// is the tree's.
+		end := deadline
+		if !end.IsZero() {
+			end = time.Now().Add(time.Until(deadline) / 2)
+		}
+		if c, ok := sr.solve(sp.Sample(r), end); ok {
+			return c, nil
+		}
+	}
 	n := 0
 	for ; sr.Iterations <= 0 || n < sr.Iterations; n++ {
 		if n%16 == 0 && n > 0 && (sr.Iterations <= 0 && time.Now().After(deadline) || closed(sr.Stop)) {
@@ -88,6 +122,7 @@ func (sr Search) Think(s *engine.State, r *engine.Rand) (Choice, error) {
 		}
 		st := sp.Sample(r)
 		st.ResolveAll() // others' pending choices, as they would likely make them
+		t.iters = n
 		t.iterate(st, r)
 	}
 	best := -1
@@ -149,6 +184,11 @@ type tree struct {
 	scores []engine.Score
 	none   map[int][]engine.Act
 	random Random
+	// guided is the current version's search (guide.go); false: hard-v1.
+	guided bool
+	iters  int     // iterations before this one: the root's visits
+	prior  []int32 // the root's moves (indices of root), best first by the greedy bot's values
+	guide  guide
 }
 
 type node struct {
@@ -184,6 +224,9 @@ func (t *tree) iterate(st *engine.State, r *engine.Rand) {
 				for i := range t.root {
 					t.root[i].fills = slices.Clone(t.root[i].fills)
 				}
+				if t.guided {
+					t.prior = rankRoot(st, t.root)
+				}
 			}
 			cands = t.root
 		} else {
@@ -215,7 +258,14 @@ func (t *tree) iterate(st *engine.State, r *engine.Rand) {
 			}
 		}
 		mover := st.Current()
-		if untried > 0 {
+		if t.guided && untried > 0 && len(cands)-untried < t.width(at) {
+			i := t.expansion(st, at, cands, untried, r)
+			at = t.add(at, cands[i], mover)
+			t.play(st, cands[i].pl, cands[i].fills)
+			t.path = append(t.path, at)
+			break
+		}
+		if !t.guided && untried > 0 {
 			k := r.Intn(untried)
 			for i := range cands {
 				if t.set.marked(cands[i].key) {
@@ -235,7 +285,11 @@ func (t *tree) iterate(st *engine.State, r *engine.Rand) {
 		t.play(st, cands[bestCand].pl, cands[bestCand].fills)
 		t.path = append(t.path, at)
 	}
-	t.playout(st, r)
+	if t.guided {
+		t.guide.playout(st, r, t.none)
+	} else {
+		t.playout(st, r)
+	}
 	t.score(st)
 	for _, ni := range t.path[1:] {
 		n := &t.nodes[ni]
@@ -280,32 +334,52 @@ func (t *tree) playout(st *engine.State, r *engine.Rand) {
 	}
 }
 
-// score sets t.reward to each seat's result of the finished deal st:
-// mostly its share of the win, and a little for its margin over the best
-// other total, so that a game won (or lost) anyway is still played well.
+// score sets t.reward to each seat's result of the finished deal st
+// (reward) and t.won to its share of the win.
 func (t *tree) score(st *engine.State) {
 	t.scores = st.Scores(t.scores) // not st.Score: a search scores many positions
+	for i := range t.scores {
+		t.reward[i], t.won[i] = result(t.scores, i)
+	}
+}
+
+// reward is seat's result of a finished game with scores (see result).
+func reward(scores []engine.Score, seat int) float64 {
+	r, _ := result(scores, seat)
+	return r
+}
+
+// Rewards of note: a win alone is worth at least winReward, a loss less
+// than 1 - winReward; two players sharing the first place get tieReward.
+const (
+	winReward = 0.9
+	tieReward = 0.5
+)
+
+// result is seat's reward for a finished game with scores, in [0, 1]:
+// mostly its share of the win, and a little for its margin over the best
+// other total, within ±20 points, so that a game won (or lost) anyway is
+// still played well, a lead kept and a loss limited. With two players the
+// rewards add up to 1. won is the share of the win.
+func result(scores []engine.Score, seat int) (reward, won float64) {
 	winners := 0
-	for _, sc := range t.scores {
-		if wins(t.scores, sc) {
+	for _, sc := range scores {
+		if wins(scores, sc) {
 			winners++
 		}
 	}
-	for i, sc := range t.scores {
-		best := math.MinInt
-		for j, o := range t.scores {
-			if j != i && o.Total > best {
-				best = o.Total
-			}
+	sc := scores[seat]
+	best := math.MinInt
+	for j, o := range scores {
+		if j != seat && o.Total > best {
+			best = o.Total
 		}
-		win := 0.0
-		if wins(t.scores, sc) {
-			win = 1 / float64(winners)
-		}
-		margin := min(max(float64(sc.Total-best)/40, -0.5), 0.5)
-		t.reward[i] = 0.9*win + 0.1*(0.5+margin)
-		t.won[i] = win
 	}
+	if wins(scores, sc) {
+		won = 1 / float64(winners)
+	}
+	margin := min(max(float64(sc.Total-best)/40, -0.5), 0.5)
+	return 0.9*won + 0.1*(0.5+margin), won
 }
 
 // wins reports whether sc is among the winners of scores (engine.Winners,

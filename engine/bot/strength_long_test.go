@@ -17,3 +17,10 @@ func TestLongHardBeatsGreedy(t *testing.T) {
 		t.Fatalf("hard won %d of %d games; want at least three in four", wins, games)
 	}
 }
+
+// TestLongEndgames: with nothing hidden and up to 4 turns left, the hard bot
+// plays a best move in each of 240 two-player positions (60 for each number
+// of turns left), checked against a plain exact solver (exact_test.go).
+func TestLongEndgames(t *testing.T) {
+	checkEndgames(t, endgames(t, 240, 4))
+}
