@@ -678,7 +678,17 @@ func (tb *tab) step(game string) (acted bool, err error) {
 		return false, fmt.Errorf("%s: %w: no tile of %v has a legal cell in any rotation", tb.name, errStuck, st.Tiles)
 	case strings.Contains(st.PlayText, "Choose a highlighted cell"):
 		if len(st.Cells) > 0 {
-			c := st.Cells[(tb.turns*7)%len(st.Cells)] // vary the cells a little
+			// Vary the cells a little, taking one a tap reaches where it
+			// is or once scrolled to: a cell under the hand laid over
+			// the board's foot on a phone is no cell a player taps.
+			start := (tb.turns * 7) % len(st.Cells)
+			c := st.Cells[start]
+			for k := range st.Cells {
+				if cell := st.Cells[(start+k)%len(st.Cells)]; tb.reachable(fmt.Sprintf(`#board a[data-cell=%q]`, cell)) {
+					c = cell
+					break
+				}
+			}
 			return true, tb.click(fmt.Sprintf(`#board a[data-cell=%q]`, c), "cell "+c)
 		}
 		if rot := rotation(st.URL); rot < 3 && st.Rotate {
