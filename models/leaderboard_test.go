@@ -18,7 +18,7 @@ func TestLeaderboard(t *testing.T) {
 	set := func(name string, f models.Format, r float64, games int, at time.Time) *models.User {
 		u := models.MustUser(t, s, name)
 		col := map[models.Format][3]string{models.TwoPlayers: {"rating", "rated_games", "rated_at"}, models.MorePlayers: {"multi_rating", "multi_rated_games", "multi_rated_at"}}[f]
-		exec(t, s, "UPDATE users SET "+col[0]+" = ?, "+col[1]+" = ?, "+col[2]+" = ? WHERE id = ?", r, games, at.UTC(), u.ID)
+		execOne(t, s, "UPDATE users SET "+col[0]+" = ?, "+col[1]+" = ?, "+col[2]+" = ? WHERE id = ?", r, games, at.UTC(), u.ID)
 		u, err := s.UserByID(u.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -30,7 +30,7 @@ func TestLeaderboard(t *testing.T) {
 	cyd := set("cyd", models.TwoPlayers, 1800, 10, now.Add(-100*24*time.Hour)) // away too long
 	set("dan", models.TwoPlayers, 1650, 3, now)                                // provisional
 	eve := set("eve", models.TwoPlayers, 1900, 20, now)
-	exec(t, s, "UPDATE users SET banned_at = ? WHERE id = ?", now.UTC(), eve.ID)
+	execOne(t, s, "UPDATE users SET banned_at = ? WHERE id = ?", now.UTC(), eve.ID)
 	set("fay", models.MorePlayers, 1550, 11, now)
 	gus := set("gus", models.TwoPlayers, 1600, 20, now) // ties with bob
 	names := func(f models.Format, provisional bool) []string {
@@ -75,9 +75,9 @@ func TestLeaderboard(t *testing.T) {
 	}
 }
 
-// exec runs a statement of the test's own on s's database, which must
+// execOne runs a statement of the test's own on s's database, which must
 // change exactly one row.
-func exec(t *testing.T, s *models.Store, statement string, args ...any) {
+func execOne(t *testing.T, s *models.Store, statement string, args ...any) {
 	t.Helper()
 	res := models.DB(s).Exec(statement, args...)
 	if res.Error != nil || res.RowsAffected != 1 {
