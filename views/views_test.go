@@ -595,3 +595,22 @@ func TestFillAltsChooseTheOtherOptions(t *testing.T) {
 		t.Fatal("the options' links do not tell them apart")
 	}
 }
+
+// A hint from a solved endgame says what best play brings, not "won 100 %
+// of the 1 game"; one from the tree search counts its games.
+func TestHintText(t *testing.T) {
+	en, _ := i18n.Get("en")
+	for _, tc := range []struct {
+		h    Hint
+		want string
+	}{
+		{Hint{Won: 0.62, Games: 240, Of: 1800}, "It won 62% of the 240 games it played out after it (of 1800 in all)."},
+		{Hint{Won: 1, Games: 1, Of: 1, Solved: true}, "with the best play on both sides, it wins the game."},
+		{Hint{Won: 0.5, Games: 1, Of: 1, Solved: true}, "it shares first place."},
+		{Hint{Won: 0, Games: 1, Of: 1, Solved: true}, "it loses the game, by as little as can be."},
+	} {
+		if got := HintText(en, tc.h); !strings.HasSuffix(got, tc.want) {
+			t.Errorf("%+v: %q, want it to end %q", tc.h, got, tc.want)
+		}
+	}
+}

@@ -250,6 +250,7 @@ type PlayVM struct {
 type Hint struct {
 	Won       float64
 	Games, Of int
+	Solved    bool // found by solving the rest of the game exactly: Won is 1, ½ or 0
 }
 
 // FillOption is one way to fill the jungle cells next to the chosen cell:

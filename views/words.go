@@ -248,6 +248,15 @@ const retiredPlaced = "Game %d is over: you placed %d of %d."
 
 // HintText says what the hard bot found for the move it suggests.
 func HintText(l *i18n.Lang, h Hint) string {
+	if h.Solved {
+		switch {
+		case h.Won > 0.75:
+			return l.T("Hint: the hard bot would play this move. Nothing is hidden any more: with the best play on both sides, it wins the game.")
+		case h.Won > 0.25:
+			return l.T("Hint: the hard bot would play this move. Nothing is hidden any more: with the best play on both sides, it shares first place.")
+		}
+		return l.T("Hint: the hard bot would play this move. Nothing is hidden any more: with the best play on both sides, it loses the game, by as little as can be.")
+	}
 	return l.N("Hint: the hard bot would play this move. It won %d%% of the %d game it played out after it (of %d in all).",
 		"Hint: the hard bot would play this move. It won %d%% of the %d games it played out after it (of %d in all).",
 		h.Games, int(h.Won*100+0.5), h.Games, h.Of)

@@ -74,7 +74,7 @@ func (sr Search) solve(st *engine.State, deadline time.Time) (Choice, bool) {
 	case math.Abs(bestV-tieReward) < 1e-9:
 		won = 0.5
 	}
-	return Choice{Move: moves[best], Value: bestV, Won: won, Visits: 1, Iterations: 1}, true
+	return Choice{Move: moves[best], Value: bestV, Won: won, Visits: 1, Iterations: 1, Solved: true}, true
 }
 
 // solver is one exact search, for seat me.

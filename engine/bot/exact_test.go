@@ -235,7 +235,7 @@ func checkEndgames(t *testing.T, positions []*engine.State) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Iterations == 1 {
+		if c.Solved {
 			solved++
 		}
 		o := oracle{me: s.Current()}
@@ -249,11 +249,14 @@ func checkEndgames(t *testing.T, positions []*engine.State) {
 		if got := o.value(after, best-1e-9, math.Inf(1)); got < best-1e-9 {
 			t.Errorf("position %d (%d turns left): the search's move %+v is worth %.4f, the best %.4f (value %.4f)",
 				i, s.TotalTurns()-s.Turns(), c.Move, got, best, c.Value)
-		} else if c.Iterations == 1 && math.Abs(c.Value-best) > 1e-9 {
+		} else if c.Solved && (math.Abs(c.Value-best) > 1e-9 || c.Visits != 1 || c.Iterations != 1) {
 			t.Errorf("position %d: the search solved it to %.4f, the oracle to %.4f", i, c.Value, best)
 		}
 	}
 	t.Logf("%d positions, %d solved exactly within the budget", len(positions), solved)
+	if solved == 0 {
+		t.Error("no position was solved exactly: the endgames went to the tree search")
+	}
 }
 
 // With nothing hidden and up to 3 turns left, the hard bot plays a best

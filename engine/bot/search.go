@@ -77,12 +77,14 @@ type Choice struct {
 	// (the search's reward: 1 won them all, 0 lost them all), Won the
 	// share of them it won (a shared first place counting its share),
 	// Visits how many those were, of Iterations in all. A move found by
-	// solving the endgame exactly counts as one game, of one: its Value
-	// and Won are those of best play by both sides.
+	// solving the endgame exactly is Solved and counts as one game, of
+	// one: its Value and Won are those of best play by both sides (Won 1
+	// a win, ½ a shared first place, 0 a loss).
 	Value      float64
 	Won        float64
 	Visits     int
 	Iterations int
+	Solved     bool
 }
 
 // Think searches the current player's move.
