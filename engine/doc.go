@@ -35,7 +35,9 @@
 // is the one place that decides what a viewer may see: their own hand, the
 // others' counts, never a pile's order or the seed. Sampler deals, for a
 // bot that searches, positions as a seat may imagine them: what it sees
-// kept, everything hidden dealt again. Score gives totals with
+// kept, everything hidden dealt again; FromView rebuilds, from a view
+// alone, a position to play on (for a client of the site's API), dealing
+// what the view hides as a Sampler does. Score gives totals with
 // their parts and each temple's award. Game wraps a State with its Record so
 // that every choice, including late resolutions, is exported explicitly.
 //
