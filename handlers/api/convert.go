@@ -87,6 +87,19 @@ func MoveOf(m engine.Move) Move {
 	return out
 }
 
+// ActsOf writes acts (ParseActs reads them back).
+func ActsOf(as []engine.Act) []Act {
+	out := make([]Act, 0, len(as))
+	for _, a := range as {
+		out = append(out, Act{Tile: CellOf(a.Tile), Side: a.Side.String()})
+		if a.Use != engine.AllWorkers {
+			use := a.Use
+			out[len(out)-1].Use = &use
+		}
+	}
+	return out
+}
+
 // GainsOf writes the gains of a preview.
 func GainsOf(gs []engine.Gain) []Gain {
 	out := make([]Gain, 0, len(gs))
