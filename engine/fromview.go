@@ -31,8 +31,8 @@ func badView(format string, args ...any) error {
 // FromView reads only what the API's JSON keeps (package
 // cacao/handlers/api) and computes the rest as any position does: Legal,
 // CanOverbuild, Result, and the tiles' Fired sides (in every position,
-// exactly the sides with workers facing a jungle tile). So
-// FromView(v, r).View(v.Viewer) equals v. A view of no position (tile
+// exactly the sides with workers facing a jungle tile). So for a view
+// the engine made, FromView(v, r).View(v.Viewer) equals v. A view of no position (tile
 // counts that do not add up, a tile off the board, a value out of range)
 // gives an error wrapping ErrView, never a panic.
 func FromView(v View, r *Rand) (*State, error) {
@@ -48,8 +48,8 @@ func FromView(v View, r *Rand) (*State, error) {
 	if v.Turns < 0 || v.Turns > s.total || v.Current != (v.First+v.Turns)%n {
 		return nil, badView("turn %d is not seat %d's", v.Turns, v.Current)
 	}
-	// unseen counts the tiles not seen yet: the box's jungle tiles (the
-	// start tiles too) and each seat's worker tiles.
+	// jungle and workers count the tiles not seen yet: at first the box's
+	// jungle tiles (the start tiles too) and each seat's worker tiles.
 	var jungle [numJungle]int
 	for j := P1; j < numJungle; j++ {
 		jungle[j] = jungleKinds[j].Count
