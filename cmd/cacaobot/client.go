@@ -91,6 +91,14 @@ func (c *client) do(ctx context.Context, method, path string, body, out any) err
 	}
 }
 
+// call is do with an answer of type T, read into a fresh value: JSON
+// read over an earlier answer would keep what the new one omits.
+func call[T any](ctx context.Context, c *client, method, path string, body any) (T, error) {
+	var out T
+	err := c.do(ctx, method, path, body, &out)
+	return out, err
+}
+
 // retryAfter is how long a 429 asks to wait: Retry-After in seconds, or
 // a second when it says nothing readable.
 func retryAfter(h http.Header) time.Duration {

@@ -125,8 +125,8 @@ func (p *player) round(ctx context.Context, id uint) (done bool, err error) {
 		g, err := p.play(ctx, id)
 		return err == nil && g.Over && len(g.Choices) == 0, err
 	}
-	var games []api.Summary
-	if err := p.api.do(ctx, http.MethodGet, "/games", nil, &games); err != nil {
+	games, err := call[[]api.Summary](ctx, p.api, http.MethodGet, "/games", nil)
+	if err != nil {
 		return false, err
 	}
 	for _, s := range games {
@@ -142,21 +142,21 @@ func (p *player) round(ctx context.Context, id uint) (done bool, err error) {
 // play makes every choice and turn game id waits on from the account, and
 // returns the game as it then stands.
 func (p *player) play(ctx context.Context, id uint) (api.Game, error) {
-	var g api.Game
-	err := p.api.do(ctx, http.MethodGet, fmt.Sprintf("/games/%d", id), nil, &g)
+	path := fmt.Sprintf("/games/%d", id)
+	g, err := call[api.Game](ctx, p.api, http.MethodGet, path, nil)
 	for err == nil {
 		switch {
 		case g.You == nil:
 			return g, fmt.Errorf("game %d: the account has no seat in it", id)
 		case len(g.Choices) > 0:
-			err = p.choose(ctx, &g)
+			g, err = p.choose(ctx, g)
 		case !g.Over && g.Current != nil && *g.Current == *g.You:
-			err = p.move(ctx, &g)
+			g, err = p.move(ctx, g)
 		default:
 			return g, nil
 		}
 		if movedOn(err) {
-			err = p.api.do(ctx, http.MethodGet, fmt.Sprintf("/games/%d", id), nil, &g)
+			g, err = call[api.Game](ctx, p.api, http.MethodGet, path, nil)
 		}
 	}
 	return g, err
@@ -175,36 +175,34 @@ func (p *player) position(g api.Game) (*engine.State, error) {
 	return s, nil
 }
 
-// choose makes g's first waiting choice; g becomes the game after it.
-func (p *player) choose(ctx context.Context, g *api.Game) error {
-	s, err := p.position(*g)
+// choose makes g's first waiting choice and returns the game after it.
+func (p *player) choose(ctx context.Context, g api.Game) (api.Game, error) {
+	s, err := p.position(g)
 	if err != nil {
-		return err
+		return g, err
 	}
-	acts := api.ActsOf(p.bot.Resolve(s, *g.You, p.r))
-	id, turn := g.ID, g.Choices[0].Turn
-	if err := p.api.do(ctx, http.MethodPost, fmt.Sprintf("/games/%d/choice", id), api.Choice{Version: &g.Version, Acts: acts}, g); err != nil {
-		return err
+	c := api.Choice{Version: &g.Version, Acts: api.ActsOf(p.bot.Resolve(s, *g.You, p.r))}
+	after, err := call[api.Game](ctx, p.api, http.MethodPost, fmt.Sprintf("/games/%d/choice", g.ID), c)
+	if err == nil {
+		fmt.Fprintf(p.out, "game %d: chose for turn %d\n", g.ID, g.Choices[0].Turn+1)
 	}
-	fmt.Fprintf(p.out, "game %d: chose for turn %d\n", id, turn+1)
-	return nil
+	return after, err
 }
 
-// move plays g's turn; g becomes the game after it.
-func (p *player) move(ctx context.Context, g *api.Game) error {
-	s, err := p.position(*g)
+// move plays g's turn and returns the game after it.
+func (p *player) move(ctx context.Context, g api.Game) (api.Game, error) {
+	s, err := p.position(g)
 	if err != nil {
-		return err
+		return g, err
 	}
 	m, err := p.bot.Move(s, p.r)
 	if err != nil {
-		return fmt.Errorf("game %d: %w", g.ID, err)
+		return g, fmt.Errorf("game %d: %w", g.ID, err)
 	}
-	id, turn := g.ID, g.Turns
 	t := api.Turn{Version: &g.Version, Move: api.MoveOf(m), Acts: api.ActsOf(m.Acts)}
-	if err := p.api.do(ctx, http.MethodPost, fmt.Sprintf("/games/%d/turn", id), t, g); err != nil {
-		return err
+	after, err := call[api.Game](ctx, p.api, http.MethodPost, fmt.Sprintf("/games/%d/turn", g.ID), t)
+	if err == nil {
+		fmt.Fprintf(p.out, "game %d: played turn %d: %s rot %d at %v\n", g.ID, g.Turns+1, t.Tile, t.Rot, t.At)
 	}
-	fmt.Fprintf(p.out, "game %d: played turn %d: %s rot %d at %v\n", id, turn+1, t.Tile, t.Rot, t.At)
-	return nil
+	return after, err
 }
