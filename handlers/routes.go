@@ -83,6 +83,8 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/settings/password", s.changePassword, s.requireUser, s.requireAccount)
 	e.POST("/settings/sign-out-everywhere", s.signOutEverywhere, s.requireUser)
 	e.POST("/settings/sessions/end", s.endSession, s.requireUser)
+	e.POST("/settings/tokens", s.makeToken, s.requireUser, s.requireAccount)
+	e.POST("/settings/tokens/revoke", s.revokeToken, s.requireUser, s.requireAccount)
 	e.POST("/settings/privacy", s.savePrivacy, s.requireUser)
 	e.POST("/settings/unblock", s.unblock, s.requireUser)
 
