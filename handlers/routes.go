@@ -133,4 +133,5 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/games/:id/handover", s.handOver, s.requireUser)
 	e.GET("/games/:id/record.json", s.exportRecord, s.watchable)
 	s.adminRoutes(e)
+	s.apiRoutes(e)
 }
