@@ -131,32 +131,26 @@ func canMove(l *models.Loaded, seat int) error {
 // and after the bots' answers.
 func (s *Server) apiTurn(c echo.Context) error {
 	var t api.Turn
-	if err := readJSON(c, &t); err != nil {
-		return err
-	}
-	l, seat, err := s.apiLoad(c)
-	if err != nil {
-		return err
-	}
-	if seat < 0 {
-		return models.ErrForbidden
-	}
-	if t.Version == nil {
-		return refusal(http.StatusUnprocessableEntity, "send the version of the game the move was chosen on")
-	}
-	m, err := t.Parse()
-	if err != nil {
-		return err
-	}
-	return s.apiCommit(c, l, func() (*models.Loaded, error) {
-		return s.store.CommitOn(l, *t.Version, models.Actor{UserID: currentUser(c).ID}, models.Play{Move: &m})
+	return s.apiPlay(c, &t, &t.Version, func() (models.Play, error) {
+		m, err := t.Parse()
+		return models.Play{Move: &m}, err
 	})
 }
 
 // apiChoice commits the caller's choice for their first waiting batch.
 func (s *Server) apiChoice(c echo.Context) error {
 	var ch api.Choice
-	if err := readJSON(c, &ch); err != nil {
+	return s.apiPlay(c, &ch, &ch.Version, func() (models.Play, error) {
+		acts, err := api.ParseActs(ch.Acts)
+		return models.Play{Acts: acts}, err
+	})
+}
+
+// apiPlay reads a turn's or a choice's body into body, whose version
+// (the game's, the play was chosen on) it then finds in *version, and
+// commits on the caller's seat the play that parse reads from it.
+func (s *Server) apiPlay(c echo.Context, body any, version **int, parse func() (models.Play, error)) error {
+	if err := readJSON(c, body); err != nil {
 		return err
 	}
 	l, seat, err := s.apiLoad(c)
@@ -166,15 +160,16 @@ func (s *Server) apiChoice(c echo.Context) error {
 	if seat < 0 {
 		return models.ErrForbidden
 	}
-	if ch.Version == nil {
+	if *version == nil {
 		return refusal(http.StatusUnprocessableEntity, "send the version of the game the move was chosen on")
 	}
-	acts, err := api.ParseActs(ch.Acts)
+	p, err := parse()
 	if err != nil {
 		return err
 	}
+	v := **version
 	return s.apiCommit(c, l, func() (*models.Loaded, error) {
-		return s.store.CommitOn(l, *ch.Version, models.Actor{UserID: currentUser(c).ID}, models.Play{Acts: acts})
+		return s.store.CommitOn(l, v, models.Actor{UserID: currentUser(c).ID}, p)
 	})
 }
 
