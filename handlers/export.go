@@ -14,7 +14,8 @@ import (
 // my data": the account and its settings, its notifications, its games
 // (with the record of each finished one; a running game's record would
 // show the piles, so it has none, and the review of its turns it asked
-// for), the tournaments it entered and the chat messages it wrote.
+// for), the tournaments it entered, the chat messages it wrote and its
+// access tokens (never their text or hash).
 type myData struct {
 	Account struct {
 		Username      string              `json:"username"`
@@ -29,6 +30,7 @@ type myData struct {
 		VacationDays  int                 `json:"vacation_days_used"`
 		AutoDecide    bool                `json:"always_decide_for_me"`
 		BoardSize     string              `json:"board_size,omitempty"`
+		Tokens        []myToken           `json:"access_tokens"`
 	} `json:"account"`
 	Notifications []myNotice `json:"notifications"`
 	Games         []myGame   `json:"games"`
@@ -50,6 +52,13 @@ type myReviewedTurn struct {
 	PlayedWon float64 `json:"won_after_my_move"`
 	BestWon   float64 `json:"won_after_the_bots"`
 	BotMove   string  `json:"the_bots_move"`
+}
+
+type myToken struct {
+	Name     string     `json:"name"`
+	Scopes   []string   `json:"scopes"`
+	Created  time.Time  `json:"created"`
+	LastUsed *time.Time `json:"last_used"` // null: never used
 }
 
 type myDevice struct {
@@ -95,6 +104,14 @@ func (s *Server) exportMyData(c echo.Context) error {
 	a.Devices = make([]myDevice, 0, len(subs))
 	for _, sub := range subs {
 		a.Devices = append(a.Devices, myDevice{Device: sub.Device, Created: sub.CreatedAt})
+	}
+	tokens, err := s.store.Tokens(u.ID)
+	if err != nil {
+		return err
+	}
+	a.Tokens = make([]myToken, 0, len(tokens))
+	for _, t := range tokens {
+		a.Tokens = append(a.Tokens, myToken{Name: t.Name, Scopes: t.ScopeList(), Created: t.CreatedAt, LastUsed: t.UsedAt})
 	}
 	a.VacationUntil, a.VacationDays, a.AutoDecide, a.BoardSize = u.VacationUntil, u.VacationDays, u.AutoDecide, u.BoardSize
 	ns, _, err := s.store.Notifications(u.ID, 0, -1)

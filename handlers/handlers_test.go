@@ -98,8 +98,10 @@ type client struct {
 	http *http.Client
 	csrf string
 	name string
-	ip   string      // the address it comes from, on a proxied site ("" is the connection's)
-	last http.Header // the last answer's headers
+	ip   string // the address it comes from, on a proxied site ("" is the connection's)
+	// token is the personal access token its API calls send (withToken).
+	token string
+	last  http.Header // the last answer's headers
 }
 
 // from has c come from address ip (X-Forwarded-For: a site made with

@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -8,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"cacao/engine"
 	"cacao/models"
@@ -19,22 +21,27 @@ var tokenRE = regexp.MustCompile(`[A-Za-z0-9]{32}`)
 // last change, which differs between two sites run one after the other.
 var liveRE = regexp.MustCompile(`/events\?since=\d+`)
 
+// siteRE is the test site's address, each site's own (the API's page
+// shows it in its examples).
+var siteRE = regexp.MustCompile(`http://127\.0\.0\.1:\d+`)
+
 // pushKeyRE is the site's push key, each site's own.
 var pushKeyRE = regexp.MustCompile(`data-key="[A-Za-z0-9_-]+"`)
 
 // leakSkipped are the GET routes the leak tests do not read, and why.
 var leakSkipped = map[string]string{
-	"/healthz":          "answers ok",
-	"/readyz":           "answers ok, or that the database is away",
-	"/static/*":         "the site's own files",
-	"/favicon.ico":      "a redirect to a static file",
-	"/sw.js":            "the service worker's script, a static file",
-	"/events":           "a stream that names versions only (TestStreams)",
-	"/games/:id/events": "a stream that names versions only (TestStreams)",
-	"/m/go":             "a signed link from a mail (the mail tests)",
-	"/m/verify":         "a signed link from a mail (the mail tests)",
-	"/m/unsubscribe":    "a signed link from a mail (the mail tests)",
-	"/reset/new":        "a signed link from a mail (the reset tests)",
+	"/healthz":             "answers ok",
+	"/readyz":              "answers ok, or that the database is away",
+	"/static/*":            "the site's own files",
+	"/favicon.ico":         "a redirect to a static file",
+	"/sw.js":               "the service worker's script, a static file",
+	"/events":              "a stream that names versions only (TestStreams)",
+	"/games/:id/events":    "a stream that names versions only (TestStreams)",
+	"/m/go":                "a signed link from a mail (the mail tests)",
+	"/m/verify":            "a signed link from a mail (the mail tests)",
+	"/m/unsubscribe":       "a signed link from a mail (the mail tests)",
+	"/reset/new":           "a signed link from a mail (the reset tests)",
+	"/api/v1/openapi.json": "the API's description, a file of the site's (TestOpenAPIMatchesRoutes)",
 }
 
 // pagesFor lists every page and fragment a viewer can ask for in game id:
@@ -69,6 +76,13 @@ func pagesFor(t *testing.T, s *site, c *client, id uint) map[string]string {
 	}
 	for _, name := range urls {
 		u := strings.Replace(name, ":token", l.Game.InviteToken, 1)
+		if strings.HasPrefix(u, "/api/") {
+			// The API, with the viewer's access token (if any), its
+			// requests a few seconds apart: within the token's pace.
+			s.clock.Advance(5 * time.Second)
+			_, out["API "+name] = c.api("GET", u, nil, nil)
+			continue
+		}
 		_, body := c.get(u) // a 5xx fails the test
 		out["GET "+name] = body
 		_, body = c.htmx("GET", u, nil)
@@ -111,7 +125,7 @@ func checkNoLeak(t *testing.T, s *site, c *client, id uint, pages map[string]str
 	for name, body := range pages {
 		// A finished game's record (its page, Download my data) shows its
 		// deal: the game is over.
-		if l.Game.Status == models.StatusActive && (strings.Contains(body, l.Game.Setup) || strings.Contains(body, `"workers"`) || strings.Contains(body, `"jungle"`)) {
+		if l.Game.Status == models.StatusActive && (strings.Contains(body, l.Game.Setup) || strings.Contains(body, `"workers":[`) || strings.Contains(body, `"jungle":[`)) {
 			t.Fatalf("%s as %s shows the setup (game %s)", name, c.name, l.Game.Status)
 		}
 		if !strings.Contains(name, fmt.Sprintf("/games/%d", id)) {
@@ -123,8 +137,20 @@ func checkNoLeak(t *testing.T, s *site, c *client, id uint, pages map[string]str
 		}
 		sort.Strings(shown)
 		want := own
-		if _, rest, _ := strings.Cut(name, fmt.Sprintf("/games/%d", id)); rest != "" && rest[0] != '?' {
+		_, rest, _ := strings.Cut(name, fmt.Sprintf("/games/%d", id))
+		if rest != "" && rest[0] != '?' {
 			want = nil // the log, a turn, the chat, the record show no hand at all
+		}
+		if strings.HasPrefix(name, "API ") {
+			// The game's JSON holds the caller's hand alone; its other
+			// answers none.
+			var g struct{ Hand []string }
+			_ = json.Unmarshal([]byte(body), &g)
+			shown = append([]string(nil), g.Hand...)
+			sort.Strings(shown)
+			if rest != "" {
+				want = nil
+			}
 		}
 		if l.Game.Status == models.StatusActive && strings.Join(shown, " ") != strings.Join(want, " ") {
 			t.Fatalf("%s as %s shows hand tiles %v; want %v", name, c.name, shown, want)
@@ -142,6 +168,10 @@ func TestNoPageLeaksHiddenInformation(t *testing.T) {
 	if _, err := s.store.SetAdmin("eve", true); err != nil {
 		t.Fatal(err)
 	}
+	// The API's answers too, for each seat and for a watcher.
+	ana.withToken()
+	bob.withToken()
+	eve.withToken(models.ScopeRead)
 	anon := s.client("anon")
 	r := engine.NewRand(3)
 	for step := 0; step < 200; step++ {
@@ -190,7 +220,7 @@ func TestPagesDoNotDependOnHiddenInformation(t *testing.T) {
 	var views [2]map[string]string
 	for v := 0; v < 2; v++ {
 		s := newSite(t, models.WithDealer(deal(v == 1)))
-		ana, bob := s.signup("ana"), s.signup("bob")
+		ana, bob := s.signup("ana").withToken(), s.signup("bob")
 		id := ana.createGame("open", "none", "none")
 		bob.get("/")
 		bob.post(fmt.Sprintf("/games/%d/join", id), nil)
@@ -214,6 +244,7 @@ func TestPagesDoNotDependOnHiddenInformation(t *testing.T) {
 		a, b = tokenRE.ReplaceAllString(a, "T"), tokenRE.ReplaceAllString(b, "T")
 		a, b = liveRE.ReplaceAllString(a, "/events?since=V"), liveRE.ReplaceAllString(b, "/events?since=V")
 		a, b = pushKeyRE.ReplaceAllString(a, "K"), pushKeyRE.ReplaceAllString(b, "K")
+		a, b = siteRE.ReplaceAllString(a, "S"), siteRE.ReplaceAllString(b, "S")
 		if a != b {
 			t.Fatalf("%s differs with bob's hidden tiles:\n%s\n----\n%s", k, a, b)
 		}

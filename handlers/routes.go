@@ -83,6 +83,8 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/settings/password", s.changePassword, s.requireUser, s.requireAccount)
 	e.POST("/settings/sign-out-everywhere", s.signOutEverywhere, s.requireUser)
 	e.POST("/settings/sessions/end", s.endSession, s.requireUser)
+	e.POST("/settings/tokens", s.makeToken, s.requireUser, s.requireAccount)
+	e.POST("/settings/tokens/revoke", s.revokeToken, s.requireUser, s.requireAccount)
 	e.POST("/settings/privacy", s.savePrivacy, s.requireUser)
 	e.POST("/settings/unblock", s.unblock, s.requireUser)
 
@@ -131,4 +133,5 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/games/:id/handover", s.handOver, s.requireUser)
 	e.GET("/games/:id/record.json", s.exportRecord, s.watchable)
 	s.adminRoutes(e)
+	s.apiRoutes(e)
 }

@@ -18,6 +18,15 @@ func (s *Server) settings(c echo.Context) error {
 }
 
 func (s *Server) renderSettings(c echo.Context, code int, u *models.User, problem string) error {
+	vm, err := s.settingsVM(c, u, problem)
+	if err != nil {
+		return err
+	}
+	return render(c, code, views.SettingsPage(vm))
+}
+
+// settingsVM is the settings page of u, with problem (or "") said on top.
+func (s *Server) settingsVM(c echo.Context, u *models.User, problem string) (views.SettingsVM, error) {
 	now := s.store.Clock()
 	vm := views.SettingsVM{Page: s.page(c, tr(c, "Settings")), Email: u.Email, Verified: u.EmailVerified, Channels: models.ChannelNames,
 		DigestHour: u.DigestHour, QuietFrom: u.QuietFrom, QuietTo: u.QuietTo, TimeZone: u.TimeZone, Now: lang(c).Date(now, false, true),
@@ -26,20 +35,21 @@ func (s *Server) renderSettings(c echo.Context, code int, u *models.User, proble
 		vm.VacationUntil = lang(c).Date(*u.VacationUntil, true, true)
 	}
 	if err := s.newsVM(c, u, &vm); err != nil {
-		return err
+		return vm, err
+	}
+	if err := s.tokensVM(c, u, &vm); err != nil {
+		return vm, err
 	}
 	logins, err := s.store.Logins(u)
 	if err != nil {
-		return err
+		return vm, err
 	}
 	mine := s.sessions.Token(c.Request().Context())
 	for _, l := range logins {
 		vm.Logins = append(vm.Logins, views.LoginLine{ID: models.LoginID(l.Token), Device: l.Device, LastSeen: lang(c).Date(l.LastSeen, true, true), Current: l.Token == mine})
 	}
-	if vm.Blocked, err = s.store.Blocked(u.ID); err != nil {
-		return err
-	}
-	return render(c, code, views.SettingsPage(vm))
+	vm.Blocked, err = s.store.Blocked(u.ID)
+	return vm, err
 }
 
 // unblock lets the player named in the form invite the viewer again.

@@ -50,10 +50,14 @@ func forgetDevices(tx *gorm.DB, id uint) error {
 }
 
 // SignOutEverywhere ends every session and mail sign-in link of user id
-// (the token version moves on), and push to their devices.
+// (the token version moves on), push to their devices, and their access
+// tokens (Token).
 func (s *Store) SignOutEverywhere(id uint) error {
 	return s.transaction(func(tx *gorm.DB) error {
 		if err := tx.Model(&User{}).Where("id = ?", id).Update("token_version", gorm.Expr("token_version + 1")).Error; err != nil {
+			return err
+		}
+		if err := revokeTokens(tx, id); err != nil {
 			return err
 		}
 		return forgetDevices(tx, id)

@@ -185,7 +185,7 @@ func Open(path string, opts ...Option) (*Store, error) {
 }
 
 // tables are the models stored, one table each.
-var tables = []any{&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}, &Invitation{}, &Login{}, &Audit{}, &Block{}, &ChatMessage{}, &ChatReport{}, &PushSub{}, &Limit{}, &NameHold{}, &Note{}, &Follow{}, &BotRating{}, &Review{}, &ReviewedTurn{}, &Tournament{}, &Entrant{}, &TourBye{}}
+var tables = []any{&User{}, &Game{}, &Seat{}, &LogEntry{}, &Notification{}, &Session{}, &Mail{}, &Setting{}, &Invitation{}, &Login{}, &Audit{}, &Block{}, &ChatMessage{}, &ChatReport{}, &PushSub{}, &Limit{}, &NameHold{}, &Note{}, &Follow{}, &BotRating{}, &Review{}, &ReviewedTurn{}, &Tournament{}, &Entrant{}, &TourBye{}, &Token{}}
 
 // openDB opens a pool of conns connections. GORM's own times (CreatedAt,
 // UpdatedAt) are the store's clock's, in UTC: SQLite compares the stored

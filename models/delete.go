@@ -14,8 +14,8 @@ const DeletedName = "deleted player"
 // not started yet are cancelled, and the seats they took or were invited
 // to in others' tables are open again; their finished games keep their
 // seats under DeletedName; their notifications, mail, invitations,
-// chat messages (and reports), sessions and logins go, and with the
-// account every link of theirs stops working. Their name is held for
+// chat messages (and reports), sessions, logins and access tokens go, and
+// with the account every link of theirs stops working. Their name is held for
 // NameHoldTime (holdName): it still appears in old records.
 // It returns the running games whose seat it gave to the bot, for their
 // bots to play on.
@@ -63,7 +63,7 @@ func (s *Store) DeleteAccount(id uint, password string) ([]uint, error) {
 		if err := tx.Where("user_id = ? AND tournament_id IN (?)", id, tx.Model(&Tournament{}).Select("id").Where("state IN ?", []TourState{TourSignup, TourCancelled})).Delete(&Entrant{}).Error; err != nil {
 			return err
 		}
-		for _, t := range []any{&Notification{}, &Mail{}, &ChatMessage{}, &PushSub{}, &Note{}, &Review{}} {
+		for _, t := range []any{&Notification{}, &Mail{}, &ChatMessage{}, &PushSub{}, &Note{}, &Review{}, &Token{}} {
 			if err := tx.Where("user_id = ?", id).Delete(t).Error; err != nil {
 				return err
 			}

@@ -23,7 +23,11 @@ var steps = []func(tx *gorm.DB) error{
 	botRatings,    // 8
 	reviews,       // 9
 	tournaments,   // 10
+	accessTokens,  // 11
 }
+
+// accessTokens adds the personal access tokens (Token).
+func accessTokens(tx *gorm.DB) error { return tx.AutoMigrate(&Token{}) }
 
 // tournaments adds the tournaments the site runs (Tournament), their
 // players (Entrant) and byes (TourBye), and the link of a game to its

@@ -130,7 +130,11 @@ type SettingsVM struct {
 	Blocked       []string // the players who may not invite the viewer
 	Logins        []LoginLine
 	HideLastSeen  bool
-	Error         string
+	Tokens        []TokenLine // the viewer's access tokens, newest first
+	// NewToken is the text of the token just made, shown this once, and
+	// NewTokenName its name ("" when none was made).
+	NewToken, NewTokenName string
+	Error                  string
 }
 
 // NewsRow is one kind of news in Settings: which channels bring it.
@@ -162,6 +166,15 @@ type LoginLine struct {
 	Device   string
 	LastSeen string
 	Current  bool // this browser's
+}
+
+// TokenLine is one of the viewer's access tokens: ID names it to revoke
+// it; Scopes are models.Scopes' names; Used is "" for never.
+type TokenLine struct {
+	ID         uint
+	Name       string
+	Scopes     []string
+	Made, Used string
 }
 
 // SinceVM is what happened in a game since the viewer's own last move.

@@ -22,7 +22,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the catalogs: add missing keys (empty), drop unused ones")
 
 // The packages whose text reaches players.
-var sourceDirs = []string{"../../views", "../../handlers", "../../models", "../../engine", "../../handlers/mail"}
+var sourceDirs = []string{"../../views", "../../handlers", "../../handlers/api", "../../models", "../../engine", "../../handlers/mail"}
 
 // Calls that take a message: function name -> index of the catalog key.
 // Views and handlers call t(ctx, msg, ...) and tn(ctx, one, other, n, ...);
