@@ -123,7 +123,7 @@ type player struct {
 func (p *player) round(ctx context.Context, id uint) (done bool, err error) {
 	if id != 0 {
 		g, err := p.play(ctx, id)
-		return err == nil && g.Over && len(g.Choices) == 0, err
+		return err == nil && (g.Status != "open" && g.Status != "active" || g.Over && len(g.Choices) == 0), err
 	}
 	games, err := call[[]api.Summary](ctx, p.api, http.MethodGet, "/games", nil)
 	if err != nil {
@@ -148,6 +148,8 @@ func (p *player) play(ctx context.Context, id uint) (api.Game, error) {
 		switch {
 		case g.You == nil:
 			return g, fmt.Errorf("game %d: the account has no seat in it", id)
+		case g.Status != "active":
+			return g, nil // not started, or finished or ended: nothing to play
 		case len(g.Choices) > 0:
 			g, err = p.choose(ctx, g)
 		case !g.Over && g.Current != nil && *g.Current == *g.You:
