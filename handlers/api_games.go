@@ -23,11 +23,16 @@ func (s *Server) apiAccount(c echo.Context) error {
 // apiGames lists the caller's games not over (those waiting on them
 // first), ?from=N on.
 func (s *Server) apiGames(c echo.Context) error {
-	u := currentUser(c)
-	games, _, err := s.store.MyGames(u.ID, from(c), apiPageSize)
+	games, _, err := s.store.MyGames(currentUser(c).ID, from(c), apiPageSize)
+	return s.apiList(c, games, err)
+}
+
+// apiList answers a list of games as the caller sees them in a list.
+func (s *Server) apiList(c echo.Context, games []models.GameSummary, err error) error {
 	if err != nil {
 		return err
 	}
+	u := currentUser(c)
 	out := make([]api.Summary, 0, len(games))
 	for _, g := range games {
 		sum := api.Summary{ID: g.Game.ID, Status: g.Game.Status, Version: g.Game.Version, Players: apiPlayers(g.Game, g.Seats),

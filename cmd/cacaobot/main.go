@@ -1,5 +1,5 @@
 // Command cacaobot plays a Cacao site's games through its API
-// (/api/v1, issue 41) with one of the engine's bots: an example client.
+// (/api/v1) with one of the engine's bots: an example client.
 //
 //	CACAO_TOKEN=… go run ./cmd/cacaobot -site https://cacao.example.org -bot greedy
 //

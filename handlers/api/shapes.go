@@ -193,3 +193,15 @@ type Choice struct {
 type Say struct {
 	Text string `json:"text"`
 }
+
+// Table is the body that opens a table: the seats beside the caller's
+// ("open", a bot level "easy", "medium" or "hard", or "@name" to keep a
+// seat for that player), the hours each seat has for a turn (0, 24, 72
+// or 168; 0: no limit), whether it is left out of the lobby, and the bot
+// that stands in for a player out of time ("": medium).
+type Table struct {
+	Seats     []string `json:"seats"`
+	TurnHours int      `json:"turnHours"`
+	Private   bool     `json:"private"`
+	StandIn   string   `json:"standIn"`
+}
