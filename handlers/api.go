@@ -40,6 +40,7 @@ func (s *Server) apiRoutes(e *echo.Echo) {
 	g.GET("/openapi.json", s.openAPI)
 	read, play, chat := s.apiAuth(models.ScopeRead), s.apiAuth(models.ScopePlay), s.apiAuth(models.ScopeChat)
 	g.GET("/account", s.apiAccount, read)
+	g.GET("/stream", s.apiStream, read)
 	g.GET("/games", s.apiGames, read)
 	g.POST("/games", s.apiCreate, play)
 	g.GET("/tables", s.apiTables, read)

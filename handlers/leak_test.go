@@ -42,6 +42,7 @@ var leakSkipped = map[string]string{
 	"/m/unsubscribe":       "a signed link from a mail (the mail tests)",
 	"/reset/new":           "a signed link from a mail (the reset tests)",
 	"/api/v1/openapi.json": "the API's description, a file of the site's (TestOpenAPIMatchesRoutes)",
+	"/api/v1/stream":       "a stream that names games, versions and chat messages only (TestAPIStream)",
 }
 
 // pagesFor lists every page and fragment a viewer can ask for in game id:

@@ -205,3 +205,22 @@ type Table struct {
 	Private   bool     `json:"private"`
 	StandIn   string   `json:"standIn"`
 }
+
+// Event is a line of the stream (/api/v1/stream): "turn" (a game waits
+// for the caller's turn), "choice" (for a choice of theirs), "invitation"
+// (a table keeps a seat for them), "move" (a game they watch moved on, to
+// Version), "chat" (a message in one of their games' chats); a stream
+// that has nothing to say sends an empty line now and then.
+type Event struct {
+	Type    string `json:"type"`
+	Game    uint   `json:"game"`
+	Version int    `json:"version,omitempty"`
+	Message *Chat  `json:"message,omitempty"`
+}
+
+// Chat is a chat message.
+type Chat struct {
+	ID   uint   `json:"id"`
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
