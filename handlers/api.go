@@ -70,6 +70,9 @@ func (s *Server) apiAuth(scope string) echo.MiddlewareFunc {
 				c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="cacao"`)
 				return refusal(http.StatusUnauthorized, "send a personal access token: Authorization: Bearer …")
 			}
+			// A wrong token costs one indexed read, as a page not found
+			// does: it takes no limit, which would refuse the right tokens
+			// of the same address too.
 			u, tok, err := s.store.TokenUser(strings.TrimSpace(text))
 			if errors.Is(err, models.ErrNotFound) {
 				c.Response().Header().Set(echo.HeaderWWWAuthenticate, `Bearer realm="cacao", error="invalid_token"`)

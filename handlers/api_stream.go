@@ -50,6 +50,11 @@ func (s *Server) apiStream(c echo.Context) error {
 	}
 	chats := s.live.Follow(st.chatTopics())
 	defer func() { chats.Stop() }()
+	more, err := st.chat(nil) // a message between the scan and following its chat
+	if err != nil {
+		return err
+	}
+	lines = append(lines, more...)
 
 	w := c.Response()
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
@@ -72,9 +77,13 @@ func (s *Server) apiStream(c echo.Context) error {
 	_, heartbeat := s.live.Timing()
 	tick := time.NewTicker(heartbeat)
 	defer tick.Stop()
+	tok := c.Get(tokenKey).(*models.Token)
 	for {
 		select {
 		case <-follow.Wake:
+			if !s.tokenLive(tok) {
+				return nil
+			}
 			moved := follow.Take()
 			var out []api.Event
 			for _, id := range watched {
@@ -93,16 +102,29 @@ func (s *Server) apiStream(c echo.Context) error {
 					next := s.live.Follow(after)
 					chats.Stop()
 					chats = next
+					// What the old one held, or a new game's chat had
+					// before it was followed.
+					more, err := st.chat(nil)
+					if err != nil {
+						s.log.Warn("the API's stream", "err", err)
+					}
+					out = append(out, more...)
 				}
 			}
 			write(out)
 		case <-chats.Wake:
+			if !s.tokenLive(tok) {
+				return nil
+			}
 			out, err := st.chat(chats.Take())
 			if err != nil {
 				s.log.Warn("the API's stream", "err", err)
 			}
 			write(out)
 		case <-tick.C:
+			if !s.tokenLive(tok) {
+				return nil
+			}
 			_, _ = w.Write([]byte("\n"))
 			w.Flush()
 		case <-c.Request().Context().Done():
@@ -209,13 +231,20 @@ func (st *apiStreamState) chatTopics() []string {
 	return out
 }
 
-// chat returns the messages of others new in the chats that moved (but
-// hidden ones, and none of a chat the caller muted).
+// chat returns the messages of others new in the chats that moved (nil:
+// every chat), but hidden ones, and none of a chat the caller muted.
 func (st *apiStreamState) chat(moved map[string]int) ([]api.Event, error) {
 	var out []api.Event
 	for id, seen := range st.chats {
-		if _, ok := moved[live.Chat(id)]; !ok {
-			continue
+		if moved != nil {
+			if _, ok := moved[live.Chat(id)]; !ok {
+				continue
+			}
+		} else if last, err := st.s.store.LastChat(id); err != nil || last <= seen {
+			if err != nil {
+				return out, err
+			}
+			continue // nothing new: not read
 		}
 		l, err := st.s.store.LoadGame(id)
 		if err != nil {
@@ -237,4 +266,11 @@ func (st *apiStreamState) chat(moved map[string]int) ([]api.Event, error) {
 		}
 	}
 	return out, nil
+}
+
+// tokenLive reports whether a stream's token still stands for an account
+// that is not banned: revoking it, or a ban, ends the stream.
+func (s *Server) tokenLive(tok *models.Token) bool {
+	u, err := s.store.TokenHolder(tok.ID)
+	return err == nil && u.BannedAt == nil
 }

@@ -39,6 +39,7 @@ func (c *client) apiStream(path string) (<-chan apiEvent, int) {
 		return ch, res.StatusCode
 	}
 	go func() {
+		defer close(ch)
 		defer res.Body.Close()
 		sc := bufio.NewScanner(res.Body)
 		for sc.Scan() {
@@ -57,7 +58,10 @@ func await(t *testing.T, ch <-chan apiEvent, kind string, game uint) apiEvent {
 	deadline := time.After(5 * time.Second)
 	for {
 		select {
-		case e := <-ch:
+		case e, ok := <-ch:
+			if !ok {
+				t.Fatalf("the stream ended before a %q event of game %d", kind, game)
+			}
 			if e.Type == kind && e.Game == game {
 				return e
 			}
@@ -111,6 +115,14 @@ func TestAPIStream(t *testing.T) {
 	if _, code := eve.apiStream(fmt.Sprintf("/api/v1/stream?watch=%d", p.ID)); code != http.StatusNotFound {
 		t.Errorf("watching another's private game: %d", code)
 	}
+	// Revoking the token ends its stream: the next message is not sent.
+	cydEvents, _ := cyd.apiStream("/api/v1/stream")
+	if err := s.store.SignOutEverywhere(userID(t, s, "cyd")); err != nil {
+		t.Fatal(err)
+	}
+	cyd2 := s.signup("cye").withToken()
+	cyd2.api("POST", "/api/v1/games", map[string]any{"seats": []string{"@cyd"}}, nil) // news for cyd's stream
+	ends(t, cydEvents, "invitation")
 	// The account's places: ana holds one; the rest, then a refusal.
 	for i := 1; i < handlers.MaxStreamsPerUser; i++ {
 		if _, code := ana.apiStream("/api/v1/stream"); code != http.StatusOK {
@@ -119,5 +131,25 @@ func TestAPIStream(t *testing.T) {
 	}
 	if _, code := ana.apiStream("/api/v1/stream"); code != http.StatusTooManyRequests {
 		t.Fatalf("a stream past the account's %d: %d", handlers.MaxStreamsPerUser, code)
+	}
+}
+
+// ends waits a few seconds for the stream ch to end, and fails on an
+// event of kind meanwhile.
+func ends(t *testing.T, ch <-chan apiEvent, kind string) {
+	t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case e, ok := <-ch:
+			if !ok {
+				return
+			}
+			if e.Type == kind {
+				t.Fatalf("a revoked token's stream went on: %+v", e)
+			}
+		case <-deadline:
+			t.Fatal("a revoked token's stream is still open")
+		}
 	}
 }

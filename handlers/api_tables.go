@@ -51,7 +51,7 @@ func (s *Server) apiCreate(c echo.Context) error {
 // apiJoin takes an open seat of a table, or the one it keeps for the
 // caller (accepting the invitation).
 func (s *Server) apiJoin(c echo.Context) error {
-	id, err := gameID(c)
+	id, err := s.apiSeen(c)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func (s *Server) apiSeated(c echo.Context, id uint, code int) error {
 
 // apiDecline gives up the seat a table keeps for the caller (204).
 func (s *Server) apiDecline(c echo.Context) error {
-	id, err := gameID(c)
+	id, err := s.apiSeen(c)
 	if err != nil {
 		return err
 	}
@@ -82,4 +82,21 @@ func (s *Server) apiDecline(c echo.Context) error {
 	}
 	c.Response().Header().Set("Content-Location", fmt.Sprintf("/api/v1/games/%d", id))
 	return c.NoContent(http.StatusNoContent)
+}
+
+// apiSeen is the game asked for, one the caller may see: a private table
+// that keeps no seat for them is not found, as it is not to its page.
+func (s *Server) apiSeen(c echo.Context) (uint, error) {
+	id, err := gameID(c)
+	if err != nil {
+		return 0, err
+	}
+	ok, err := s.store.CanWatch(id, currentUser(c))
+	if err != nil {
+		return 0, err
+	}
+	if !ok {
+		return 0, models.ErrNotFound
+	}
+	return id, nil
 }

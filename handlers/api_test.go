@@ -357,3 +357,23 @@ func TestAPITables(t *testing.T) {
 		t.Fatal("bob joined a started game twice")
 	}
 }
+
+// What is refused before the API's handlers is JSON too: a body past the
+// site's limit. A private table is not found to one it keeps no seat
+// for, whatever they ask.
+func TestAPIEdges(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana").withToken()
+	code, body := ana.api("POST", "/api/v1/games", map[string]any{"seats": []string{strings.Repeat("x", 70_000)}}, nil)
+	if code != http.StatusRequestEntityTooLarge || apiError(body) == "" {
+		t.Errorf("a body past 64 KB: %d %.200s", code, body)
+	}
+	cyd := s.signup("cyd").withToken()
+	var g apiGame
+	cyd.api("POST", "/api/v1/games", map[string]any{"seats": []string{"open"}, "private": true}, &g)
+	for _, path := range []string{"join", "decline"} {
+		if code, body := ana.api("POST", fmt.Sprintf("/api/v1/games/%d/%s", g.ID, path), nil, nil); code != http.StatusNotFound {
+			t.Errorf("%s on another's private table: %d %s", path, code, body)
+		}
+	}
+}

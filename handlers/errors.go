@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"cacao/engine"
+	"cacao/handlers/api"
 	"cacao/models"
 	"cacao/views"
 	"cacao/views/i18n"
@@ -133,6 +134,12 @@ func (s *Server) errorHandler(err error, c echo.Context) {
 	}
 	if code >= 500 {
 		s.log.Error("request failed", "err", err, "path", c.Request().URL.Path, "id", c.Response().Header().Get(echo.HeaderXRequestID))
+	}
+	if isAPI(c.Request().URL.Path) {
+		// What is refused before the API's own handling (the body's size,
+		// a fault): JSON too.
+		_ = c.JSON(code, api.Error{Error: msg})
+		return
 	}
 	if isHTMX(c) {
 		c.Response().Header().Set("HX-Retarget", "#main")

@@ -15,8 +15,8 @@ var ErrWrongPassword = invalid("that is not your current password")
 
 // ChangePassword sets user id's password to next if current is theirs.
 // Every session and mail sign-in link of theirs stops working (the token
-// version moves on), and push to their devices; the user as changed is returned, for the caller to
-// keep its own session.
+// version moves on), push to their devices and their access tokens; the
+// user as changed is returned, for the caller to keep its own session.
 func (s *Store) ChangePassword(id uint, current, next string) (*User, error) {
 	u, err := s.UserByID(id)
 	if err != nil {
@@ -33,6 +33,9 @@ func (s *Store) ChangePassword(id uint, current, next string) (*User, error) {
 		err := tx.Model(&User{}).Where("id = ?", id).Updates(map[string]any{
 			"password_hash": hash, "token_version": gorm.Expr("token_version + 1")}).Error
 		if err != nil {
+			return err
+		}
+		if err := revokeTokens(tx, id); err != nil {
 			return err
 		}
 		return forgetDevices(tx, id)
@@ -115,7 +118,7 @@ func (s *Store) RequestReset(name string) error {
 // ResetPassword sets user id's password to next with a reset link made at
 // token version version: once, since setting it moves the version on,
 // which also signs out every session and mail link of theirs (and stops
-// push to their devices).
+// push to their devices and their access tokens).
 func (s *Store) ResetPassword(id uint, version int, next string) error {
 	hash, err := s.hashPassword(next)
 	if err != nil {
@@ -129,6 +132,9 @@ func (s *Store) ResetPassword(id uint, version int, next string) error {
 		}
 		if res.RowsAffected != 1 {
 			return ErrResetUsed
+		}
+		if err := revokeTokens(tx, id); err != nil {
+			return err
 		}
 		return forgetDevices(tx, id)
 	})

@@ -189,3 +189,14 @@ func (s *Store) RevokeTokens(userID uint) error { return revokeTokens(s.w, userI
 func revokeTokens(tx *gorm.DB, userID uint) error {
 	return tx.Where("user_id = ?", userID).Delete(&Token{}).Error
 }
+
+// TokenHolder is the account of the live token id; ErrNotFound once the
+// token is revoked (or its account deleted). A stream opened with a token
+// asks again as it goes on, so that revoking the token ends it.
+func (s *Store) TokenHolder(id uint) (*User, error) {
+	var t Token
+	if err := s.db.Select("user_id").Take(&t, id).Error; err != nil {
+		return nil, notFound(err)
+	}
+	return s.UserByID(t.UserID)
+}

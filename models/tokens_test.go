@@ -161,9 +161,9 @@ func TestTokenLimit(t *testing.T) {
 	mustToken(t, s, ana, "in its place", models.ScopeRead)
 }
 
-// TestTokensEnd: signing out everywhere and deleting the account revoke
-// the account's tokens (and no one else's); a ban keeps them, for the
-// caller to refuse the banned account.
+// TestTokensEnd: signing out everywhere, a new password and deleting the
+// account revoke the account's tokens (and no one else's); a ban keeps
+// them, for the caller to refuse the banned account.
 func TestTokensEnd(t *testing.T) {
 	s := models.MustOpen(t)
 	ana, bob, cyd := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "cyd")
@@ -184,6 +184,14 @@ func TestTokensEnd(t *testing.T) {
 	models.DB(s).Model(&models.Token{}).Where("user_id IN ?", []uint{ana.ID, bob.ID}).Count(&left)
 	if left != 0 {
 		t.Fatalf("%d tokens of ana and bob are left", left)
+	}
+	dan := models.MustUser(t, s, "dan")
+	dans := mustToken(t, s, dan, "d", models.ScopeRead)
+	if _, err := s.ChangePassword(dan.ID, "password-dan", "another-password"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.TokenUser(dans); !errors.Is(err, models.ErrNotFound) {
+		t.Fatalf("a token after a new password: %v", err)
 	}
 	if u, _, err := s.TokenUser(cyds); err != nil || u.ID != cyd.ID {
 		t.Fatalf("cyd's token after the others': %v", err)

@@ -430,6 +430,8 @@ func TestA11y(t *testing.T) {
 			a.must(a.navigate(s.base + "/rules"))
 			au.check(a, fmt.Sprintf("rules page (status %d)", rules))
 		}
+		a.must(a.navigate(s.base + "/api"))
+		au.check(a, "the API's page")
 		game := a.createGame(s.base, "open")
 		a.must(a.waitFor(`!!document.querySelector('#game-main code')`, 10*time.Second, "the invite link"))
 		au.check(a, "game waiting for players (its creator, invite link)")
