@@ -51,6 +51,7 @@ func (s *Server) apiRoutes(e *echo.Echo) {
 	g.GET("/games/:id/moves", s.apiMoves, read)
 	g.POST("/games/:id/turn", s.apiTurn, play)
 	g.POST("/games/:id/choice", s.apiChoice, play)
+	g.GET("/games/:id/chat", s.apiChat, read)
 	g.POST("/games/:id/chat", s.apiSay, chat)
 }
 

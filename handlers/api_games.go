@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -190,6 +191,40 @@ func (s *Server) apiCommit(c echo.Context, l *models.Loaded, commit func() (*mod
 		return err
 	}
 	return c.JSON(http.StatusOK, apiGameOf(fresh, fresh.SeatOf(currentUser(c).ID)))
+}
+
+// apiChat reads the game's chat as its page shows it: at most the newest
+// models.ChatShown messages before ?before= (0: the newest), oldest first;
+// none of a chat the caller muted. Reading it marks it read, as the page.
+func (s *Server) apiChat(c echo.Context) error {
+	l, _, err := s.apiLoad(c)
+	if err != nil {
+		return err
+	}
+	u := currentUser(c)
+	out := []api.Chat{}
+	i := models.UserSeat(l.Seats, u.ID)
+	if i >= 0 && l.Seats[i].ChatMuted || l.Game.LastChat == 0 {
+		return c.JSON(http.StatusOK, out)
+	}
+	before, _ := strconv.ParseUint(c.QueryParam("before"), 10, 32)
+	msgs, _, err := s.store.Chat(l.Game.ID, uint(before))
+	if err != nil {
+		return err
+	}
+	for _, m := range msgs {
+		line := api.Chat{ID: m.ID, Name: m.Name, Text: m.Text, At: m.CreatedAt, Hidden: m.Hidden}
+		if m.Hidden {
+			line.Text = ""
+		}
+		out = append(out, line)
+	}
+	if before == 0 && i >= 0 && l.Seats[i].ChatUnread > 0 {
+		if err := s.store.ReadChat(u.ID, l.Game.ID); err != nil {
+			return err
+		}
+	}
+	return c.JSON(http.StatusOK, out)
 }
 
 // apiSay posts a message to the game's chat, as the chat's form does.

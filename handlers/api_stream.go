@@ -260,7 +260,7 @@ func (st *apiStreamState) chat(moved map[string]int) ([]api.Event, error) {
 		}
 		for _, m := range msgs {
 			if m.ID > seen && !m.Hidden && m.UserID != st.user.ID {
-				out = append(out, api.Event{Type: "chat", Game: id, Message: &api.Chat{ID: m.ID, Name: m.Name, Text: m.Text}})
+				out = append(out, api.Event{Type: "chat", Game: id, Message: &api.Chat{ID: m.ID, Name: m.Name, Text: m.Text, At: m.CreatedAt}})
 			}
 			st.chats[id] = max(st.chats[id], m.ID)
 		}

@@ -104,6 +104,14 @@ func TestAPIStream(t *testing.T) {
 		t.Errorf("the chat event: %+v", e)
 	}
 
+	// The chat reads as the page shows it, to the players and a watcher.
+	for _, c := range []*client{first, eve} {
+		var msgs []struct{ Name, Text string }
+		if code, body := c.api("GET", fmt.Sprintf("/api/v1/games/%d/chat", id), nil, &msgs); code != http.StatusOK || len(msgs) != 1 || msgs[0].Text != "well played" {
+			t.Errorf("the chat as %s reads it: %d %s", c.name, code, body)
+		}
+	}
+
 	var g apiGame
 	eve.api("POST", "/api/v1/games", map[string]any{"seats": []string{"@ana"}}, &g)
 	await(t, anaEvents, "invitation", g.ID)

@@ -218,9 +218,11 @@ type Event struct {
 	Message *Chat  `json:"message,omitempty"`
 }
 
-// Chat is a chat message.
+// Chat is a chat message; a message the admins hid has no text.
 type Chat struct {
-	ID   uint   `json:"id"`
-	Name string `json:"name"`
-	Text string `json:"text"`
+	ID     uint      `json:"id"`
+	Name   string    `json:"name"`
+	Text   string    `json:"text"`
+	At     time.Time `json:"at"`
+	Hidden bool      `json:"hidden,omitempty"`
 }
