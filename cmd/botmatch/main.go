@@ -56,6 +56,13 @@
 //   - Against greedy at 1 s a move (-a hard -b greedy -budget 1s -games
 //     400 -workers 1): first alone in 393 of 400 (98.2 %), margin +12.8
 //     (+12.2 to +13.3); 0.80 s a move.
+//   - Three players, against two hard-v1 at 200 ms a move (-players 3
+//     -games 120): first alone in 64 of 120 (53.3 %), 4 shared, the
+//     hard-v1 seats first in 27 and 31; margin over the best of them +0.2
+//     (−0.7 to +1.2). Four players, against three (-players 4 -games
+//     120): 63 of 120 (52.5 %), 5 shared, the others 21, 20 and 19;
+//     margin −0.2 (−1.0 to +0.6). The target is 45 %; the 95 % interval
+//     of a share of 120 games is about ±9 points.
 //
 // Earlier figures, at commit bd0a0ed unless said, two players unless
 // said: small samples, measured on the 2-core machine shared with three
