@@ -38,6 +38,7 @@ var a11ySkipped = map[string]string{
 	"/api/v1/invitations":     "the API: JSON",
 	"/api/v1/games/:id":       "the API: JSON",
 	"/api/v1/games/:id/moves": "the API: JSON",
+	"/api/v1/games/:id/chat":  "the API: JSON",
 }
 
 // a11yOpened is the paths of the pages TestA11y checked.
