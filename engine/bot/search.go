@@ -28,7 +28,8 @@ import (
 // not laid yet) it solves the rest of the game exactly (exact.go) when that
 // fits in the budget. Version 1 is the search as it was before (hard-v1).
 type Search struct {
-	// Budget is the thinking time per move (0: DefaultBudget).
+	// Budget is the thinking time per move (0: DefaultBudget): in a
+	// two-player game, per move on average over the seat's game (share).
 	Budget time.Duration
 	// Iterations, when positive, replaces the budget with a fixed number
 	// of iterations: with a seeded Rand the move is then the same on
@@ -100,6 +101,9 @@ func (sr Search) Think(s *engine.State, r *engine.Rand) (Choice, error) {
 		if budget <= 0 {
 			budget = DefaultBudget
 		}
+		if t.guided {
+			budget = sr.share(s, budget)
+		}
 		// A fiftieth is kept for what follows the last iteration (the
 		// acts of the move chosen, the tree let go), so that the whole
 		// move stays within the budget.
@@ -140,6 +144,28 @@ func (sr Search) Think(s *engine.State, r *engine.Rand) (Choice, error) {
 	m := t.moves[best]
 	m.Acts = ownActs(s, seat, m)
 	return Choice{Move: m, Value: b.reward / float64(b.visits), Won: b.won / float64(b.visits), Visits: int(b.visits), Iterations: n}, nil
+}
+
+// solvedMoves is how many of a two-player game's last moves the exact
+// search solves in a small part of their budget (measured at 200 ms and
+// more: the last two; the one before them, with six plies left, takes the
+// whole budget). A seat's last three moves are the ones with nothing
+// hidden: its hand of three once every pile is empty.
+const solvedMoves = 2
+
+// share is the thinking time of a move of s for a Budget of budget a
+// move: budget itself, except in a two-player game before nothing is
+// hidden, whose moves share what the solved ones leave unused. A seat of n
+// moves then thinks (n − ½)·budget in all before its last two moves; in
+// the games cmd/botmatch measures those take under half a budget together,
+// so that the seat's game stays within n·budget.
+func (Search) share(s *engine.State, budget time.Duration) time.Duration {
+	n := s.TotalTurns() / s.Players()
+	early := n - 3 // the seat's moves before nothing is hidden
+	if s.Players() != 2 || known(s) || early <= 0 {
+		return budget
+	}
+	return budget * time.Duration(2*(early+solvedMoves)-1) / time.Duration(2*early)
 }
 
 // closed reports whether c (nil: never) is closed.

@@ -151,3 +151,29 @@ func TestLevelsInOrder(t *testing.T) {
 		t.Errorf("hard (1500 iterations a move) won %d of %d games against medium; want three in four", w, games)
 	}
 }
+
+// A two-player seat's moves before its solved endgame share the time the
+// solved ones leave: a seat of n moves gets (n − 1½) budgets for its first
+// n − 3 (its last three have nothing hidden), and a full budget wherever nothing will be solved (three and four
+// players, or a position with nothing hidden).
+func TestShare(t *testing.T) {
+	const b = 200 * time.Millisecond
+	s := midGame(t, 2, 3, 0)
+	n := s.TotalTurns() / 2
+	var before time.Duration
+	for !known(s) {
+		before += Search{}.share(s, b)
+		s = midGame(t, 2, 3, s.Turns()+2)
+	}
+	if left := s.Player(s.Current()).HandSize(); before != b*time.Duration(2*n-3)/2 || left != 3 {
+		t.Errorf("the first %d of %d moves share %v (want %v), %d moves left", n-3, n, before, b*time.Duration(2*n-3)/2, left)
+	}
+	if got := (Search{}).share(s, b); got != b {
+		t.Errorf("nothing hidden: %v, want %v", got, b)
+	}
+	for _, p := range []int{3, 4} {
+		if got := (Search{}).share(midGame(t, p, 3, 0), b); got != b {
+			t.Errorf("%d players: %v, want %v", p, got, b)
+		}
+	}
+}
