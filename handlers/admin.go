@@ -55,7 +55,7 @@ func (s *Server) adminUsers(c echo.Context) error {
 }
 
 func adminUser(u *models.User) views.AdminUser {
-	return views.AdminUser{Name: u.Username, Since: u.CreatedAt, Admin: u.Admin, Banned: u.BannedAt != nil, BanReason: u.BanReason, Guest: u.Guest}
+	return views.AdminUser{Name: u.Username, Since: u.CreatedAt, Admin: u.Admin, Banned: u.BannedAt != nil, BanReason: u.BanReason, Guest: u.Guest, Bot: u.BotAccount}
 }
 
 func (s *Server) adminUser(c echo.Context) error {

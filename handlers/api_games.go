@@ -18,7 +18,7 @@ const apiPageSize = 100
 func (s *Server) apiAccount(c echo.Context) error {
 	u := currentUser(c)
 	tok := c.Get(tokenKey).(*models.Token)
-	return c.JSON(http.StatusOK, api.Account{ID: u.ID, Name: u.Username, Scopes: tok.ScopeList(), Lang: lang(c).Code})
+	return c.JSON(http.StatusOK, api.Account{ID: u.ID, Name: u.Username, Scopes: tok.ScopeList(), Lang: lang(c).Code, Bot: u.BotAccount, BotOpen: u.BotOpen})
 }
 
 // apiGames lists the caller's games not over (those waiting on them
@@ -50,7 +50,7 @@ func (s *Server) apiList(c echo.Context, games []models.GameSummary, err error) 
 func apiPlayers(g models.Game, seats []models.Seat) []api.Player {
 	out := make([]api.Player, 0, len(seats))
 	for i, seat := range seats {
-		out = append(out, api.Player{Seat: i, Name: seat.Name, Bot: seat.Bot, Guest: seat.Guest,
+		out = append(out, api.Player{Seat: i, Name: seat.Name, Bot: seat.Bot, Guest: seat.Guest, BotAccount: seat.Robot,
 			Open: g.Status == models.StatusOpen && seat.UserID == nil && seat.Bot == ""})
 	}
 	return out

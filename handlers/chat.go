@@ -38,17 +38,14 @@ func (s *Server) chatVM(c echo.Context, l *models.Loaded, before uint) (views.Ch
 	if err != nil {
 		return vm, err
 	}
-	guests := map[uint]bool{} // a message is written from a seat: its guest mark is the seat's
+	marks := map[uint]views.Mark{} // a message is written from a seat: its mark is the seat's
 	for _, seat := range l.Seats {
-		if p := seat.Player(); p != nil && seat.Guest {
-			guests[*p] = true
+		if p := seat.Player(); p != nil {
+			marks[*p] = views.MarkOf(seat.Guest, seat.Robot)
 		}
 	}
 	for _, m := range msgs {
-		name := m.Name
-		if guests[m.UserID] {
-			name = views.GuestName(lang(c), name)
-		}
+		name := views.Marked(lang(c), m.Name, marks[m.UserID])
 		vm.Lines = append(vm.Lines, views.ChatLine{ID: m.ID, Name: name, Text: m.Text, At: m.CreatedAt, Mine: m.UserID == u.ID, Hidden: m.Hidden})
 		vm.Version = max(vm.Version, m.ID)
 	}

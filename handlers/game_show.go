@@ -125,7 +125,7 @@ func (s *Server) showLog(c echo.Context) error {
 	vm := views.GameVM{Page: s.page(c, lg.T("Game %d: the whole log", int(id))), ID: id, Status: l.Game.Status}
 	if l.Play != nil {
 		for i, seat := range l.Seats {
-			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot, seat.Guest), Letter: views.Letters[i]})
+			vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: seatName(lg, seat), Letter: views.Letters[i]})
 		}
 		vm.Log = linkTurns(logLines(lg, l.Events, vm.Names()), id, 0)
 		if l.Game.Status == models.StatusFinished {

@@ -162,7 +162,7 @@ func (g gameSource) view(sel views.Selection) views.GameVM {
 	}
 	if l.Game.Status == models.StatusOpen {
 		for i, seat := range l.Seats {
-			name := views.SeatName(lg, seat.Name, seat.Bot, seat.Guest)
+			name := seatName(lg, seat)
 			if seat.Open() {
 				name = views.OpenSeatName(lg, seat.InvitedID != nil)
 			}
@@ -195,7 +195,7 @@ func (g gameSource) view(sel views.Selection) views.GameVM {
 	}
 	clocks := g.clocks()
 	for i, seat := range l.Seats {
-		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot, seat.Guest), User: seatUser(seat), Letter: views.Letters[i], Bot: seat.Bot,
+		vm.Seats = append(vm.Seats, views.Seat{Index: i, Name: seatName(lg, seat), User: seatUser(seat), Letter: views.Letters[i], Bot: seat.Bot,
 			Village: v.Seats[i], IsMe: i == vm.Me, ToPlay: !v.Over && !ended && v.Current == i, Clock: clocks[i], Resigned: seat.ResignedID != nil, Abandoned: seat.Abandoned})
 		if r, ok := g.bots[models.BotLevel(seat.Bot)]; ok {
 			vm.Seats[i].Rating = views.RatingText(lg, r.Rating, r.Games, rating.Provisional)

@@ -427,7 +427,7 @@ func checkFinal(t *testing.T, s *site, c *client, id uint) {
 	_, l := s.seatOf(id, c.name)
 	res := l.Play.State().Score()
 	for i, sc := range res.Scores {
-		name := views.SeatName(i18n.En, l.Seats[i].Name, l.Seats[i].Bot, l.Seats[i].Guest)
+		name := views.SeatName(i18n.En, l.Seats[i].Name, l.Seats[i].Bot, views.MarkOf(l.Seats[i].Guest, l.Seats[i].Robot))
 		if viewtest.WithText(totals, fmt.Sprint(sc.Total)).Length() == 0 || !strings.Contains(viewtest.Text(t, body, "#final"), name) {
 			t.Fatalf("score table lacks %s's total %d:\n%s", name, sc.Total, viewtest.Show(t, body, "#final tbody"))
 		}

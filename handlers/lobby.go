@@ -46,6 +46,12 @@ const (
 func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 	vm := views.HomeVM{Page: s.page(c, tr(c, "My games")), BotNames: autoplay.Levels(), StandIn: models.DefaultStandIn, TurnLimits: models.TurnLimits(),
 		LiveVersion: s.live.Version(live.User(u.ID), live.Lobby), ListsURL: "/", Account: guestAccountForm(u, "/")}
+	if !u.Guest && !isHTMX(c) { // the new-table form: a guest's is the bots', a live refetch takes the lists alone
+		var err error
+		if vm.OpenBots, err = s.store.OpenBots(); err != nil {
+			return vm, err
+		}
+	}
 	now := s.store.Clock()
 	at := from(c)
 	var games []models.GameSummary
@@ -153,13 +159,18 @@ func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) vi
 			gl.Open++
 			gl.Players = append(gl.Players, views.PlayerRef{Text: views.OpenSeatShort(l, seat.InvitedID != nil)})
 		} else {
-			gl.Players = append(gl.Players, views.PlayerRef{Text: views.SeatName(l, seat.Name, seat.Bot, seat.Guest), User: seatUser(seat)})
+			gl.Players = append(gl.Players, views.PlayerRef{Text: seatName(l, seat), User: seatUser(seat)})
 		}
 		if seat.WaitingSince != nil && g.Game.Status == models.StatusActive && (seat.UserID == nil || *seat.UserID != viewer) {
-			gl.WaitingOn = append(gl.WaitingOn, views.SeatName(l, seat.Name, seat.Bot, seat.Guest))
+			gl.WaitingOn = append(gl.WaitingOn, seatName(l, seat))
 		}
 	}
 	return gl
+}
+
+// seatName is seat's name as shown in l (views.SeatName).
+func seatName(l *i18n.Lang, seat models.Seat) string {
+	return views.SeatName(l, seat.Name, seat.Bot, views.MarkOf(seat.Guest, seat.Robot))
 }
 
 // seatUser is the username of the player of seat, for a link to their

@@ -57,11 +57,8 @@ func (s *Server) profile(c echo.Context) error {
 		return err
 	}
 	l := lang(c)
-	name := u.Username
-	if u.Guest {
-		name = views.GuestName(l, name)
-	}
-	vm := views.ProfileVM{Page: s.page(c, name), Name: name, Since: u.CreatedAt, Ratings: ratings,
+	name := views.Marked(l, u.Username, views.MarkOf(u.Guest, u.BotAccount))
+	vm := views.ProfileVM{Page: s.page(c, name), Name: name, User: u.Username, Since: u.CreatedAt, Ratings: ratings, Bot: u.BotAccount,
 		Provisional: rating.Provisional, Filter: fv, Pager: views.Pager{Base: fv.URL(), Offset: from(c), Size: profilePage, Total: total},
 		Stats: views.ProfileStats{Finished: st.Finished, Wins: st.Wins, Places: st.Places, Resignations: st.Resignations, Timeouts: st.Timeouts,
 			Average: l.Num(int(math.Round(st.AverageScore)))}}
@@ -134,6 +131,13 @@ func (s *Server) ratings(c echo.Context) error {
 		if r, ok := bots[level]; ok {
 			vm.Bots = append(vm.Bots, views.BotLine{Name: views.BotName(l, level), Rating: views.RatingText(l, r.Rating, r.Games, rating.Provisional), Games: r.Games})
 		}
+	}
+	accounts, err := s.store.RatedBots(f)
+	if err != nil {
+		return err
+	}
+	for _, a := range accounts {
+		vm.Bots = append(vm.Bots, views.BotLine{Name: views.BotAccountName(l, a.Name), User: a.Name, Rating: views.RatingText(l, a.Rating, a.Games, rating.Provisional), Games: a.Games})
 	}
 	return render(c, http.StatusOK, views.LeaderboardPage(vm))
 }

@@ -85,6 +85,8 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/settings/sessions/end", s.endSession, s.requireUser)
 	e.POST("/settings/tokens", s.makeToken, s.requireUser, s.requireAccount)
 	e.POST("/settings/tokens/revoke", s.revokeToken, s.requireUser, s.requireAccount)
+	e.POST("/settings/bot", s.markBot, s.requireUser, s.requireAccount)
+	e.POST("/settings/bot/open", s.setBotOpen, s.requireUser, s.requireAccount)
 	e.POST("/settings/privacy", s.savePrivacy, s.requireUser)
 	e.POST("/settings/unblock", s.unblock, s.requireUser)
 

@@ -30,7 +30,7 @@ func (s *Server) settingsVM(c echo.Context, u *models.User, problem string) (vie
 	now := s.store.Clock()
 	vm := views.SettingsVM{Page: s.page(c, tr(c, "Settings")), Email: u.Email, Verified: u.EmailVerified, Channels: models.ChannelNames,
 		DigestHour: u.DigestHour, QuietFrom: u.QuietFrom, QuietTo: u.QuietTo, TimeZone: u.TimeZone, Now: lang(c).Date(now, false, true),
-		VacationLeft: u.VacationLeft(now), VacationMax: models.VacationAllowance, AutoDecide: u.AutoDecide, HideLastSeen: u.HideLastSeen, Error: problem}
+		VacationLeft: u.VacationLeft(now), VacationMax: models.VacationAllowance, AutoDecide: u.AutoDecide, HideLastSeen: u.HideLastSeen, Bot: u.BotAccount, BotOpen: u.BotOpen, Error: problem}
 	if u.OnVacation(now) {
 		vm.VacationUntil = lang(c).Date(*u.VacationUntil, true, true)
 	}

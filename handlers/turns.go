@@ -66,7 +66,7 @@ func (s *Server) replayVM(c echo.Context, at *models.Loaded, last, seat int, all
 	step := len(at.Log)
 	game := views.GameVM{Page: s.page(c, title), View: v, Me: -1, Status: at.Game.Status, LogLen: len(at.Events), Arrived: arrived(at.Events, len(at.Seats))}
 	for i, seat := range at.Seats {
-		game.Seats = append(game.Seats, views.Seat{Index: i, Name: views.SeatName(lg, seat.Name, seat.Bot, seat.Guest), User: seatUser(seat), Letter: views.Letters[i], Bot: seat.Bot, Village: v.Seats[i]})
+		game.Seats = append(game.Seats, views.Seat{Index: i, Name: seatName(lg, seat), User: seatUser(seat), Letter: views.Letters[i], Bot: seat.Bot, Village: v.Seats[i]})
 	}
 	game.Log = logLines(lg, at.Events, game.Names())
 	vm := views.ReplayVM{Game: game, Step: step, Last: last}

@@ -1,6 +1,8 @@
 package models
 
 import (
+	"cmp"
+	"slices"
 	"time"
 
 	"gorm.io/gorm"
@@ -57,11 +59,13 @@ func (s *Store) BotRatings(f Format) (map[string]BotRating, error) {
 	return out, nil
 }
 
-// rateBots rates, in tx, the bot levels seated in finished game l from
-// their results against the people at the table: every bot seat of a level
-// meets every person who played their own seat to the end (not a guest,
-// and established, as for people's ratings), in one rating period of the
-// level. Bots meeting bots, and people's ratings, are left alone.
+// rateBots rates, in tx, the bot levels and bot accounts seated in
+// finished game l from their results against the people at the table:
+// every bot seat of a level meets every person who played their own seat
+// to the end (not a guest, and established, as for people's ratings), in
+// one rating period of the level; a bot account's seat meets them in one
+// of its own (rateAccounts). Bots meeting bots, and people's ratings, are
+// left alone.
 func (s *Store) rateBots(tx *gorm.DB, l *Loaded) error {
 	type person struct {
 		r    rating.Rating
@@ -69,6 +73,7 @@ func (s *Store) rateBots(tx *gorm.DB, l *Loaded) error {
 	}
 	var people []person
 	levels := map[string][]int{} // a level's seats' places
+	var accounts []*Seat         // the bot accounts' seats
 	f := FormatOf(len(l.Seats))
 	for i := range l.Seats {
 		seat := &l.Seats[i]
@@ -81,8 +86,12 @@ func (s *Store) rateBots(tx *gorm.DB, l *Loaded) error {
 			continue
 		}
 		var u User
-		if err := tx.Select("id", "rating", "rating_dev", "rating_vol", "multi_rating", "multi_rating_dev", "multi_rating_vol", "created_at", "guest").Take(&u, *p).Error; err != nil {
+		if err := tx.Select("id", "rating", "rating_dev", "rating_vol", "multi_rating", "multi_rating_dev", "multi_rating_vol", "created_at", "guest", "bot_account").Take(&u, *p).Error; err != nil {
 			return err
+		}
+		if u.BotAccount {
+			accounts = append(accounts, seat)
+			continue
 		}
 		if u.Guest {
 			continue
@@ -94,14 +103,28 @@ func (s *Store) rateBots(tx *gorm.DB, l *Loaded) error {
 			continue
 		}
 		r, _, _ := u.RatingIn(f)
-		rank := seat.Place
-		if botFinished(seat) {
-			rank = len(l.Seats) + 1 // the stand-in finished it: behind every seat played to the end
-		}
-		people = append(people, person{r, rank})
+		people = append(people, person{r, rank(l, seat)})
 	}
 	if len(people) == 0 {
 		return nil
+	}
+	// results are a bot seat's against the people, from its rank.
+	results := func(rank int) []rating.Result {
+		var out []rating.Result
+		for _, p := range people {
+			score := 0.5
+			switch {
+			case rank < p.rank:
+				score = 1
+			case rank > p.rank:
+				score = 0
+			}
+			out = append(out, rating.Result{Opponent: p.r, Score: score})
+		}
+		return out
+	}
+	if err := s.rateAccounts(tx, f, l, accounts, results); err != nil {
+		return err
 	}
 	for _, level := range botLevels { // in one order: two games ending together lock the rows alike
 		places, ok := levels[level]
@@ -117,23 +140,49 @@ func (s *Store) rateBots(tx *gorm.DB, l *Loaded) error {
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Where("kind = ? AND format = ?", level, f).Take(&r).Error; err != nil {
 			return err
 		}
-		var results []rating.Result
+		var rs []rating.Result
 		for _, place := range places {
-			for _, p := range people {
-				score := 0.5
-				switch {
-				case place < p.rank:
-					score = 1
-				case place > p.rank:
-					score = 0
-				}
-				results = append(results, rating.Result{Opponent: p.r, Score: score})
-			}
+			rs = append(rs, results(place)...)
 		}
-		after := rating.Update(r.Of(), results)
+		after := rating.Update(r.Of(), rs)
 		now := s.now()
 		err := tx.Model(&BotRating{}).Where("kind = ? AND format = ?", level, f).Updates(map[string]any{
 			"rating": after.R, "rating_dev": after.RD, "rating_vol": after.Vol, "games": r.Games + 1, "rated_at": now}).Error
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rank is seat's rank in finished game l for the ratings: its place, or
+// behind every seat played to the end when the stand-in finished it.
+func rank(l *Loaded, seat *Seat) int {
+	if botFinished(seat) {
+		return len(l.Seats) + 1
+	}
+	return seat.Place
+}
+
+// rateAccounts rates, in tx, the bot accounts of seats (in game l, of
+// format f) from their results against the game's people: a rating
+// period of each, kept in its own rating columns and on the seat.
+func (s *Store) rateAccounts(tx *gorm.DB, f Format, l *Loaded, seats []*Seat, results func(rank int) []rating.Result) error {
+	slices.SortFunc(seats, func(a, b *Seat) int { return cmp.Compare(*a.Player(), *b.Player()) }) // rows locked in one order
+	cols := f.columns()
+	for _, seat := range seats {
+		var u User
+		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Select("id", cols.rating, cols.dev, cols.vol).Take(&u, *seat.Player()).Error; err != nil {
+			return err
+		}
+		before, _, _ := u.RatingIn(f)
+		after := rating.Update(before, results(rank(l, seat)))
+		seat.RatedFrom, seat.RatedTo = before.R, after.R
+		if err := tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"rated_from": seat.RatedFrom, "rated_to": seat.RatedTo}).Error; err != nil {
+			return err
+		}
+		err := tx.Model(&User{}).Where("id = ?", u.ID).Updates(map[string]any{cols.rating: after.R, cols.dev: after.RD,
+			cols.vol: after.Vol, cols.games: gorm.Expr(cols.games + " + 1"), cols.at: s.now()}).Error
 		if err != nil {
 			return err
 		}

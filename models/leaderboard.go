@@ -42,7 +42,7 @@ func (s *Store) Leaderboard(f Format, provisional bool, offset, limit int) ([]Le
 // ratings of format f's leaderboard: 0 when they are not on it.
 func (s *Store) BoardPlace(u *User, f Format) (int, error) {
 	r, games, when := u.RatingIn(f)
-	if games < rating.Provisional || when == nil || when.Before(s.now().Add(-BoardActive)) || u.BannedAt != nil {
+	if games < rating.Provisional || when == nil || when.Before(s.now().Add(-BoardActive)) || u.BannedAt != nil || u.BotAccount {
 		return 0, nil
 	}
 	return s.BoardRank(f, false, r.R)
@@ -60,7 +60,7 @@ func (s *Store) BoardRank(f Format, provisional bool, r float64) (int, error) {
 func (s *Store) board(f Format, provisional bool) *gorm.DB {
 	cols := f.columns()
 	// The games > 0 term lets the index of rated players (twoRatings) serve.
-	q := s.db.Model(&User{}).Where(cols.games+" > 0 AND "+cols.at+" >= ? AND banned_at IS NULL", s.now().Add(-BoardActive))
+	q := s.db.Model(&User{}).Where(cols.games+" > 0 AND "+cols.at+" >= ? AND banned_at IS NULL AND NOT bot_account", s.now().Add(-BoardActive))
 	if provisional {
 		return q.Where(cols.games+" < ?", rating.Provisional)
 	}

@@ -46,8 +46,9 @@ func randomUint64() uint64 {
 }
 
 // GameSpec is what a game is created with. Seats lists the seats besides
-// the creator's: SeatOpen, a bot name, or "@name" to invite that user to a
-// seat kept for them. TurnHours is the time limit per turn: 0 (none), 24,
+// the creator's: SeatOpen, a bot name, "@name" to invite that user to a
+// seat kept for them, or "~name" to seat the bot account of that name
+// (its owner lets others seat it: botaccounts.go). TurnHours is the time limit per turn: 0 (none), 24,
 // 72 or 168.
 type GameSpec struct {
 	Seats     []string
@@ -88,7 +89,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 	}
 	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken(), TurnHours: spec.TurnHours, Private: spec.Private, StandIn: spec.StandIn}
 	uid := creator.ID
-	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username, Guest: creator.Guest})
+	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username, Guest: creator.Guest, Robot: creator.BotAccount})
 	n := 0
 	for _, o := range others {
 		if strings.HasPrefix(o, "@") {
@@ -123,6 +124,15 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 				}
 				seat.InvitedID = &u.ID
 				invites = append(invites, Invitation{CreatorID: creator.ID, InviteeID: u.ID, CreatedAt: s.now()})
+			case strings.HasPrefix(o, "~"):
+				if err := openBot(tx, creator.ID, strings.TrimSpace(o[1:]), &seat); err != nil {
+					return err
+				}
+				for _, other := range g.Seats {
+					if other.UserID != nil && *other.UserID == *seat.UserID {
+						return invalid("%s has a seat already", seat.Name)
+					}
+				}
 			default:
 				if !slices.Contains(s.opts.bots, o) {
 					return ErrBadSeatSpecs
@@ -212,9 +222,10 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 			return ErrGuestPublic
 		}
 		uid := user.ID
-		g.Seats[free].UserID, g.Seats[free].Name, g.Seats[free].InvitedID, g.Seats[free].Guest = &uid, user.Username, nil, user.Guest
-		res := tx.Model(&Seat{}).Where("id = ? AND user_id IS NULL AND bot = ''", g.Seats[free].ID).
-			Updates(map[string]any{"user_id": uid, "name": user.Username, "invited_id": nil, "guest": user.Guest})
+		st := &g.Seats[free]
+		st.UserID, st.Name, st.InvitedID, st.Guest, st.Robot = &uid, user.Username, nil, user.Guest, user.BotAccount
+		res := tx.Model(&Seat{}).Where("id = ? AND user_id IS NULL AND bot = ''", st.ID).
+			Updates(map[string]any{"user_id": uid, "name": user.Username, "invited_id": nil, "guest": user.Guest, "robot": user.BotAccount})
 		if res.Error != nil {
 			return res.Error
 		}

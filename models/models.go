@@ -100,6 +100,11 @@ type User struct {
 	// signed in by one session for GuestLife, plays bots and the seats
 	// they are invited to, unrated, told of news on the site only.
 	Guest bool `gorm:"not null;default:false"`
+	// BotAccount marks an account a program plays through the API
+	// (botaccounts.go): set only before it played a rated game, and for
+	// good. BotOpen: its owner lets others seat it at their tables.
+	BotAccount bool `gorm:"not null;default:false"`
+	BotOpen    bool `gorm:"not null;default:false"`
 }
 
 // OnVacation reports whether the user's clocks are paused at now.
@@ -184,6 +189,9 @@ type Seat struct {
 	// Guest: the seat's player is a guest (User.Guest), shown so beside
 	// the name; cleared when they make an account.
 	Guest bool `gorm:"not null;default:false"`
+	// Robot: the seat's player is a bot account (User.BotAccount), shown
+	// so beside the name.
+	Robot bool `gorm:"not null;default:false"`
 	// InvitedID reserves an open seat for one user, who was invited to it.
 	InvitedID *uint `gorm:"index"`
 	// ResignedID is the user who held the seat and resigned: the stand-in bot

@@ -15,9 +15,10 @@ var (
 
 // Rematch proposes for user, a player of finished game oldID, a new game
 // with the same players and time limit, its play order turned by one (the
-// old game's second player moves first). user sits at once, the bots too;
-// the other players are invited (as by name), a seat whose account is
-// gone is open. The game starts once everyone has accepted. A game has one
+// old game's second player moves first). user sits at once, the bots too,
+// and the bot accounts whose owners still let others seat them (else the
+// rematch is refused); the other players are invited (as by name), a seat
+// whose account is gone is open. The game starts once everyone has accepted. A game has one
 // rematch: when it has one already, that game is returned.
 func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 	var old Game
@@ -57,7 +58,9 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 		switch p := o.Player(); {
 		case p != nil && *p == user.ID:
 			uid := user.ID
-			seat.UserID, seat.Name, seat.Guest = &uid, user.Username, user.Guest
+			seat.UserID, seat.Name, seat.Guest, seat.Robot = &uid, user.Username, user.Guest, user.BotAccount
+		case p != nil && o.Robot:
+			seat.Name = o.Name // a bot account, seated again in the transaction if its owner still lets others
 		case p != nil:
 			invitee := *p
 			seat.InvitedID = &invitee
@@ -68,6 +71,13 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 		g.Seats = append(g.Seats, seat)
 	}
 	err := s.transaction(func(tx *gorm.DB) error {
+		for i := range g.Seats {
+			if st := &g.Seats[i]; st.UserID == nil && st.Bot == "" && st.Name != "" {
+				if err := openBot(tx, user.ID, st.Name, st); err != nil {
+					return err
+				}
+			}
+		}
 		if err := s.checkTableLimits(tx, user.ID, len(invites)); err != nil {
 			return err
 		}

@@ -46,7 +46,7 @@ func scoreSeats(tx *gorm.DB, l *Loaded) error {
 // counted opponent is not rated. A game with a guest's seat (as they are
 // when it ends) is not rated: a guest is a name made in a second, and
 // their results would move the others' ratings as throwaway accounts'
-// would.
+// would. Bot accounts are rated apart (rateBots), as the site's bots.
 func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 	var seats []*Seat
 	var ids []uint
@@ -63,7 +63,7 @@ func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 	cols := f.columns()
 	var users []User
 	// Two games ending together rate their players one after the other.
-	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Select("id", cols.rating, cols.dev, cols.vol, "created_at", "guest").Where("id IN ?", ids).Order("id").Find(&users).Error; err != nil {
+	if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Select("id", cols.rating, cols.dev, cols.vol, "created_at", "guest", "bot_account").Where("id IN ?", ids).Order("id").Find(&users).Error; err != nil {
 		return err
 	}
 	byID := map[uint]User{}
@@ -73,16 +73,23 @@ func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 		}
 		byID[u.ID] = u
 	}
+	k := 0 // bot accounts are rated apart (rateBots): the people among themselves
+	for i := range seats {
+		if !byID[ids[i]].BotAccount {
+			seats[k], ids[k] = seats[i], ids[i]
+			k++
+		}
+	}
+	if seats, ids = seats[:k], ids[:k]; len(seats) < 2 {
+		return nil
+	}
 	before := make([]rating.Rating, len(seats))
 	ranks := make([]int, len(seats))
 	counts := make([]bool, len(seats))
 	for i, seat := range seats {
 		u := byID[ids[i]]
 		before[i], _, _ = u.RatingIn(f)
-		ranks[i] = seat.Place
-		if botFinished(seat) {
-			ranks[i] = len(l.Seats) + 1 // the bot finished it: behind every player who finished their own
-		}
+		ranks[i] = rank(l, seat)
 		var err error
 		if counts[i], err = s.established(tx, &u, l.Game.ID); err != nil {
 			return err

@@ -24,6 +24,17 @@ var steps = []func(tx *gorm.DB) error{
 	reviews,       // 9
 	tournaments,   // 10
 	accessTokens,  // 11
+	botAccounts,   // 12
+}
+
+// botAccounts adds the marks of bot accounts (User.BotAccount,
+// User.BotOpen, Seat.Robot), and the index of those others may seat, which
+// the new-table form lists (OpenBots) without going through every account.
+func botAccounts(tx *gorm.DB) error {
+	if err := addColumns(tx, []column{{&User{}, "BotAccount"}, {&User{}, "BotOpen"}, {&Seat{}, "Robot"}}); err != nil {
+		return err
+	}
+	return tx.Exec("CREATE INDEX IF NOT EXISTS idx_users_open_bots ON users (username) WHERE bot_account AND bot_open").Error
 }
 
 // accessTokens adds the personal access tokens (Token).
@@ -50,10 +61,19 @@ func tournaments(tx *gorm.DB) error {
 // guests adds the marks of guest players (User.Guest, Seat.Guest). The
 // baseline makes them on a new database, so each is added only if missing.
 func guests(tx *gorm.DB) error {
-	for _, c := range []struct {
-		model any
-		field string
-	}{{&User{}, "Guest"}, {&Seat{}, "Guest"}} {
+	return addColumns(tx, []column{{&User{}, "Guest"}, {&Seat{}, "Guest"}})
+}
+
+// column is a model's field, for addColumns.
+type column struct {
+	model any
+	field string
+}
+
+// addColumns adds each column that is missing (the baseline makes them
+// on a new database).
+func addColumns(tx *gorm.DB, cs []column) error {
+	for _, c := range cs {
 		if tx.Migrator().HasColumn(c.model, c.field) {
 			continue
 		}

@@ -186,6 +186,8 @@ func (s *Store) CreateTournament(creator *User, spec TourSpec) (*Tournament, err
 	switch n := utf8.RuneCountInString(spec.Name); {
 	case creator.Guest:
 		return nil, ErrTourGuest
+	case creator.BotAccount:
+		return nil, ErrTourBot
 	case !spec.Private && !creator.Admin:
 		return nil, ErrTourPublic
 	case n < 3 || n > 60:
@@ -241,7 +243,7 @@ func (s *Store) CreateTournament(creator *User, spec TourSpec) (*Tournament, err
 		var invited []User
 		for _, name := range names {
 			var u User
-			err := userNamed(tx.Select("id", "username", "guest"), name, &u)
+			err := userNamed(tx.Select("id", "username", "guest", "bot_account"), name, &u)
 			if errors.Is(err, gorm.ErrRecordNotFound) {
 				return invalid("nobody here is called “%s”", name)
 			}
@@ -253,6 +255,8 @@ func (s *Store) CreateTournament(creator *User, spec TourSpec) (*Tournament, err
 				return invalid("you take part in your tournament already: invite the others")
 			case u.Guest:
 				return invalid("%s is a guest: guests do not play tournaments", u.Username)
+			case u.BotAccount:
+				return invalid("%s is a bot account: bot accounts do not play tournaments", u.Username)
 			}
 			// The invitations of the day count as a table's do.
 			if err := s.checkInvitee(tx, creator.ID, u.ID); err != nil {
@@ -316,6 +320,9 @@ func (s *Store) CreateTournament(creator *User, spec TourSpec) (*Tournament, err
 func (s *Store) JoinTournament(id uint, user *User) error {
 	if user.Guest {
 		return ErrTourGuest
+	}
+	if user.BotAccount {
+		return ErrTourBot
 	}
 	return s.transaction(func(tx *gorm.DB) error {
 		var t Tournament

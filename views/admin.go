@@ -31,6 +31,7 @@ type AdminUser struct {
 	BanReason string
 	Running   []uint // the running games they sit at (the user's page)
 	Guest     bool   // a guest (shown marked)
+	Bot       bool   // a bot account (shown marked)
 }
 
 // AdminGame is a game as the admin pages list it: who sits there, no

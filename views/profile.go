@@ -13,8 +13,12 @@ import (
 // history, their counts, and a page of their finished games.
 type ProfileVM struct {
 	Page
-	Name  string
-	Since time.Time
+	// Name is the player's name as shown (marked: Marked); User, their
+	// username.
+	Name, User string
+	Since      time.Time
+	// Bot: a bot account, a program's, rated apart from people.
+	Bot bool
 	// CanFollow: the reader, signed in, is someone else, who may follow
 	// them and invite them; Following, they do; LastSeen, when the player
 	// was last on the site, for a reader following them ("" if hidden).

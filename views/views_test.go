@@ -198,8 +198,8 @@ func TestHandMarksOneOfTwoAlike(t *testing.T) {
 }
 
 // TestSeatName: a bot's seat is named in the page's language; a person's
-// name, even one that reads like a bot's, is left as written; a guest's is
-// marked.
+// name, even one that reads like a bot's, is left as written; a guest's
+// and a bot account's are marked.
 func TestSeatName(t *testing.T) {
 	en, _ := i18n.Get("en")
 	fa, _ := i18n.Get("fa")
@@ -207,22 +207,24 @@ func TestSeatName(t *testing.T) {
 	for _, tc := range []struct {
 		l         *i18n.Lang
 		name, bot string
-		guest     bool
+		mark      Mark
 		want      string
 	}{
-		{en, "greedy bot 2", "greedy", false, "medium bot 2"}, // seated before the levels: the same bot
-		{en, "hard bot 3", "hard", false, "hard bot 3"},
-		{fa, "medium bot 2", "medium", false, "\u2068ربات متوسط\u2069 ۲"}, // isolated, as every name in a right-to-left text
-		{zh, "random bot 4", "random", false, "随机机器人 4"},
-		{fa, "greedy bot 2", "", false, "greedy bot 2"},
-		{fa, "my bot", "greedy", false, "my bot"},
-		{fa, "greedy bot x", "greedy", false, "greedy bot x"},
-		{fa, "clever bot 2", "clever", false, "clever bot 2"}, // a kind with no name of its own
-		{en, "ana", "", true, "ana (guest)"},
-		{fa, "ana", "", true, "\u2068ana\u2069 (مهمان)"},
+		{en, "greedy bot 2", "greedy", PersonMark, "medium bot 2"}, // seated before the levels: the same bot
+		{en, "hard bot 3", "hard", PersonMark, "hard bot 3"},
+		{fa, "medium bot 2", "medium", PersonMark, "\u2068ربات متوسط\u2069 ۲"}, // isolated, as every name in a right-to-left text
+		{zh, "random bot 4", "random", PersonMark, "随机机器人 4"},
+		{fa, "greedy bot 2", "", PersonMark, "greedy bot 2"},
+		{fa, "my bot", "greedy", PersonMark, "my bot"},
+		{fa, "greedy bot x", "greedy", PersonMark, "greedy bot x"},
+		{fa, "clever bot 2", "clever", PersonMark, "clever bot 2"}, // a kind with no name of its own
+		{en, "ana", "", GuestMark, "ana (guest)"},
+		{fa, "ana", "", GuestMark, "\u2068ana\u2069 (مهمان)"},
+		{en, "rob", "", BotMark, "rob (bot)"},
+		{en, "greedy bot 2", "", BotMark, "greedy bot 2 (bot)"},
 	} {
-		if got := SeatName(tc.l, tc.name, tc.bot, tc.guest); got != tc.want {
-			t.Errorf("SeatName(%s, %q, %q, %v) = %q, want %q", tc.l.Code, tc.name, tc.bot, tc.guest, got, tc.want)
+		if got := SeatName(tc.l, tc.name, tc.bot, tc.mark); got != tc.want {
+			t.Errorf("SeatName(%s, %q, %q, %v) = %q, want %q", tc.l.Code, tc.name, tc.bot, tc.mark, got, tc.want)
 		}
 	}
 }

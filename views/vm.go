@@ -83,9 +83,10 @@ type HomeVM struct {
 	Open        []GameLine
 	Error       string
 	BotNames    []string
-	StandIn     string // the stand-in bot chosen unless the creator picks another
-	TurnLimits  []int  // hours; 0 is no limit
-	LiveVersion int    // of the lists, for live updates
+	OpenBots    []string // the bot accounts the viewer may seat (models.OpenBots)
+	StandIn     string   // the stand-in bot chosen unless the creator picks another
+	TurnLimits  []int    // hours; 0 is no limit
+	LiveVersion int      // of the lists, for live updates
 	// MoreFinished is how many finished games of the viewer are not
 	// listed; ListsURL is the address the lists are fetched again from.
 	MoreFinished int
@@ -134,7 +135,10 @@ type SettingsVM struct {
 	// NewToken is the text of the token just made, shown this once, and
 	// NewTokenName its name ("" when none was made).
 	NewToken, NewTokenName string
-	Error                  string
+	// Bot: the viewer's account is a bot account; BotOpen, others may
+	// seat it.
+	Bot, BotOpen bool
+	Error        string
 }
 
 // NewsRow is one kind of news in Settings: which channels bring it.

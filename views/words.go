@@ -277,17 +277,40 @@ func BotName(l *i18n.Lang, kind string) string {
 	return kind
 }
 
+// Mark says what kind of player a person's name belongs to.
+type Mark int
+
+// The marks: a person with an account, a guest (User.Guest), a bot
+// account (User.BotAccount).
+const (
+	PersonMark Mark = iota
+	GuestMark
+	BotMark
+)
+
+// MarkOf is the mark of a guest or of a bot account (neither: a person).
+func MarkOf(guest, robot bool) Mark {
+	switch {
+	case guest:
+		return GuestMark
+	case robot:
+		return BotMark
+	}
+	return PersonMark
+}
+
 // SeatName is the name a seat is shown by: a bot's is made of its kind
 // and its place at the table ("greedy bot 2", stored so in English, as
 // records carry it) and told in the page's language; a person's is as they
-// wrote it, a guest's marked (GuestName). Every list of players, the log
-// and the scores name seats by it.
-func SeatName(l *i18n.Lang, name, bot string, guest bool) string {
+// wrote it, a guest's or a bot account's marked (m: GuestName,
+// BotAccountName). Every list of players, the log and the scores name
+// seats by it.
+func SeatName(l *i18n.Lang, name, bot string, m Mark) string {
 	if bot == "" && name == deletedName {
 		return l.T("deleted player")
 	}
-	if guest { // a guest's seat, played by them or, once they left it, by the stand-in
-		return GuestName(l, name)
+	if m != PersonMark { // played by them or, once they left it, by the stand-in
+		return Marked(l, name, m)
 	}
 	rest, ok := strings.CutPrefix(name, bot+" bot ")
 	if bot == "" || !ok || BotName(l, bot) == bot {
@@ -299,6 +322,22 @@ func SeatName(l *i18n.Lang, name, bot string, guest bool) string {
 	}
 	return l.T("%s %d", BotName(l, bot), n)
 }
+
+// Marked is the name of a player marked m as shown wherever names are: a
+// guest's or a bot account's marked (GuestName, BotAccountName).
+func Marked(l *i18n.Lang, name string, m Mark) string {
+	switch m {
+	case GuestMark:
+		return GuestName(l, name)
+	case BotMark:
+		return BotAccountName(l, name)
+	}
+	return name
+}
+
+// BotAccountName is a bot account's name as shown wherever names are:
+// marked, so that nobody takes a program for a person.
+func BotAccountName(l *i18n.Lang, name string) string { return l.T("%s (bot)", name) }
 
 // GuestName is a guest's name as shown wherever names are: marked, so
 // that nobody takes a guest for an account.

@@ -33,6 +33,9 @@ type Account struct {
 	Name   string   `json:"name"`
 	Scopes []string `json:"scopes"` // what the token used may do
 	Lang   string   `json:"lang"`   // the language of the errors' sentences
+	// Bot: a bot account; BotOpen, one others may seat ("~name").
+	Bot     bool `json:"bot"`
+	BotOpen bool `json:"bot_open,omitempty"`
 }
 
 // Player is a seat at a table: who holds it ("" name: still open).
@@ -41,7 +44,9 @@ type Player struct {
 	Name  string `json:"name"`
 	Bot   string `json:"bot,omitempty"` // the bot level playing it: "easy", "medium", "hard"
 	Guest bool   `json:"guest,omitempty"`
-	Open  bool   `json:"open,omitempty"` // nobody holds it yet
+	// BotAccount: a bot account holds it (marked bot, rated apart).
+	BotAccount bool `json:"bot_account,omitempty"`
+	Open       bool `json:"open,omitempty"` // nobody holds it yet
 }
 
 // Summary is a line of the caller's list of games.

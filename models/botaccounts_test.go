@@ -1,0 +1,214 @@
+package models_test
+
+import (
+	"errors"
+	"testing"
+
+	"cacao/models"
+)
+
+// TestMarkBot: an account becomes a bot account only before it played a
+// rated game and while it has no game or tournament under way; a guest
+// never; marking twice changes nothing; only a bot account opens itself to
+// others' tables.
+func TestMarkBot(t *testing.T) {
+	s, clock := openClocked(t)
+	guest, err := s.CreateGuest("visitor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkBot(guest.ID); !errors.Is(err, models.ErrBotGuest) {
+		t.Fatalf("a guest became a bot account: %v", err)
+	}
+	rob := models.MustUser(t, s, "rob")
+	if err := s.SetBotOpen(rob.ID, true); !errors.Is(err, models.ErrNotBot) {
+		t.Fatalf("a person opened themselves as a bot: %v", err)
+	}
+	g, err := s.CreateGame(rob, models.GameSpec{Seats: []string{models.SeatOpen}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MarkBot(rob.ID); !errors.Is(err, models.ErrBotPlaying) {
+		t.Fatalf("an account with an open table became a bot account: %v", err)
+	}
+	if err := s.CancelTable(g.ID, rob); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := s.MarkBot(rob.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if u := mustUserByID(t, s, rob.ID); !u.BotAccount || u.BotOpen {
+		t.Fatalf("marked: %+v", u)
+	}
+	if err := s.JoinTournament(1, mustUserByID(t, s, rob.ID)); !errors.Is(err, models.ErrTourBot) {
+		t.Fatalf("a bot account joined a tournament: %v", err)
+	}
+
+	// Two people rated against each other: neither may become a bot now.
+	ana, bea := veteran(t, s, "ana"), veteran(t, s, "bea")
+	clock.Advance(models.RatedAge)
+	g, err = s.CreateGame(ana, models.GameSpec{Seats: []string{"@bea"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Join(g.ID, "", bea); err != nil {
+		t.Fatal(err)
+	}
+	playOut(t, s, g.ID, ana, bea)
+	if u := mustUserByID(t, s, ana.ID); u.RatedGames != 1 {
+		t.Fatalf("ana's game was not rated: %+v", u)
+	}
+	if err := s.MarkBot(ana.ID); !errors.Is(err, models.ErrBotRated) {
+		t.Fatalf("a rated player became a bot account: %v", err)
+	}
+}
+
+// TestOpenBots: a bot account its owner opens is seated at another's
+// table by "~name", marked a bot; a closed one, a person, an unknown name
+// or one who blocked the creator is refused, and the same bot twice.
+func TestOpenBots(t *testing.T) {
+	s := models.MustOpen(t)
+	ana := models.MustUser(t, s, "ana")
+	rob, cora := models.MustUser(t, s, "rob"), models.MustUser(t, s, "cora")
+	for _, u := range []*models.User{rob, cora} {
+		if err := s.MarkBot(u.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"~rob"}}); !errors.Is(err, models.ErrInvalid) {
+		t.Fatalf("a closed bot was seated: %v", err)
+	}
+	if err := s.SetBotOpen(rob.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if names, err := s.OpenBots(); err != nil || len(names) != 1 || names[0] != "rob" {
+		t.Fatalf("open bots: %v (%v)", names, err)
+	}
+	for _, seats := range [][]string{{"~ana"}, {"~nobody"}, {"~rob", "~rob"}} {
+		if _, err := s.CreateGame(ana, models.GameSpec{Seats: seats}); !errors.Is(err, models.ErrInvalid) {
+			t.Fatalf("%v: %v", seats, err)
+		}
+	}
+	g, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"~ROB", "greedy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := mustLoad(t, s, g.ID)
+	if l.Game.Status != models.StatusActive {
+		t.Fatalf("a table of ana, rob and a bot did not start: %s", l.Game.Status)
+	}
+	seat := l.Seats[l.SeatOf(rob.ID)]
+	if !seat.Robot || seat.Name != "rob" || l.Seats[l.SeatOf(ana.ID)].Robot {
+		t.Fatalf("the seats: %+v", l.Seats)
+	}
+	// cora, a bot account, opens a table: her own seat is marked.
+	g, err = s.CreateGame(mustUserByID(t, s, cora.ID), models.GameSpec{Seats: []string{models.SeatOpen}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := mustLoad(t, s, g.ID); !l.Seats[0].Robot {
+		t.Fatalf("a bot account's own seat is not marked: %+v", l.Seats[0])
+	}
+	if err := s.Block(rob, "ana"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"~rob"}}); !errors.Is(err, models.ErrBlocked) {
+		t.Fatalf("a bot that blocked ana was seated by her: %v", err)
+	}
+}
+
+// TestBotAccountRatedApart: a game between two people and a bot account
+// rates the people among themselves alone and the bot account from its
+// results against them; the bot account is on no leaderboard of people
+// but among the rated bots.
+func TestBotAccountRatedApart(t *testing.T) {
+	s, clock := openClocked(t)
+	ana, bea := veteran(t, s, "ana"), veteran(t, s, "bea")
+	rob := models.MustUser(t, s, "rob")
+	if err := s.MarkBot(rob.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetBotOpen(rob.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(models.RatedAge)
+	g, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"@bea", "~rob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Join(g.ID, "", bea); err != nil {
+		t.Fatal(err)
+	}
+	rb := mustUserByID(t, s, rob.ID)
+	l := playOut(t, s, g.ID, ana, bea, rb)
+	a, b, r := l.Seats[l.SeatOf(ana.ID)], l.Seats[l.SeatOf(bea.ID)], l.Seats[l.SeatOf(rob.ID)]
+	if a.RatedTo == 0 || b.RatedTo == 0 || r.RatedTo == 0 {
+		t.Fatalf("not everyone was rated: %+v %+v %+v", a, b, r)
+	}
+	// Between two new ratings, the one placed ahead gains exactly what
+	// the other loses: a bot account counted among them would break it.
+	if d := (a.RatedTo - a.RatedFrom) + (b.RatedTo - b.RatedFrom); a.Place != b.Place && (d > 1e-6 || d < -1e-6) {
+		t.Fatalf("the people's ratings moved by %+.3f in all: the bot account counted among them", d)
+	}
+	switch {
+	case r.Place < min(a.Place, b.Place) && r.RatedTo <= r.RatedFrom,
+		r.Place > max(a.Place, b.Place) && r.RatedTo >= r.RatedFrom:
+		t.Fatalf("rob placed %d against %d and %d, rated %.1f → %.1f", r.Place, a.Place, b.Place, r.RatedFrom, r.RatedTo)
+	}
+	if u := mustUserByID(t, s, rob.ID); u.MultiRatedGames != 1 || u.MultiRating != r.RatedTo {
+		t.Fatalf("rob's rating: %+v", u)
+	}
+	board, _, err := s.Leaderboard(models.MorePlayers, true, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range board {
+		if p.Name == "rob" {
+			t.Fatal("a bot account is on the leaderboard of people")
+		}
+	}
+	if len(board) != 2 {
+		t.Fatalf("the provisional board: %+v", board)
+	}
+	bots, err := s.RatedBots(models.MorePlayers)
+	if err != nil || len(bots) != 1 || bots[0].Name != "rob" || bots[0].Rating != r.RatedTo {
+		t.Fatalf("rated bots: %+v (%v)", bots, err)
+	}
+}
+
+// TestRematchSeatsBotAccount: a rematch seats a bot account again at once
+// while its owner lets others seat it, and is refused once they do not.
+func TestRematchSeatsBotAccount(t *testing.T) {
+	s := models.MustOpen(t)
+	ana, rob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "rob")
+	if err := s.MarkBot(rob.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetBotOpen(rob.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"~rob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	playOut(t, s, g.ID, ana, mustUserByID(t, s, rob.ID))
+	if err := s.SetBotOpen(rob.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Rematch(ana, g.ID); !errors.Is(err, models.ErrInvalid) {
+		t.Fatalf("a rematch seated a bot its owner closed: %v", err)
+	}
+	if err := s.SetBotOpen(rob.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	re, err := s.Rematch(ana, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := mustLoad(t, s, re.ID)
+	if seat := l.Seats[l.SeatOf(rob.ID)]; l.Game.Status != models.StatusActive || !seat.Robot || seat.InvitedID != nil {
+		t.Fatalf("the rematch: %s, rob's seat %+v", l.Game.Status, seat)
+	}
+}
