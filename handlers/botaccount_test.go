@@ -89,4 +89,12 @@ func TestBotAccounts(t *testing.T) {
 	if seat, _ := s.seatOf(id, "rob"); s.turnsBy(id, seat) == 0 {
 		t.Fatal("the bot account did not play through the API")
 	}
+	// The notices name it marked too, in the reader's language.
+	code, page = rob.post("/games", url.Values{"seat": {"invite"}, "invite": {"ana"}})
+	if code != http.StatusOK {
+		t.Fatalf("rob invites ana: %d", code)
+	}
+	if _, page := ana.getLang("/notifications", "de"); !says(t, page, "main", "rob (Bot) hat dich zu Spiel") {
+		t.Fatalf("ana's notices:\n%s", viewtest.Show(t, page, "main"))
+	}
 }

@@ -44,7 +44,7 @@ func (s *Server) following(c echo.Context) error {
 	}
 	vm := views.FollowingVM{Page: s.page(c, tr(c, "Players I follow"))}
 	for _, p := range people {
-		vm.People = append(vm.People, views.FollowedLine{Name: p.Name, LastSeen: views.LastSeenText(c.Request().Context(), p.LastSeen)})
+		vm.People = append(vm.People, views.FollowedLine{Name: p.Name, Bot: p.Bot, LastSeen: views.LastSeenText(c.Request().Context(), p.LastSeen)})
 	}
 	return render(c, http.StatusOK, views.FollowingPage(vm))
 }

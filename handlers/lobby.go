@@ -355,7 +355,7 @@ func (s *Server) renderJoin(c echo.Context, code int, g *models.Game, guest view
 	inviter := ""
 	for _, seat := range g.Seats {
 		if seat.UserID != nil && *seat.UserID == g.CreatorID {
-			inviter = seat.Name
+			inviter = seatName(lang(c), seat)
 		}
 	}
 	// A visitor who is not signed in is told who invites them to what, and

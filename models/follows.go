@@ -78,6 +78,7 @@ func (s *Store) Follows(user, other uint) (bool, error) {
 // on the site (nil when they hide it, or never signed in since).
 type Followed struct {
 	Name     string
+	Bot      bool // a bot account
 	LastSeen *time.Time
 }
 
@@ -88,8 +89,9 @@ func (s *Store) Following(user uint) ([]Followed, error) {
 		ID           uint
 		Username     string
 		HideLastSeen bool
+		BotAccount   bool
 	}
-	err := s.db.Model(&User{}).Select("users.id, users.username, users.hide_last_seen").
+	err := s.db.Model(&User{}).Select("users.id, users.username, users.hide_last_seen, users.bot_account").
 		Joins("JOIN follows ON follows.followed_id = users.id AND follows.user_id = ?", user).
 		Order("users.username").Limit(MaxFollows).Scan(&rows).Error
 	if err != nil {
@@ -115,7 +117,7 @@ func (s *Store) Following(user uint) ([]Followed, error) {
 	}
 	out := make([]Followed, len(rows))
 	for i, r := range rows {
-		out[i].Name = r.Username
+		out[i].Name, out[i].Bot = r.Username, r.BotAccount
 		if at, ok := last[r.ID]; ok {
 			out[i].LastSeen = &at
 		}

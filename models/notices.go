@@ -15,7 +15,7 @@ import (
 // line. The text is a message (format) and its arguments, kept apart too
 // so that pages and mail tell it in the reader's language (see NoteArgs).
 func (s *Store) notify(tx *gorm.DB, p *people, userID, gameID uint, kind Kind, format string, args ...any) error {
-	m, err := newsOf(kind, gameID, format, p.markGuests(args)...)
+	m, err := newsOf(kind, gameID, format, p.markNames(args)...)
 	if err != nil {
 		return err
 	}
@@ -38,7 +38,11 @@ func (s *Store) notify(tx *gorm.DB, p *people, userID, gameID uint, kind Kind, f
 // guestArg is an argument of a notice naming a guest: stored as
 // {"guest": name} and written "name (guest)" in the English text, so that
 // the pages mark the guest in the reader's language (views.NoticeText).
-type guestArg string
+// botArg is one naming a bot account, {"bot": name}, "name (bot)".
+type (
+	guestArg string
+	botArg   string
+)
 
 func (g guestArg) MarshalJSON() ([]byte, error) {
 	return json.Marshal(map[string]string{"guest": string(g)})
@@ -46,9 +50,15 @@ func (g guestArg) MarshalJSON() ([]byte, error) {
 
 func (g guestArg) String() string { return string(g) + " (guest)" }
 
-// markGuests marks, among the arguments of a notice, the names of the
-// guests of p (guestArg).
-func (p *people) markGuests(args []any) []any {
+func (b botArg) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]string{"bot": string(b)})
+}
+
+func (b botArg) String() string { return string(b) + " (bot)" }
+
+// markNames marks, among the arguments of a notice, the names of the
+// guests and bot accounts of p (guestArg, botArg).
+func (p *people) markNames(args []any) []any {
 	out, cloned := args, false
 	for i, a := range args {
 		name, ok := a.(string)
@@ -56,11 +66,14 @@ func (p *people) markGuests(args []any) []any {
 			continue
 		}
 		for _, u := range p.m {
-			if u.Guest && u.Username == name {
+			if (u.Guest || u.BotAccount) && u.Username == name {
 				if !cloned {
 					out, cloned = slices.Clone(args), true
 				}
 				out[i] = guestArg(name)
+				if !u.Guest {
+					out[i] = botArg(name)
+				}
 			}
 		}
 	}

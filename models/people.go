@@ -51,7 +51,7 @@ func (p *people) read(ids []uint) error {
 		return nil
 	}
 	var us []User
-	err := p.tx.Select("id", "username", "email", "email_verified", "vacation_until", "app_news", "mail_news", "push_news", "hook_news", "digest_news", "hook_url", "hook_off_at", "guest").
+	err := p.tx.Select("id", "username", "email", "email_verified", "vacation_until", "app_news", "mail_news", "push_news", "hook_news", "digest_news", "hook_url", "hook_off_at", "guest", "bot_account").
 		Where("id IN ?", ids).Find(&us).Error
 	if err != nil {
 		return err

@@ -232,10 +232,14 @@ func NoticeText(l *i18n.Lang, text, format string, args []any) string {
 	// (medium) one: the same notice, worded as now.
 	format = strings.ReplaceAll(format, "the greedy bot", "the stand-in bot")
 	for i, a := range args {
-		// A guest named, stored {"guest": name} (models' guestArg).
+		// A guest or a bot account named, stored {"guest": name} or
+		// {"bot": name} (models' guestArg, botArg).
 		if m, ok := a.(map[string]any); ok {
 			if name, ok := m["guest"].(string); ok {
 				args[i] = GuestName(l, name)
+			}
+			if name, ok := m["bot"].(string); ok {
+				args[i] = BotAccountName(l, name)
 			}
 		}
 	}
