@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"cacao/views/viewtest"
@@ -49,6 +50,12 @@ func TestBotAccounts(t *testing.T) {
 	_, page = ana.get("/")
 	if !viewtest.HasText(t, page, `select#seat2 optgroup option[value="~rob"]`, "rob (bot)") {
 		t.Fatalf("the form's seats:\n%s", viewtest.Show(t, page, "select#seat2"))
+	}
+	if _, page := rob.get("/"); viewtest.Has(t, page, `option[value="~rob"]`) {
+		t.Fatal("rob's own form offers to seat rob")
+	}
+	if _, data := rob.get("/settings/data"); !strings.Contains(data, `"bot_account": true`) || !strings.Contains(data, `"others_may_seat_my_bot": true`) {
+		t.Fatalf("rob's data:\n%.600s", data)
 	}
 	id := ana.createGame("~rob")
 	_, page = ana.get(fmt.Sprintf("/games/%d", id))

@@ -30,6 +30,8 @@ type myData struct {
 		VacationDays  int                 `json:"vacation_days_used"`
 		AutoDecide    bool                `json:"always_decide_for_me"`
 		BoardSize     string              `json:"board_size,omitempty"`
+		BotAccount    bool                `json:"bot_account,omitempty"`
+		BotOpen       bool                `json:"others_may_seat_my_bot,omitempty"`
 		Tokens        []myToken           `json:"access_tokens"`
 	} `json:"account"`
 	Notifications []myNotice `json:"notifications"`
@@ -114,6 +116,7 @@ func (s *Server) exportMyData(c echo.Context) error {
 		a.Tokens = append(a.Tokens, myToken{Name: t.Name, Scopes: t.ScopeList(), Created: t.CreatedAt, LastUsed: t.UsedAt})
 	}
 	a.VacationUntil, a.VacationDays, a.AutoDecide, a.BoardSize = u.VacationUntil, u.VacationDays, u.AutoDecide, u.BoardSize
+	a.BotAccount, a.BotOpen = u.BotAccount, u.BotOpen
 	ns, _, err := s.store.Notifications(u.ID, 0, -1)
 	if err != nil {
 		return err

@@ -51,6 +51,7 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 		if vm.OpenBots, err = s.store.OpenBots(); err != nil {
 			return vm, err
 		}
+		vm.OpenBots = slices.DeleteFunc(vm.OpenBots, func(name string) bool { return name == u.Username }) // a bot account's own seat is the first
 	}
 	now := s.store.Clock()
 	at := from(c)
