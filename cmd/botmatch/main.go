@@ -42,17 +42,21 @@
 //
 // # Figures
 //
-// On a quiet machine (2026-12-06, the bots as at commit 135e5e7): the
-// match alone on one of the two cores (taskset -c 1, -workers 1), all
-// else kept on the other.
+// On a quiet machine (2026-12-06): the match alone on one of the two
+// cores (taskset -c 1, -workers 1), all else kept on the other.
 //
 //   - Against hard-v1 at equal time, 200 ms a move (-a hard -b hard-v1
-//     -budget 200ms -games 400 -workers 1): hard first alone in 274 of
-//     400 games (68.5 %), 9 shared, hard-v1 first in 117; margin +3.3
-//     points (95 % CI +2.7 to +3.9); 0.166 s a move against 0.196 (the
-//     exact endgames finish early). The target is 70 %: a share's 95 %
-//     interval here is about ±4.5 points, so 68.5 % neither meets it nor
-//     shows it missed.
+//     -budget 200ms -games 400 -workers 1), the bots as at commit
+//     166ad86, whose two-player moves before the solved endgame share the
+//     time it leaves (Search.share): hard first alone in 301 of 400 games
+//     (75.2 %), 10 shared, hard-v1 first in 99; margin +3.7 points (95 %
+//     CI +3.1 to +4.2); 0.194 s a move against hard-v1's 0.196. The
+//     target is 70 %; a share's 95 % interval here is about ±4.2 points.
+//     Before that change (commit 135e5e7), each move had 200 ms and the
+//     solved ones finished early: 274 of 400 (68.5 %), 9 shared, margin
+//     +3.3 (+2.7 to +3.9), 0.166 s a move.
+//
+// The figures below are of the bots as at commit 135e5e7, measured so.
 //   - Against greedy at 1 s a move (-a hard -b greedy -budget 1s -games
 //     400 -workers 1): first alone in 393 of 400 (98.2 %), margin +12.8
 //     (+12.2 to +13.3); 0.80 s a move.
