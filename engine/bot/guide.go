@@ -33,6 +33,20 @@ const pileQuick = 0.8
 // waterTrack is the value of each field of the water track (read only).
 var waterTrack = engine.WaterTrack()
 
+// effects is each jungle tile's effect and value, by Jungle (read only):
+// Jungle.Kind copies a whole row, names and all, which quickValue cannot
+// afford.
+var effects = func() (t [engine.NumJungleKinds + 1]struct {
+	effect engine.Effect
+	value  int
+}) {
+	for j := range t {
+		k := engine.Jungle(j).Kind()
+		t[j].effect, t[j].value = k.Effect, k.Value
+	}
+	return t
+}()
+
 // width is how many of a node's moves the search tries before it visits
 // them again: a few at first, more as the node is visited more.
 func (t *tree) width(at int32) int {
@@ -146,22 +160,20 @@ func quickValue(st *engine.State, seat int, pl engine.Placement, fills []engine.
 	}
 	// Each owner's edges, plantations first, so that fruit harvested now
 	// may be sold now.
+	var owners uint
+	for i := range es {
+		owners |= 1 << es[i].Owner
+	}
 	for owner := range st.Players() {
-		has := false
-		for _, e := range es {
-			if e.Owner == owner {
-				has = true
-				break
-			}
-		}
-		if !has {
+		if owners&(1<<owner) == 0 {
 			continue
 		}
 		p := st.Player(owner)
 		fruit, sun, water := p.Fruit, p.Sun, p.Water
 		g := 0.0
 		for pass := 0; pass < 2; pass++ {
-			for _, e := range es {
+			for i := range es {
+				e := &es[i]
 				if e.Owner != owner {
 					continue
 				}
@@ -171,27 +183,27 @@ func quickValue(st *engine.State, seat int, pl engine.Placement, fills []engine.
 					}
 					continue
 				}
-				k := e.Jungle.Kind()
-				if (k.Effect == engine.Market) != (pass == 1) {
+				k := &effects[e.Jungle]
+				if (k.effect == engine.Market) != (pass == 1) {
 					continue
 				}
-				switch k.Effect {
+				switch k.effect {
 				case engine.Plantation:
-					add := min(e.Workers*k.Value, engine.MaxFruit-fruit)
+					add := min(e.Workers*k.value, engine.MaxFruit-fruit)
 					fruit += add
 					g += fruitValue * float64(add)
 				case engine.Market:
 					sold := min(e.Workers, fruit)
 					fruit -= sold
-					g += float64(sold) * (float64(k.Value) - fruitValue)
+					g += float64(sold) * (float64(k.value) - fruitValue)
 				case engine.Mine:
-					g += float64(e.Workers * k.Value)
+					g += float64(e.Workers * k.value)
 				case engine.Water:
-					to := min(len(waterTrack)-1, water+e.Workers*k.Value)
+					to := min(len(waterTrack)-1, water+e.Workers*k.value)
 					g += float64(waterTrack[to] - waterTrack[water])
 					water = to
 				case engine.SunSite:
-					add := min(e.Workers*k.Value, engine.MaxSun-sun)
+					add := min(e.Workers*k.value, engine.MaxSun-sun)
 					sun += add
 					g += sunValue * float64(add)
 				case engine.Temple:
