@@ -463,11 +463,14 @@ func keyOf(pl engine.Placement, fills []engine.Fill) uint64 {
 		k |= 1 << 21
 	}
 	for i, f := range fills {
-		side := uint64(0)
-		for d := engine.N; d <= engine.W; d++ {
-			if pl.At.Step(d) == f.At {
-				side = uint64(d)
-			}
+		side := uint64(0) // N
+		switch f.At {
+		case pl.At.Step(engine.E):
+			side = uint64(engine.E)
+		case pl.At.Step(engine.S):
+			side = uint64(engine.S)
+		case pl.At.Step(engine.W):
+			side = uint64(engine.W)
 		}
 		tile := uint64(0)
 		if !f.FromPile {
