@@ -214,8 +214,9 @@ type tree struct {
 	random Random
 	// guided is the current version's search (guide.go); false: hard-v1.
 	guided bool
-	iters  int     // iterations before this one: the root's visits
-	prior  []int32 // the root's moves (indices of root), best first by the greedy bot's values
+	iters  int       // iterations before this one: the root's visits
+	logs   []float64 // logs[n] is math.Log(n), for n up to the largest avail
+	prior  []int32   // the root's moves (indices of root), best first by the greedy bot's values
 	guide  guide
 }
 
@@ -237,7 +238,7 @@ type cand struct {
 }
 
 func newTree(players int) *tree {
-	return &tree{nodes: []node{{mover: -1}}, moves: []engine.Move{{}}, reward: make([]float64, players), won: make([]float64, players), none: map[int][]engine.Act{}}
+	return &tree{nodes: []node{{mover: -1}}, moves: []engine.Move{{}}, reward: make([]float64, players), won: make([]float64, players), none: map[int][]engine.Act{}, logs: []float64{math.Log(0), math.Log(1)}}
 }
 
 // iterate runs one iteration on st, a deal of the root position.
@@ -280,7 +281,10 @@ func (t *tree) iterate(st *engine.State, r *engine.Rand) {
 			t.set.mark(c.key)
 			untried--
 			c.avail++
-			score := c.reward/float64(c.visits) + exploration*math.Sqrt(math.Log(float64(c.avail))/float64(c.visits))
+			if int(c.avail) == len(t.logs) { // avail grows by one at a time
+				t.logs = append(t.logs, math.Log(float64(c.avail)))
+			}
+			score := c.reward/float64(c.visits) + exploration*math.Sqrt(t.logs[c.avail]/float64(c.visits))
 			if score > bestScore {
 				best, bestScore, bestCand = ci, score, k
 			}
