@@ -131,16 +131,17 @@ func (sr Search) Think(s *engine.State, r *engine.Rand) (Choice, error) {
 		t.iters = n
 		t.iterate(st, r)
 	}
-	best := -1
-	for _, ci := range t.nodes[0].child {
-		if best < 0 || t.nodes[ci].visits > t.nodes[best].visits {
-			best = int(ci)
+	best := -1 // in the root's children
+	root := t.nodes[0].child
+	for j, ci := range root {
+		if best < 0 || t.nodes[ci].visits > t.nodes[root[best]].visits {
+			best = j
 		}
 	}
 	if best < 0 {
 		return Choice{}, ErrNoMove
 	}
-	b := &t.nodes[best]
+	b := &t.nodes[root[best]]
 	m := t.moves[best]
 	m.Acts = ownActs(s, seat, m)
 	return Choice{Move: m, Value: b.reward / float64(b.visits), Won: b.won / float64(b.visits), Visits: int(b.visits), Iterations: n}, nil
@@ -197,7 +198,7 @@ func ownActs(s *engine.State, seat int, m engine.Move) []engine.Act {
 // a node stands for a move, made by mover, after the moves above it.
 type tree struct {
 	nodes []node
-	moves []engine.Move // the root's children's moves, by node index
+	moves []engine.Move // the root's children's moves, in their order
 	// root lists the root's moves: the same in every deal (they depend on
 	// the seat's own hand, the board and the display only).
 	root []cand
@@ -238,7 +239,7 @@ type cand struct {
 }
 
 func newTree(players int) *tree {
-	return &tree{nodes: []node{{mover: -1}}, moves: []engine.Move{{}}, reward: make([]float64, players), won: make([]float64, players), none: map[int][]engine.Act{}, logs: []float64{math.Log(0), math.Log(1)}}
+	return &tree{nodes: []node{{mover: -1}}, reward: make([]float64, players), won: make([]float64, players), none: map[int][]engine.Act{}, logs: []float64{math.Log(0), math.Log(1)}}
 }
 
 // iterate runs one iteration on st, a deal of the root position.
@@ -336,11 +337,9 @@ func (t *tree) add(parent int32, c cand, mover int) int32 {
 	i := int32(len(t.nodes))
 	t.nodes = append(t.nodes, node{key: c.key, mover: int8(mover), avail: 1})
 	t.nodes[parent].child = append(t.nodes[parent].child, i)
-	var m engine.Move
 	if parent == 0 {
-		m = engine.Move{Placement: c.pl, Fills: slices.Clone(c.fills)}
+		t.moves = append(t.moves, engine.Move{Placement: c.pl, Fills: slices.Clone(c.fills)})
 	}
-	t.moves = append(t.moves, m)
 	return i
 }
 
