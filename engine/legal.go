@@ -262,35 +262,37 @@ func (s *State) AppendFillOptions(c Cell, buf []Fill) (opts []Fill, width int) {
 	if n == 0 {
 		return buf, 0
 	}
-	// The tiles to place: n of the display's, or all of them and the pile's.
-	var sets [2][3]Fill
-	nsets := 1
-	if s.ndisp > n { // one cell, two display tiles: either one
-		sets[0][0].Tile = s.display[0]
-		if s.display[1] != s.display[0] {
-			sets[1][0].Tile = s.display[1]
-			nsets = 2
+	if len(cells) == 1 {
+		// One cell (the general case below, in short): the first display
+		// tile, the second if it differs, or the pile's.
+		if s.ndisp == 0 {
+			return append(buf, Fill{At: cells[0], FromPile: true}), 1
 		}
-	} else {
-		for i := 0; i < n; i++ {
-			if i < s.ndisp {
-				sets[0][i].Tile = s.display[i]
-			} else {
-				sets[0][i].FromPile = true
-			}
+		buf = append(buf, Fill{At: cells[0], Tile: s.display[0]})
+		if s.ndisp > 1 && s.display[1] != s.display[0] {
+			buf = append(buf, Fill{At: cells[0], Tile: s.display[1]})
+		}
+		return buf, 1
+	}
+	// Two or three cells, so that n ≥ ndisp: every display tile and the
+	// pile's for the rest, every way round, each distinct assignment once.
+	var ts [3]Fill
+	for i := 0; i < n; i++ {
+		if i < s.ndisp {
+			ts[i].Tile = s.display[i]
+		} else {
+			ts[i].FromPile = true
 		}
 	}
 	start := len(buf)
-	for _, ts := range sets[:nsets] {
-		permuteFills(cells, ts[:n], func(f []Fill) {
-			for i := start; i < len(buf); i += n {
-				if sameFills(buf[i:i+n], f) {
-					return
-				}
+	permuteFills(cells, ts[:n], func(f []Fill) {
+		for i := start; i < len(buf); i += n {
+			if sameFills(buf[i:i+n], f) {
+				return
 			}
-			buf = append(buf, f...)
-		})
-	}
+		}
+		buf = append(buf, f...)
+	})
 	return buf, n
 }
 

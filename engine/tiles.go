@@ -212,14 +212,19 @@ func ParseWorker(s string) (Worker, bool) {
 
 // Edges returns the worker counts on N, E, S, W of w turned rot quarter turns
 // clockwise: what was on N is on E after one turn.
-func (w Worker) Edges(rot int) [4]uint8 {
-	base := workerKinds[w].Edges
-	var e [4]uint8
-	for d := 0; d < 4; d++ {
-		e[(d+rot)&3] = base[d]
+func (w Worker) Edges(rot int) [4]uint8 { return rotatedEdges[w][rot&3] }
+
+// rotatedEdges[w][r] is w's worker counts turned r quarter turns.
+var rotatedEdges = func() (t [numWorker][4][4]uint8) {
+	for w := range t {
+		for r := range t[w] {
+			for d := range 4 {
+				t[w][r][(d+r)&3] = workerKinds[w].Edges[d]
+			}
+		}
 	}
-	return e
-}
+	return t
+}()
 
 // Rotations returns the rotations of w that give distinct tiles, smallest first
 // (one for 1111, four for the others), in a slice of the caller's own:

@@ -128,28 +128,33 @@ func TestResetPlaysLikeNew(t *testing.T) {
 
 // BenchmarkSearchIteration is one iteration of the hard bot's search, the
 // current one and hard-v1, from the first move of a 2-, 3- and 4-player
-// game: a deal, the walk down the tree, a playout and the credit (the
-// search's playouts per second is its inverse).
+// game and from a mid-game position (turn 8 of a 2-player game, 12 of a
+// 3- and 4-player one): a deal, the walk down the tree, a playout and the
+// credit (the search's playouts per second is its inverse). With a fixed
+// -benchtime (3000x) every run searches the same tree.
 func BenchmarkSearchIteration(b *testing.B) {
 	for _, v := range []int{2, 1} {
 		for n := 2; n <= 4; n++ {
-			b.Run(fmt.Sprintf("version=%d/players=%d", v, n), func(b *testing.B) { benchSearch(b, v, n) })
+			b.Run(fmt.Sprintf("version=%d/players=%d", v, n), func(b *testing.B) { benchSearch(b, v, n, 0) })
+		}
+		for n := 2; n <= 4; n++ {
+			turn := map[int]int{2: 8, 3: 12, 4: 12}[n]
+			b.Run(fmt.Sprintf("version=%d/players=%d/turn=%d", v, n, turn), func(b *testing.B) { benchSearch(b, v, n, turn) })
 		}
 	}
 }
 
-func benchSearch(b *testing.B, version, n int) {
-	{
-		{
-			s := newGame(b, n, 1)
-			r := engine.NewRand(1)
-			b.ReportAllocs()
-			b.ResetTimer()
-			c, err := Search{Iterations: b.N, Version: version}.Think(s, r)
-			if err != nil || c.Iterations != b.N {
-				b.Fatal(err, c.Iterations)
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
-		}
+func benchSearch(b *testing.B, version, n, turn int) {
+	s := newGame(b, n, 1)
+	if turn > 0 {
+		s = midGame(b, n, 1, turn)
 	}
+	r := engine.NewRand(1)
+	b.ReportAllocs()
+	b.ResetTimer()
+	c, err := Search{Iterations: b.N, Version: version}.Think(s, r)
+	if err != nil || c.Iterations != b.N {
+		b.Fatal(err, c.Iterations)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
 }

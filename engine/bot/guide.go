@@ -33,6 +33,20 @@ const pileQuick = 0.8
 // waterTrack is the value of each field of the water track (read only).
 var waterTrack = engine.WaterTrack()
 
+// effects is each jungle tile's effect and value, by Jungle (read only):
+// Jungle.Kind copies a whole row, names and all, which quickValue cannot
+// afford.
+var effects = func() (t [engine.NumJungleKinds + 1]struct {
+	effect engine.Effect
+	value  int
+}) {
+	for j := range t {
+		k := engine.Jungle(j).Kind()
+		t[j].effect, t[j].value = k.Effect, k.Value
+	}
+	return t
+}()
+
 // width is how many of a node's moves the search tries before it visits
 // them again: a few at first, more as the node is visited more.
 func (t *tree) width(at int32) int {
@@ -145,64 +159,64 @@ func quickValue(st *engine.State, seat int, pl engine.Placement, fills []engine.
 		v -= sunValue
 	}
 	// Each owner's edges, plantations first, so that fruit harvested now
-	// may be sold now.
-	for owner := range st.Players() {
-		has := false
-		for _, e := range es {
-			if e.Owner == owner {
-				has = true
-				break
+	// may be sold now; each owner's gains g add up in the edges' order.
+	var owners uint
+	var g [4]float64
+	var fruit, sun, water [4]int
+	for i := range es {
+		o := es[i].Owner
+		if owners&(1<<o) == 0 {
+			owners |= 1 << o
+			p := st.Player(o)
+			fruit[o], sun[o], water[o] = p.Fruit, p.Sun, p.Water
+		}
+	}
+	for pass := 0; pass < 2; pass++ {
+		for i := range es {
+			e := &es[i]
+			o := e.Owner
+			if e.Jungle == engine.NoJungle {
+				if pass == 0 {
+					g[o] += pileQuick * float64(e.Workers)
+				}
+				continue
+			}
+			k := &effects[e.Jungle]
+			if (k.effect == engine.Market) != (pass == 1) {
+				continue
+			}
+			switch k.effect {
+			case engine.Plantation:
+				add := min(e.Workers*k.value, engine.MaxFruit-fruit[o])
+				fruit[o] += add
+				g[o] += fruitValue * float64(add)
+			case engine.Market:
+				sold := min(e.Workers, fruit[o])
+				fruit[o] -= sold
+				g[o] += float64(sold) * (float64(k.value) - fruitValue)
+			case engine.Mine:
+				g[o] += float64(e.Workers * k.value)
+			case engine.Water:
+				to := min(len(waterTrack)-1, water[o]+e.Workers*k.value)
+				g[o] += float64(waterTrack[to] - waterTrack[water[o]])
+				water[o] = to
+			case engine.SunSite:
+				add := min(e.Workers*k.value, engine.MaxSun-sun[o])
+				sun[o] += add
+				g[o] += sunValue * float64(add)
+			case engine.Temple:
+				g[o] += templeQuick * float64(e.Workers)
 			}
 		}
-		if !has {
+	}
+	for owner := range st.Players() {
+		if owners&(1<<owner) == 0 {
 			continue
 		}
-		p := st.Player(owner)
-		fruit, sun, water := p.Fruit, p.Sun, p.Water
-		g := 0.0
-		for pass := 0; pass < 2; pass++ {
-			for _, e := range es {
-				if e.Owner != owner {
-					continue
-				}
-				if e.Jungle == engine.NoJungle {
-					if pass == 0 {
-						g += pileQuick * float64(e.Workers)
-					}
-					continue
-				}
-				k := e.Jungle.Kind()
-				if (k.Effect == engine.Market) != (pass == 1) {
-					continue
-				}
-				switch k.Effect {
-				case engine.Plantation:
-					add := min(e.Workers*k.Value, engine.MaxFruit-fruit)
-					fruit += add
-					g += fruitValue * float64(add)
-				case engine.Market:
-					sold := min(e.Workers, fruit)
-					fruit -= sold
-					g += float64(sold) * (float64(k.Value) - fruitValue)
-				case engine.Mine:
-					g += float64(e.Workers * k.Value)
-				case engine.Water:
-					to := min(len(waterTrack)-1, water+e.Workers*k.Value)
-					g += float64(waterTrack[to] - waterTrack[water])
-					water = to
-				case engine.SunSite:
-					add := min(e.Workers*k.Value, engine.MaxSun-sun)
-					sun += add
-					g += sunValue * float64(add)
-				case engine.Temple:
-					g += templeQuick * float64(e.Workers)
-				}
-			}
-		}
 		if owner == seat {
-			v += g
+			v += g[owner]
 		} else {
-			v -= rivalWeight * g
+			v -= rivalWeight * g[owner]
 		}
 	}
 	if left {

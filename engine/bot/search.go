@@ -131,16 +131,17 @@ func (sr Search) Think(s *engine.State, r *engine.Rand) (Choice, error) {
 		t.iters = n
 		t.iterate(st, r)
 	}
-	best := -1
-	for _, ci := range t.nodes[0].child {
-		if best < 0 || t.nodes[ci].visits > t.nodes[best].visits {
-			best = int(ci)
+	best := -1 // in the root's children
+	root := t.nodes[0].child
+	for j, ci := range root {
+		if best < 0 || t.nodes[ci].visits > t.nodes[root[best]].visits {
+			best = j
 		}
 	}
 	if best < 0 {
 		return Choice{}, ErrNoMove
 	}
-	b := &t.nodes[best]
+	b := &t.nodes[root[best]]
 	m := t.moves[best]
 	m.Acts = ownActs(s, seat, m)
 	return Choice{Move: m, Value: b.reward / float64(b.visits), Won: b.won / float64(b.visits), Visits: int(b.visits), Iterations: n}, nil
@@ -197,7 +198,7 @@ func ownActs(s *engine.State, seat int, m engine.Move) []engine.Act {
 // a node stands for a move, made by mover, after the moves above it.
 type tree struct {
 	nodes []node
-	moves []engine.Move // the root's children's moves, by node index
+	moves []engine.Move // the root's children's moves, in their order
 	// root lists the root's moves: the same in every deal (they depend on
 	// the seat's own hand, the board and the display only).
 	root []cand
@@ -214,8 +215,9 @@ type tree struct {
 	random Random
 	// guided is the current version's search (guide.go); false: hard-v1.
 	guided bool
-	iters  int     // iterations before this one: the root's visits
-	prior  []int32 // the root's moves (indices of root), best first by the greedy bot's values
+	iters  int       // iterations before this one: the root's visits
+	logs   []float64 // logs[n] is math.Log(n), for n up to the largest avail
+	prior  []int32   // the root's moves (indices of root), best first by the greedy bot's values
 	guide  guide
 }
 
@@ -237,7 +239,7 @@ type cand struct {
 }
 
 func newTree(players int) *tree {
-	return &tree{nodes: []node{{mover: -1}}, moves: []engine.Move{{}}, reward: make([]float64, players), won: make([]float64, players), none: map[int][]engine.Act{}}
+	return &tree{nodes: []node{{mover: -1}}, reward: make([]float64, players), won: make([]float64, players), none: map[int][]engine.Act{}, logs: []float64{math.Log(0), math.Log(1)}}
 }
 
 // iterate runs one iteration on st, a deal of the root position.
@@ -280,7 +282,10 @@ func (t *tree) iterate(st *engine.State, r *engine.Rand) {
 			t.set.mark(c.key)
 			untried--
 			c.avail++
-			score := c.reward/float64(c.visits) + exploration*math.Sqrt(math.Log(float64(c.avail))/float64(c.visits))
+			if int(c.avail) == len(t.logs) { // avail grows by one at a time
+				t.logs = append(t.logs, math.Log(float64(c.avail)))
+			}
+			score := c.reward/float64(c.visits) + exploration*math.Sqrt(t.logs[c.avail]/float64(c.visits))
 			if score > bestScore {
 				best, bestScore, bestCand = ci, score, k
 			}
@@ -332,11 +337,9 @@ func (t *tree) add(parent int32, c cand, mover int) int32 {
 	i := int32(len(t.nodes))
 	t.nodes = append(t.nodes, node{key: c.key, mover: int8(mover), avail: 1})
 	t.nodes[parent].child = append(t.nodes[parent].child, i)
-	var m engine.Move
 	if parent == 0 {
-		m = engine.Move{Placement: c.pl, Fills: slices.Clone(c.fills)}
+		t.moves = append(t.moves, engine.Move{Placement: c.pl, Fills: slices.Clone(c.fills)})
 	}
-	t.moves = append(t.moves, m)
 	return i
 }
 
@@ -463,11 +466,14 @@ func keyOf(pl engine.Placement, fills []engine.Fill) uint64 {
 		k |= 1 << 21
 	}
 	for i, f := range fills {
-		side := uint64(0)
-		for d := engine.N; d <= engine.W; d++ {
-			if pl.At.Step(d) == f.At {
-				side = uint64(d)
-			}
+		side := uint64(0) // N
+		switch f.At {
+		case pl.At.Step(engine.E):
+			side = uint64(engine.E)
+		case pl.At.Step(engine.S):
+			side = uint64(engine.S)
+		case pl.At.Step(engine.W):
+			side = uint64(engine.W)
 		}
 		tile := uint64(0)
 		if !f.FromPile {
