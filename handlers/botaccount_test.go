@@ -104,4 +104,16 @@ func TestBotAccounts(t *testing.T) {
 	if _, page := ana.getLang("/notifications", "de"); !says(t, page, "main", "rob (Bot) hat dich zu Spiel") {
 		t.Fatalf("ana's notices:\n%s", viewtest.Show(t, page, "main"))
 	}
+	// Invited by name, the bot declines through the API: the notice marks it.
+	code, page = ana.post("/games", url.Values{"seat": {"invite"}, "invite": {"rob"}})
+	table := gameIDRE.FindStringSubmatch(page)
+	if code != http.StatusOK || table == nil {
+		t.Fatalf("ana invites rob: %d", code)
+	}
+	if code, body := rob.api("POST", "/api/v1/games/"+table[1]+"/decline", nil, nil); code/100 != 2 {
+		t.Fatalf("rob declines: %d %s", code, body)
+	}
+	if _, page := ana.get("/notifications"); !says(t, page, "main", "rob (bot) declined your invitation to game "+table[1]) {
+		t.Fatalf("ana's notices:\n%s", viewtest.Show(t, page, "main"))
+	}
 }

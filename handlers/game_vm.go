@@ -92,7 +92,7 @@ func (s *Server) readGame(c echo.Context, l *models.Loaded, turnOnly bool) gameS
 		for _, seat := range l.Seats {
 			if seat.Open() && seat.InvitedID != nil {
 				if p, err := s.store.UserByID(*seat.InvitedID); err == nil {
-					g.invitees = append(g.invitees, views.Invitee{ID: p.ID, Name: p.Username})
+					g.invitees = append(g.invitees, views.Invitee{ID: p.ID, Name: views.Marked(lg, p.Username, views.MarkOf(p.Guest, p.BotAccount))})
 				}
 			}
 		}
@@ -105,7 +105,7 @@ func (s *Server) readGame(c echo.Context, l *models.Loaded, turnOnly bool) gameS
 				for _, seat := range g.rematch.Seats {
 					if seat.Open() && seat.InvitedID != nil {
 						if p, err := s.store.UserByID(*seat.InvitedID); err == nil {
-							g.names[p.ID] = p.Username
+							g.names[p.ID] = views.Marked(lg, p.Username, views.MarkOf(p.Guest, p.BotAccount))
 						}
 					}
 				}

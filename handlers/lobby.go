@@ -135,7 +135,7 @@ func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) vi
 		Resigned: g.Resigned, Aborted: g.Game.Aborted}
 	for _, seat := range g.Seats {
 		if seat.UserID != nil && *seat.UserID == g.Game.CreatorID {
-			gl.Creator = seat.Name
+			gl.Creator = seatName(l, seat)
 		}
 	}
 	if g.WaitingOnMe && g.Deadline != nil {
@@ -144,7 +144,7 @@ func gameLine(l *i18n.Lang, g models.GameSummary, now time.Time, viewer uint) vi
 	if g.Game.Status == models.StatusFinished && g.Game.Scored {
 		for _, seat := range g.Seats {
 			if seat.Place == 1 {
-				gl.Winners = append(gl.Winners, seat.Name)
+				gl.Winners = append(gl.Winners, seatName(l, seat))
 			}
 			if p := seat.Player(); p != nil && *p == viewer {
 				gl.Place, gl.Score = seat.Place, seat.Score

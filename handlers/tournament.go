@@ -43,7 +43,7 @@ func (s *Server) tournaments(c echo.Context) error {
 		return views.TourLine{ID: t.ID, Name: t.Name, Kind: tourKind(l, t), Private: t.Private, Players: sum.Players, Max: t.MaxPlayers,
 			Closes: l.Date(t.SignupUntil, false, true), Round: t.Round, Rounds: t.Rounds, Winners: sum.Winners, Cancelled: t.State == models.TourCancelled}
 	}
-	vm := views.TournamentsVM{Page: s.page(c, tr(c, "Tournaments")), MayCreate: u != nil && !u.Guest}
+	vm := views.TournamentsVM{Page: s.page(c, tr(c, "Tournaments")), MayCreate: u != nil && !u.Guest && !u.BotAccount}
 	for _, l := range []struct {
 		from []models.TourSummary
 		to   *[]views.TourLine

@@ -24,10 +24,10 @@ var (
 	ErrTourBot    = invalid("bot accounts do not play tournaments: tournaments are for people")
 )
 
-// MarkBot makes account id a bot account, for good: refused for a guest,
-// an account that has played a rated game, or one with a seat in a game
-// not over or a place in a tournament not over (whose seats would not be
-// marked). Marking it twice changes nothing.
+// MarkBot makes account id a bot account, for good, and marks its seats
+// in the games it played: refused for a guest, an account that has played
+// a rated game, or one with a seat in a game not over or a place in a
+// tournament not over. Marking it twice changes nothing.
 func (s *Store) MarkBot(id uint) error {
 	return s.transaction(func(tx *gorm.DB) error {
 		if err := lockUser(tx, id); err != nil {
@@ -65,7 +65,11 @@ func (s *Store) MarkBot(id uint) error {
 		if playing+entered > 0 {
 			return ErrBotPlaying
 		}
-		return tx.Model(&User{}).Where("id = ?", id).Update("bot_account", true).Error
+		if err := tx.Model(&User{}).Where("id = ?", id).Update("bot_account", true).Error; err != nil {
+			return err
+		}
+		// Its unrated games before are marked too: its name is marked everywhere.
+		return tx.Model(&Seat{}).Where("user_id = ? OR resigned_id = ?", id, id).Update("robot", true).Error
 	})
 }
 
@@ -91,38 +95,72 @@ func (s *Store) OpenBots() ([]string, error) {
 	return names, err
 }
 
-// openBot fills, in tx, seat with the bot account called name, which its
-// owner lets creator seat: an open bot, not banned, that has not blocked
-// creator.
+// MaxBotGames is how many games not over others may seat one bot account
+// at: a stranger cannot tie it up in more.
+const MaxBotGames = 30
+
+// openBot fills, in tx, seat with the bot account called name (openBotID).
 func openBot(tx *gorm.DB, creator uint, name string, seat *Seat) error {
 	var u User
-	err := userNamed(tx.Select("id", "username", "bot_account", "bot_open", "banned_at"), name, &u)
+	err := userNamed(tx.Select("id"), name, &u)
 	if errors.Is(err, gorm.ErrRecordNotFound) {
 		return invalid("nobody here is called “%s”", name)
 	}
 	if err != nil {
 		return err
 	}
+	return openBotID(tx, creator, u.ID, seat)
+}
+
+// openBotID fills, in tx, seat with bot account id, which its owner lets
+// creator seat: an open bot, not banned, that has not blocked creator and
+// sits at fewer than MaxBotGames games not over (counted with its row
+// locked, so that two tables at once cannot both take the last place).
+func openBotID(tx *gorm.DB, creator, id uint, seat *Seat) error {
+	if err := lockUser(tx, id); err != nil {
+		return err
+	}
+	var u User
+	if err := tx.Select("id", "username", "bot_account", "bot_open", "banned_at").Take(&u, id).Error; err != nil {
+		return err
+	}
 	if !u.BotAccount || !u.BotOpen || u.BannedAt != nil {
 		return invalid("%s is not a bot others may seat: invite them instead", u.Username)
 	}
-	var blocked int64
-	if err := tx.Model(&Block{}).Where("user_id = ? AND blocked_id = ?", u.ID, creator).Count(&blocked).Error; err != nil {
+	if b, err := blocked(tx, u.ID, creator); err != nil || b {
+		if err == nil {
+			err = ErrBlocked
+		}
 		return err
 	}
-	if blocked > 0 {
-		return ErrBlocked
+	var games int64
+	err := tx.Model(&Seat{}).Where("user_id = ? AND game_id IN (?)", u.ID,
+		tx.Model(&Game{}).Select("id").Where("status IN ?", []string{StatusOpen, StatusActive})).Count(&games).Error
+	if err != nil {
+		return err
+	}
+	if games >= MaxBotGames {
+		return invalid("%s plays %d games already: seat it when one of them is over", u.Username, MaxBotGames)
 	}
 	seat.UserID, seat.Name, seat.Robot = &u.ID, u.Username, true
 	return nil
 }
 
-// RatedBots are the bot accounts rated in format f, not banned, the
-// highest rating first: MaxOpenBots at most.
+// isBot reads, in tx, whether account id is a bot account now (the
+// caller's copy may be older than a MarkBot).
+func isBot(tx *gorm.DB, id uint) (bool, error) {
+	var marks []bool
+	err := tx.Model(&User{}).Where("id = ?", id).Pluck("bot_account", &marks).Error
+	return len(marks) == 1 && marks[0], err
+}
+
+// RatedBots are the bot accounts rated in format f whose last rated game
+// of it ended in the last BoardActive, not banned, the highest rating
+// first: MaxOpenBots at most.
 func (s *Store) RatedBots(f Format) ([]Leader, error) {
 	cols := f.columns()
 	var out []Leader
-	err := s.db.Model(&User{}).Where("bot_account AND " + cols.games + " > 0 AND banned_at IS NULL").
+	err := s.db.Model(&User{}).Where("bot_account AND "+cols.games+" > 0 AND "+cols.at+" >= ? AND banned_at IS NULL", s.now().Add(-BoardActive)).
 		Select("username AS name, " + cols.rating + " AS rating, " + cols.games + " AS games").
 		Order(cols.rating + " DESC, id").Limit(MaxOpenBots).Scan(&out).Error
 	return out, err

@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"cacao/models"
@@ -34,6 +35,11 @@ func TestMarkBot(t *testing.T) {
 	if err := s.CancelTable(g.ID, rob); err != nil {
 		t.Fatal(err)
 	}
+	g, err = s.CreateGame(rob, models.GameSpec{Seats: []string{"random"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	againstBots(t, s, g.ID, rob) // unrated: against a bot
 	for range 2 {
 		if err := s.MarkBot(rob.ID); err != nil {
 			t.Fatal(err)
@@ -41,6 +47,9 @@ func TestMarkBot(t *testing.T) {
 	}
 	if u := mustUserByID(t, s, rob.ID); !u.BotAccount || u.BotOpen {
 		t.Fatalf("marked: %+v", u)
+	}
+	if l := mustLoad(t, s, g.ID); !l.Seats[l.SeatOf(rob.ID)].Robot {
+		t.Fatal("rob's game before he became a bot account does not mark him")
 	}
 	if err := s.JoinTournament(1, mustUserByID(t, s, rob.ID)); !errors.Is(err, models.ErrTourBot) {
 		t.Fatalf("a bot account joined a tournament: %v", err)
@@ -179,7 +188,8 @@ func TestBotAccountRatedApart(t *testing.T) {
 }
 
 // TestRematchSeatsBotAccount: a rematch seats a bot account again at once
-// while its owner lets others seat it, and is refused once they do not.
+// while its owner lets others seat it, and invites it, as a person, once
+// they do not.
 func TestRematchSeatsBotAccount(t *testing.T) {
 	s := models.MustOpen(t)
 	ana, rob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "rob")
@@ -189,26 +199,63 @@ func TestRematchSeatsBotAccount(t *testing.T) {
 	if err := s.SetBotOpen(rob.ID, true); err != nil {
 		t.Fatal(err)
 	}
-	g, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"~rob"}})
-	if err != nil {
-		t.Fatal(err)
+	var finished []uint
+	for range 2 {
+		g, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"~rob"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		playOut(t, s, g.ID, ana, mustUserByID(t, s, rob.ID))
+		finished = append(finished, g.ID)
 	}
-	playOut(t, s, g.ID, ana, mustUserByID(t, s, rob.ID))
-	if err := s.SetBotOpen(rob.ID, false); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.Rematch(ana, g.ID); !errors.Is(err, models.ErrInvalid) {
-		t.Fatalf("a rematch seated a bot its owner closed: %v", err)
-	}
-	if err := s.SetBotOpen(rob.ID, true); err != nil {
-		t.Fatal(err)
-	}
-	re, err := s.Rematch(ana, g.ID)
+	re, err := s.Rematch(ana, finished[0])
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := mustLoad(t, s, re.ID)
 	if seat := l.Seats[l.SeatOf(rob.ID)]; l.Game.Status != models.StatusActive || !seat.Robot || seat.InvitedID != nil {
 		t.Fatalf("the rematch: %s, rob's seat %+v", l.Game.Status, seat)
+	}
+	if err := s.SetBotOpen(rob.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if re, err = s.Rematch(ana, finished[1]); err != nil {
+		t.Fatal(err)
+	}
+	l = mustLoad(t, s, re.ID)
+	kept := false
+	for _, seat := range l.Seats {
+		kept = kept || seat.InvitedID != nil && *seat.InvitedID == rob.ID && seat.UserID == nil
+	}
+	if l.Game.Status != models.StatusOpen || !kept {
+		t.Fatalf("the rematch with a closed bot: %s, seats %+v", l.Game.Status, l.Seats)
+	}
+}
+
+// TestBotGamesBounded: others seat a bot account at MaxBotGames games not
+// over at most; the next is refused, and a game invites and seats it not
+// both.
+func TestBotGamesBounded(t *testing.T) {
+	s := models.MustOpen(t)
+	rob := models.MustUser(t, s, "rob")
+	if err := s.MarkBot(rob.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetBotOpen(rob.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	both := models.MustUser(t, s, "both")
+	if _, err := s.CreateGame(both, models.GameSpec{Seats: []string{"@rob", "~rob"}}); !errors.Is(err, models.ErrInvalid) {
+		t.Fatalf("rob invited and seated at one table: %v", err)
+	}
+	for i := range models.MaxBotGames {
+		u := models.MustUser(t, s, fmt.Sprintf("player%d", i))
+		if _, err := s.CreateGame(u, models.GameSpec{Seats: []string{"~rob"}}); err != nil {
+			t.Fatalf("game %d: %v", i+1, err)
+		}
+	}
+	late := models.MustUser(t, s, "late")
+	if _, err := s.CreateGame(late, models.GameSpec{Seats: []string{"~rob"}}); !errors.Is(err, models.ErrInvalid) {
+		t.Fatalf("game %d with rob: %v", models.MaxBotGames+1, err)
 	}
 }

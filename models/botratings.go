@@ -176,14 +176,7 @@ func (s *Store) rateAccounts(tx *gorm.DB, f Format, l *Loaded, seats []*Seat, re
 			return err
 		}
 		before, _, _ := u.RatingIn(f)
-		after := rating.Update(before, results(rank(l, seat)))
-		seat.RatedFrom, seat.RatedTo = before.R, after.R
-		if err := tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"rated_from": seat.RatedFrom, "rated_to": seat.RatedTo}).Error; err != nil {
-			return err
-		}
-		err := tx.Model(&User{}).Where("id = ?", u.ID).Updates(map[string]any{cols.rating: after.R, cols.dev: after.RD,
-			cols.vol: after.Vol, cols.games: gorm.Expr(cols.games + " + 1"), cols.at: s.now()}).Error
-		if err != nil {
+		if err := s.keepRating(tx, f, seat, u.ID, before, rating.Update(before, results(rank(l, seat)))); err != nil {
 			return err
 		}
 	}

@@ -140,7 +140,7 @@ func (s *Store) chatNews(tx *gorm.DB, seats []Seat, from uint, msg ChatMessage) 
 	if len(to) == 0 {
 		return nil
 	}
-	p, err := peopleIn(tx, nil, to...)
+	p, err := peopleIn(tx, nil, append(to, msg.UserID)...) // the writer too: their name is marked
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func (s *Store) chatNews(tx *gorm.DB, seats []Seat, from uint, msg ChatMessage) 
 	if r := []rune(text); len(r) > 140 {
 		text = string(r[:139]) + "…"
 	}
-	m, err := newsOf(KindChat, msg.GameID, "%s wrote in game %d: “%s”", msg.Name, msg.GameID, text)
+	m, err := newsOf(KindChat, msg.GameID, "%s wrote in game %d: “%s”", append(p.markNames([]any{msg.Name}), msg.GameID, text)...)
 	if err != nil {
 		return err
 	}

@@ -160,7 +160,7 @@ func (s *Store) tellFollowers(tx *gorm.DB, g *Game, creator *User) error {
 	if err != nil || len(ids) == 0 {
 		return err
 	}
-	p, err := peopleIn(tx, nil, ids...)
+	p, err := peopleIn(tx, nil, append(ids, creator.ID)...) // the creator too: their name is marked
 	if err != nil {
 		return err
 	}

@@ -34,12 +34,11 @@ func (s *Store) checkInvitee(tx *gorm.DB, creator, invitee uint) error {
 	if err := s.lockCounting(tx, invitationsLock); err != nil {
 		return err
 	}
-	var blocked int64
-	if err := tx.Model(&Block{}).Where("user_id = ? AND blocked_id = ?", invitee, creator).Count(&blocked).Error; err != nil {
+	if b, err := blocked(tx, invitee, creator); err != nil || b {
+		if err == nil {
+			err = ErrBlocked
+		}
 		return err
-	}
-	if blocked > 0 {
-		return ErrBlocked
 	}
 	day := s.now().Add(-24 * time.Hour)
 	var mine int64
@@ -73,6 +72,13 @@ func (s *Store) checkInvitee(tx *gorm.DB, creator, invitee uint) error {
 		return ErrInvitedEnough
 	}
 	return nil
+}
+
+// blocked reports, in tx, whether user blocked whom.
+func blocked(tx *gorm.DB, user, whom uint) (bool, error) {
+	var n int64
+	err := tx.Model(&Block{}).Where("user_id = ? AND blocked_id = ?", user, whom).Count(&n).Error
+	return n > 0, err
 }
 
 // acquaintances reports which of others user knows: they finished a game

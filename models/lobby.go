@@ -100,6 +100,10 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 		if err := s.checkTableLimits(tx, creator.ID, n); err != nil {
 			return err
 		}
+		var err error
+		if g.Seats[0].Robot, err = isBot(tx, creator.ID); err != nil { // the creator's row is locked: as it is now
+			return err
+		}
 		var invites []Invitation
 		for i, o := range others {
 			seat := Seat{Slot: i + 1, Index: -1}
@@ -129,7 +133,7 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 					return err
 				}
 				for _, other := range g.Seats {
-					if other.UserID != nil && *other.UserID == *seat.UserID {
+					if other.UserID != nil && *other.UserID == *seat.UserID || other.InvitedID != nil && *other.InvitedID == *seat.UserID {
 						return invalid("%s has a seat already", seat.Name)
 					}
 				}
@@ -221,11 +225,20 @@ func (s *Store) Join(id uint, token string, user *User) (*Game, error) {
 		if user.Guest && g.Seats[free].InvitedID == nil && (token == "" || !g.Private) {
 			return ErrGuestPublic
 		}
+		// The joiner's row, locked, says whether they are a bot account
+		// now (MarkBot waits for it, or it for MarkBot).
+		if err := lockUser(tx, user.ID); err != nil {
+			return err
+		}
+		robot, err := isBot(tx, user.ID)
+		if err != nil {
+			return err
+		}
 		uid := user.ID
 		st := &g.Seats[free]
-		st.UserID, st.Name, st.InvitedID, st.Guest, st.Robot = &uid, user.Username, nil, user.Guest, user.BotAccount
+		st.UserID, st.Name, st.InvitedID, st.Guest, st.Robot = &uid, user.Username, nil, user.Guest, robot
 		res := tx.Model(&Seat{}).Where("id = ? AND user_id IS NULL AND bot = ''", st.ID).
-			Updates(map[string]any{"user_id": uid, "name": user.Username, "invited_id": nil, "guest": user.Guest, "robot": user.BotAccount})
+			Updates(map[string]any{"user_id": uid, "name": user.Username, "invited_id": nil, "guest": user.Guest, "robot": robot})
 		if res.Error != nil {
 			return res.Error
 		}
@@ -261,7 +274,7 @@ func (s *Store) Decline(id uint, user *User) error {
 			}
 			return err
 		}
-		p, err := peopleIn(tx, nil, g.CreatorID)
+		p, err := peopleIn(tx, nil, g.CreatorID, user.ID) // the decliner too: their name is marked
 		if err != nil {
 			return err
 		}

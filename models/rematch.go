@@ -1,6 +1,7 @@
 package models
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
@@ -16,9 +17,8 @@ var (
 // Rematch proposes for user, a player of finished game oldID, a new game
 // with the same players and time limit, its play order turned by one (the
 // old game's second player moves first). user sits at once, the bots too,
-// and the bot accounts whose owners still let others seat them (else the
-// rematch is refused); the other players are invited (as by name), a seat
-// whose account is gone is open. The game starts once everyone has accepted. A game has one
+// and the bot accounts whose owners still let others seat them; the other
+// players are invited (as by name), a seat whose account is gone is open. The game starts once everyone has accepted. A game has one
 // rematch: when it has one already, that game is returned.
 func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 	var old Game
@@ -52,30 +52,39 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 	})
 	g := &Game{Status: StatusOpen, NumPlayers: n, CreatorID: user.ID, InviteToken: randomToken(), TurnHours: old.TurnHours, StandIn: old.StandIn,
 		Private: old.Private, RematchOf: old.ID}
-	var invites []Invitation
+	robots := map[int]uint{} // the bot accounts' slots: seated again if their owners still let others
 	for slot, o := range seats {
 		seat := Seat{Slot: slot, Index: -1}
 		switch p := o.Player(); {
 		case p != nil && *p == user.ID:
 			uid := user.ID
 			seat.UserID, seat.Name, seat.Guest, seat.Robot = &uid, user.Username, user.Guest, user.BotAccount
-		case p != nil && o.Robot:
-			seat.Name = o.Name // a bot account, seated again in the transaction if its owner still lets others
+		case p != nil && o.Robot && !user.Guest:
+			robots[slot] = *p
 		case p != nil:
 			invitee := *p
 			seat.InvitedID = &invitee
-			invites = append(invites, Invitation{CreatorID: user.ID, InviteeID: invitee, CreatedAt: s.now()})
 		case o.Bot != "":
 			seat.Bot, seat.Name = o.Bot, fmt.Sprintf("%s bot %d", o.Bot, slot+1)
 		}
 		g.Seats = append(g.Seats, seat)
 	}
 	err := s.transaction(func(tx *gorm.DB) error {
-		for i := range g.Seats {
-			if st := &g.Seats[i]; st.UserID == nil && st.Bot == "" && st.Name != "" {
-				if err := openBot(tx, user.ID, st.Name, st); err != nil {
-					return err
-				}
+		if err := lockUser(tx, user.ID); err != nil { // before the bots' rows, as CreateGame
+			return err
+		}
+		for slot, id := range robots {
+			st := &g.Seats[slot]
+			if err := openBotID(tx, user.ID, id, st); errors.Is(err, ErrInvalid) && !errors.Is(err, ErrBlocked) {
+				st.InvitedID = &id // closed, banned or busy: invited, as a person is
+			} else if err != nil {
+				return err
+			}
+		}
+		var invites []Invitation
+		for _, st := range g.Seats {
+			if st.InvitedID != nil {
+				invites = append(invites, Invitation{CreatorID: user.ID, InviteeID: *st.InvitedID, CreatedAt: s.now()})
 			}
 		}
 		if err := s.checkTableLimits(tx, user.ID, len(invites)); err != nil {

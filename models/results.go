@@ -100,17 +100,24 @@ func (s *Store) rate(tx *gorm.DB, l *Loaded) error {
 		if !rated[i] {
 			continue
 		}
-		seat.RatedFrom, seat.RatedTo = before[i].R, after[i].R
-		if err := tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"rated_from": seat.RatedFrom, "rated_to": seat.RatedTo}).Error; err != nil {
-			return err
-		}
-		err := tx.Model(&User{}).Where("id = ?", ids[i]).Updates(map[string]any{cols.rating: after[i].R, cols.dev: after[i].RD,
-			cols.vol: after[i].Vol, cols.games: gorm.Expr(cols.games + " + 1"), cols.at: s.now()}).Error
-		if err != nil {
+		if err := s.keepRating(tx, f, seat, ids[i], before[i], after[i]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// keepRating writes, in tx, the rating of user in format f moved from
+// before to after by the game of seat: on the seat and in the user's
+// columns of f, one more rated game.
+func (s *Store) keepRating(tx *gorm.DB, f Format, seat *Seat, user uint, before, after rating.Rating) error {
+	seat.RatedFrom, seat.RatedTo = before.R, after.R
+	if err := tx.Model(&Seat{}).Where("id = ?", seat.ID).Updates(map[string]any{"rated_from": seat.RatedFrom, "rated_to": seat.RatedTo}).Error; err != nil {
+		return err
+	}
+	cols := f.columns()
+	return tx.Model(&User{}).Where("id = ?", user).Updates(map[string]any{cols.rating: after.R, cols.dev: after.RD,
+		cols.vol: after.Vol, cols.games: gorm.Expr(cols.games + " + 1"), cols.at: s.now()}).Error
 }
 
 // RatedAge is how old an account is before its games move others' ratings.

@@ -178,7 +178,7 @@ func (s *Store) WithdrawInvitation(id uint, user *User, invitee uint) error {
 			}
 			return err
 		}
-		p, err := peopleIn(tx, nil, invitee)
+		p, err := peopleIn(tx, nil, invitee, user.ID) // the creator too: their name is marked
 		if err != nil {
 			return err
 		}

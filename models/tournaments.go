@@ -331,6 +331,15 @@ func (s *Store) JoinTournament(id uint, user *User) error {
 		if err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Take(&t, id).Error; err != nil {
 			return notFound(err)
 		}
+		if err := lockUser(tx, user.ID); err != nil { // MarkBot waits for the join, or it for MarkBot
+			return err
+		}
+		if bot, err := isBot(tx, user.ID); err != nil || bot {
+			if err == nil {
+				err = ErrTourBot
+			}
+			return err
+		}
 		if err := seesTour(tx, &t, user.ID); err != nil {
 			return err
 		}

@@ -443,9 +443,9 @@ func AdminUsersPage(vm AdminVM) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var28 string
-					templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(SeatName(lang(ctx), u.Name, "", MarkOf(u.Guest, u.Bot)))
+					templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(Marked(lang(ctx), u.Name, MarkOf(u.Guest, u.Bot)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/admin.templ`, Line: 53, Col: 133}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/admin.templ`, Line: 53, Col: 127}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var28))
 					if templ_7745c5c3_Err != nil {
@@ -578,9 +578,9 @@ func AdminUserPage(vm AdminVM) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var35 string
-			templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(SeatName(lang(ctx), vm.User.Name, "", MarkOf(vm.User.Guest, vm.User.Bot)))
+			templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(Marked(lang(ctx), vm.User.Name, MarkOf(vm.User.Guest, vm.User.Bot)))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/admin.templ`, Line: 80, Col: 81}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/admin.templ`, Line: 80, Col: 75}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var35))
 			if templ_7745c5c3_Err != nil {
