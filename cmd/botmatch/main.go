@@ -55,11 +55,26 @@
 //     Before that change (commit 135e5e7), each move had 200 ms and the
 //     solved ones finished early: 274 of 400 (68.5 %), 9 shared, margin
 //     +3.3 (+2.7 to +3.9), 0.166 s a move.
+//   - Against hard-v1 at equal time, 1 s a move, the bots as at commit
+//     b9082ab, in two halves at once, one a core (taskset -c 1 … -seed 1
+//     -games 200 and taskset -c 0 … -seed 101 -games 200, -a hard -b
+//     hard-v1 -budget 1s -workers 1: together the deals of -games 400):
+//     hard first alone in 297 of 400 games (74.2 %; 148 and 149 of each
+//     200), 4 shared, hard-v1 first in 103; margin +4.3 and +5.0 points
+//     (95 % CI +3.5 to +5.1 and +4.2 to +5.8); 0.94 s a move against
+//     hard-v1's 0.98. The target is 70 %.
 //   - Four players, against three greedy at 1 s a move (-a hard -b greedy
 //     -budget 1s -players 4 -games 120 -workers 1), the bots as at commit
 //     5870a2d: first alone in 112 of 120 (93.3 %), none shared, the greedy
 //     seats first in 4, 2 and 2; margin +7.5 (+6.5 to +8.5); 0.98 s a
 //     move. The target is 90 %.
+//
+// Commit b9082ab makes the current search's iterations cheaper without
+// changing a move (TestSearchUnchanged checks 42 positions bit for bit):
+// the CPU time of go test -bench SearchIteration/version=2 -benchtime
+// 3000x -cpu 1 ./engine/bot, the new build against the one before in
+// turn, 8 pairs, is 0.81 of what it was (hard-v1's 0.92, from two engine
+// changes).
 //
 // The figures below are of the bots as at commit 135e5e7, measured so:
 //
