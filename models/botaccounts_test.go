@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"cacao/models"
+	"cacao/models/rating"
 )
 
 // TestMarkBot: an account becomes a bot account only before it played a
@@ -151,8 +152,24 @@ func TestBotAccountRatedApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	rb := mustUserByID(t, s, rob.ID)
+	robBefore, _, _ := rb.RatingIn(models.MorePlayers)
+	anaBefore, _, _ := mustUserByID(t, s, ana.ID).RatingIn(models.MorePlayers)
+	beaBefore, _, _ := mustUserByID(t, s, bea.ID).RatingIn(models.MorePlayers)
 	l := playOut(t, s, g.ID, ana, bea, rb)
 	a, b, r := l.Seats[l.SeatOf(ana.ID)], l.Seats[l.SeatOf(bea.ID)], l.Seats[l.SeatOf(rob.ID)]
+	// rob meets the people as they were before the game, not as it left them.
+	against := func(p models.Seat, before rating.Rating) rating.Result {
+		score := 0.5
+		if r.Place < p.Place {
+			score = 1
+		} else if r.Place > p.Place {
+			score = 0
+		}
+		return rating.Result{Opponent: before, Score: score}
+	}
+	if want := rating.Update(robBefore, []rating.Result{against(a, anaBefore), against(b, beaBefore)}); r.RatedTo != want.R {
+		t.Fatalf("rob rated %.3f → %.3f; against ana's and bea's ratings before the game %.3f", r.RatedFrom, r.RatedTo, want.R)
+	}
 	if a.RatedTo == 0 || b.RatedTo == 0 || r.RatedTo == 0 {
 		t.Fatalf("not everyone was rated: %+v %+v %+v", a, b, r)
 	}

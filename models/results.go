@@ -11,15 +11,16 @@ import (
 )
 
 // keepResults writes, in tx, each seat's place and total of finished game
-// l, and rates its players and the bot levels seated (rateBots).
+// l, and rates the bots seated (rateBots) against the people's ratings
+// before the game, then the people (rate).
 func (s *Store) keepResults(tx *gorm.DB, l *Loaded) error {
 	if err := scoreSeats(tx, l); err != nil {
 		return err
 	}
-	if err := s.rate(tx, l); err != nil {
+	if err := s.rateBots(tx, l); err != nil {
 		return err
 	}
-	return s.rateBots(tx, l)
+	return s.rate(tx, l)
 }
 
 // scoreSeats writes, in tx, each seat's place and total of finished game
