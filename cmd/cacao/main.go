@@ -1,21 +1,3 @@
-// Command cacao is the Cacao site and its tools.
-//
-//	cacao [serve] [-addr :8080] [-db cacao.db] [-base-url URL] [-secure-cookies] [-work-every 15s]
-//	cacao replay FILE|-
-//	cacao backup [-db cacao.db] FILE
-//	cacao admin [-db cacao.db] grant|revoke NAME
-//	cacao migrate -from cacao.db -to postgres://…
-//
-// serve (the default) starts the site on an SQLite file, created and migrated
-// on first start. Flags fall back to CACAO_ADDR, CACAO_DB, CACAO_BASE_URL and
-// CACAO_SECURE_COOKIES. Mail goes through SMTP when CACAO_SMTP_HOST is set
-// (with CACAO_SMTP_PORT, CACAO_SMTP_USER, CACAO_SMTP_PASSWORD and
-// CACAO_SMTP_FROM), else to the log. A background worker enforces turn
-// deadlines, sends reminders and digests and delivers mail. replay checks
-// and plays a game record (the engine package doc's Records). backup
-// copies the database to a new file while the site runs. admin grants or
-// revokes the admin role: admins get the pages under /admin
-// (ban users, cancel tables, end games, the audit log).
 package main
 
 import (
