@@ -247,7 +247,7 @@ func (s *site) playToEnd(id uint, r *engine.Rand, players ...*client) {
 		}
 		acted := false
 		for _, c := range players {
-			acted = acted || c.act(id, r)
+			acted = c.act(id, r) || acted
 		}
 		if !acted || step == 400 {
 			s.t.Fatalf("game %d did not get to its end (step %d)", id, step)

@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -126,8 +127,13 @@ func checkNoLeak(t *testing.T, s *site, c *client, id uint, pages map[string]str
 	for name, body := range pages {
 		// A finished game's record (its page, Download my data) shows its
 		// deal: the game is over.
-		if l.Game.Status == models.StatusActive && (strings.Contains(body, l.Game.Setup) || strings.Contains(body, `"workers":[`) || strings.Contains(body, `"jungle":[`)) {
-			t.Fatalf("%s as %s shows the setup (game %s)", name, c.name, l.Game.Status)
+		if l.Game.Status == models.StatusActive {
+			for _, mark := range []string{l.Game.Setup, `"workers":[`, `"jungle":[`} {
+				// As JSON, or as a page's text or attribute writes it.
+				if strings.Contains(body, mark) || strings.Contains(body, html.EscapeString(mark)) {
+					t.Fatalf("%s as %s shows the setup (%s)", name, c.name, mark)
+				}
+			}
 		}
 		if !strings.Contains(name, fmt.Sprintf("/games/%d", id)) {
 			continue
@@ -249,5 +255,72 @@ func TestPagesDoNotDependOnHiddenInformation(t *testing.T) {
 		if a != b {
 			t.Fatalf("%s differs with bob's hidden tiles:\n%s\n----\n%s", k, a, b)
 		}
+	}
+}
+
+// TestStrangersPostsToAPrivateGame: a signed-in stranger's post, plain or
+// through htmx, to each POST route of a private game (every one of the
+// router's under /games/:id) is refused without showing the game (its
+// chat, board, villages or log) and changes nothing, as its page is not
+// found for them.
+func TestStrangersPostsToAPrivateGame(t *testing.T) {
+	s := newSite(t)
+	ana, bob, eve := s.signup("ana"), s.signup("bob"), s.signup("eve")
+	ana.get("/")
+	code, body := ana.post("/games", url.Values{"seat": {"invite"}, "invite": {"bob"}, "private": {"on"}})
+	m := gameIDRE.FindStringSubmatch(body)
+	if code != http.StatusOK || m == nil {
+		t.Fatalf("a private table: %d", code)
+	}
+	var id uint
+	fmt.Sscan(m[1], &id)
+	bob.get("/")
+	if code, _ := bob.post(fmt.Sprintf("/games/%d/join", id), nil); code != http.StatusOK {
+		t.Fatalf("bob's join: %d", code)
+	}
+	const secret = "our plan for the east market"
+	if code, _ := ana.post(fmt.Sprintf("/games/%d/chat", id), url.Values{"text": {secret}}); code != http.StatusOK {
+		t.Fatalf("ana's message: %d", code)
+	}
+	before, _ := s.store.LoadGame(id)
+	if before.Game.Status != models.StatusActive {
+		t.Fatalf("the game is %s", before.Game.Status)
+	}
+	if code, _ := eve.get(fmt.Sprintf("/games/%d", id)); code != http.StatusNotFound {
+		t.Fatalf("eve opened the private game: %d", code)
+	}
+	form := url.Values{"text": {"hello"}, "tile": {"1111"}, "rot": {"0"}, "at": {"0,1"}, "choice": {"0"}, "msg": {"1"}, "muted": {"1"}, "note": {"mine"}}
+	posts := 0
+	for _, r := range s.routes {
+		if r.Method != http.MethodPost || !strings.HasPrefix(r.Path, "/games/:id/") {
+			continue
+		}
+		path := strings.Replace(r.Path, ":id", fmt.Sprint(id), 1)
+		for _, how := range []string{"plain", "htmx"} {
+			var code int
+			var body string
+			if how == "plain" {
+				code, body = eve.post(path, form)
+			} else {
+				code, body = eve.htmx("POST", path, form)
+			}
+			posts++
+			shown := []string{}
+			for _, mark := range []string{secret, `id="board"`, `id="villages"`, `id="log"`, `id="chat"`} {
+				if strings.Contains(body, mark) {
+					shown = append(shown, mark)
+				}
+			}
+			if code < 400 || code >= 500 || len(shown) > 0 {
+				t.Errorf("eve's %s post to %s: %d, showing %q", how, r.Path, code, shown)
+			}
+		}
+	}
+	if posts < 30 {
+		t.Fatalf("only %d posts: the router's routes under /games/:id were not found", posts)
+	}
+	after, _ := s.store.LoadGame(id)
+	if after.Game.Version != before.Game.Version || after.Game.Status != before.Game.Status || after.Game.RematchID != nil {
+		t.Fatalf("eve's posts changed the game: version %d → %d, %s", before.Game.Version, after.Game.Version, after.Game.Status)
 	}
 }

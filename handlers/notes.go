@@ -16,7 +16,7 @@ import (
 // none.
 func (s *Server) notesVM(c echo.Context, l *models.Loaded) (vm views.NotesVM, ok bool, err error) {
 	u := currentUser(c)
-	if u == nil || !played(l, u.ID) {
+	if u == nil || !models.PlayedBy(l.Seats, u.ID) {
 		return views.NotesVM{}, false, nil
 	}
 	text, err := s.store.Note(u.ID, l.Game.ID)
@@ -26,16 +26,6 @@ func (s *Server) notesVM(c echo.Context, l *models.Loaded) (vm views.NotesVM, ok
 	vm = views.NotesVM{GameID: l.Game.ID, Text: text, Max: models.MaxNote}
 	vm.CSRF, _ = c.Get("csrf").(string)
 	return vm, true, nil
-}
-
-// played reports whether user has a seat in game l or resigned one.
-func played(l *models.Loaded, user uint) bool {
-	for _, seat := range l.Seats {
-		if p := seat.Player(); p != nil && *p == user {
-			return true
-		}
-	}
-	return false
 }
 
 // saveNote keeps the viewer's private note on the game (models.SaveNote);

@@ -65,6 +65,9 @@ func (s *Server) rematch(c echo.Context) error {
 		return err
 	}
 	u := currentUser(c)
+	if !models.PlayedBy(l.Seats, u.ID) {
+		return models.ErrRematchNotMine
+	}
 	if l.Game.RematchID == nil {
 		if d := s.takeGame(c, u); d > 0 {
 			return s.refuseGame(c, u, d)

@@ -154,6 +154,12 @@ func UserSeat(seats []Seat, userID uint) int {
 	return -1
 }
 
+// PlayedBy reports whether user played one of seats: holds it, or held it
+// until they resigned it.
+func PlayedBy(seats []Seat, user uint) bool {
+	return slices.ContainsFunc(seats, func(seat Seat) bool { p := seat.Player(); return p != nil && *p == user })
+}
+
 // Invitations lists, limit at a time from offset, the open games that keep
 // a seat for user, newest first, and how many there are in all.
 func (s *Store) Invitations(userID uint, offset, limit int) ([]GameSummary, int, error) {

@@ -25,6 +25,9 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 	if err := takeGame(s.db, oldID, "", &old); err != nil {
 		return nil, err
 	}
+	if !PlayedBy(old.Seats, user.ID) {
+		return nil, ErrRematchNotMine
+	}
 	if old.RematchID != nil {
 		var g Game
 		if err := takeGame(s.db, *old.RematchID, "", &g); err != nil {
@@ -34,15 +37,6 @@ func (s *Store) Rematch(user *User, oldID uint) (*Game, error) {
 	}
 	if old.Status != StatusFinished {
 		return nil, ErrRematchNotOver
-	}
-	mine := false
-	for _, seat := range old.Seats {
-		if p := seat.Player(); p != nil && *p == user.ID {
-			mine = true
-		}
-	}
-	if !mine {
-		return nil, ErrRematchNotMine
 	}
 	// The new play order: the old one from its second player on.
 	n := len(old.Seats)

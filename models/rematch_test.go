@@ -26,7 +26,7 @@ func playOut(t *testing.T, s *models.Store, id uint, users ...*models.User) *mod
 
 // TestRematch: once the game is finished, a player (not a stranger) asks
 // for a rematch: the same players and time limit, the other invited; asked
-// again, by anyone, it is the same game. Accepted, it starts with the old
+// again, by a player, it is the same game; a stranger learns nothing of it. Accepted, it starts with the old
 // game's second player first, and the old game links to it.
 func TestRematch(t *testing.T) {
 	s, _ := openClocked(t)
@@ -48,6 +48,9 @@ func TestRematch(t *testing.T) {
 	}
 	if again, err := s.Rematch(ana, id); err != nil || again.ID != g.ID {
 		t.Fatalf("asked again: game %v, %v; want %d", again, err, g.ID)
+	}
+	if _, err := s.Rematch(eve, id); !errors.Is(err, models.ErrRematchNotMine) {
+		t.Fatalf("a stranger's rematch once there is one: %v", err)
 	}
 	if l := mustLoad(t, s, id); l.Game.RematchID == nil || *l.Game.RematchID != g.ID || l.Game.Version != old.Game.Version+1 {
 		t.Fatalf("the old game does not link to its rematch: %+v", l.Game)
