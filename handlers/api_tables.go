@@ -37,9 +37,8 @@ func (s *Server) apiCreate(c echo.Context) error {
 	u := currentUser(c)
 	// A table the store refuses has taken its try all the same: the
 	// limit is taken before the work.
-	if d := s.takeGame(c, u); d > 0 {
-		n := int(d.Minutes()) + 1
-		return echo.NewHTTPError(http.StatusTooManyRequests, lang(c).N("You opened many games in a row. You can open the next in %d minute.", "You opened many games in a row. You can open the next in %d minutes.", n, n))
+	if err := s.takeNewGame(c, u); err != nil {
+		return err
 	}
 	g, err := s.store.CreateGame(u, models.GameSpec{Seats: t.Seats, TurnHours: t.TurnHours, Private: t.Private, StandIn: t.StandIn})
 	if err != nil {

@@ -23,9 +23,13 @@ func status(l *i18n.Lang, err error) (int, string) {
 	var be *models.BannedError
 	var ce *checksError
 	var ge *errTooManyGuests
+	var mg *errManyGames
 	switch {
 	case errors.As(err, &ge):
 		return http.StatusTooManyRequests, tooManyGuests(l, ge.wait)
+	case errors.As(err, &mg):
+		n := int(mg.wait.Minutes()) + 1
+		return http.StatusTooManyRequests, l.N("You opened many games in a row. You can open the next in %d minute.", "You opened many games in a row. You can open the next in %d minutes.", n, n)
 	case errors.Is(err, errBusy):
 		return http.StatusTooManyRequests, l.T("the site is busy checking passwords: try again in a moment")
 	case errors.As(err, &ce):

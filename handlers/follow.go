@@ -54,8 +54,8 @@ func (s *Server) following(c echo.Context) error {
 // it takes one of the viewer's games in a row.
 func (s *Server) inviteToTable(c echo.Context) error {
 	u := currentUser(c)
-	if d := s.takeGame(c, u); d > 0 {
-		return s.refuseGame(c, u, d)
+	if err := s.takeNewGame(c, u); err != nil {
+		return s.refuseHomeFor(c, u, err)
 	}
 	g, err := s.store.CreateGame(u, models.GameSpec{Seats: []string{"@" + c.Param("name")}, TurnHours: models.TurnLimits()[0]})
 	if err != nil {

@@ -49,13 +49,8 @@ func (s *Server) play(c echo.Context) error {
 	spec := models.GameSpec{Seats: []string{level}} // a guest's is private (models.Store.CreateGame)
 	u := currentUser(c)
 	if u != nil {
-		if u.Guest {
-			if d := s.take(c, guestGamesKey(c.RealIP())); d > 0 {
-				return refuse(http.StatusTooManyRequests, tooManyGuests(lang(c), d))
-			}
-		}
-		if d := s.takeGame(c, u); d > 0 {
-			return refuse(http.StatusTooManyRequests, lang(c).N("You opened many games in a row. You can open the next in %d minute.", "You opened many games in a row. You can open the next in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
+		if err := s.takeNewGame(c, u); err != nil {
+			return refused(c, err, refuse)
 		}
 	} else {
 		var err error

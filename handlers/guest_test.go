@@ -329,8 +329,8 @@ func TestGuestSessionEnds(t *testing.T) {
 }
 
 // TestGuestGamesPerAddress: the guests of one address open 20 games an
-// hour beyond their first (each guest's own 10 in a row aside): the next
-// is refused, saying why, and opens nothing; an account from that address
+// hour beyond their first (each guest's own 10 in a row aside): the next,
+// a table or a rematch, is refused, saying why, and opens nothing; an account from that address
 // plays on.
 func TestGuestGamesPerAddress(t *testing.T) {
 	s := newSiteWith(t, proxied)
@@ -360,6 +360,22 @@ func TestGuestGamesPerAddress(t *testing.T) {
 	}
 	if _, total, _ := s.store.MyGames(max.ID, 0, 10); total != 1 {
 		t.Fatalf("the refused game was made: max has %d", total)
+	}
+	// Nor does a rematch of his first game, once the stand-in finished it.
+	mine, _, _ := s.store.MyGames(max.ID, 0, 10)
+	first := mine[0].Game.ID
+	if code, _ := guests[2].post(fmt.Sprintf("/games/%d/resign", first), nil); code != http.StatusOK {
+		t.Fatalf("max resigns: %d", code)
+	}
+	if l, _ := s.store.LoadGame(first); l.Game.Status != models.StatusFinished {
+		t.Fatalf("max's first game is %s", l.Game.Status)
+	}
+	code, page = guests[2].post(fmt.Sprintf("/games/%d/rematch", first), nil)
+	if code != http.StatusTooManyRequests || !says(t, page, "main .error", "Many guests played from your address lately") {
+		t.Fatalf("the address's 21st guest game, a rematch: %d, %q", code, viewtest.Text(t, page, "main .error"))
+	}
+	if l, _ := s.store.LoadGame(first); l.Game.RematchID != nil {
+		t.Fatal("the refused rematch was made")
 	}
 	ana := s.signup("ana").from("203.0.113.8")
 	if code, _ := ana.post("/play", url.Values{"bot": {"easy"}}); code != http.StatusOK {

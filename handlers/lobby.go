@@ -224,13 +224,8 @@ func (s *Server) createGame(c echo.Context) error {
 	}
 	// A game refused by the store (an unknown player invited) has taken
 	// its try all the same: the limit is taken before the work.
-	if u.Guest {
-		if d := s.take(c, guestGamesKey(c.RealIP())); d > 0 {
-			return s.refuseHomeWith(c, u, http.StatusTooManyRequests, tooManyGuests(lang(c), d))
-		}
-	}
-	if d := s.takeGame(c, u); d > 0 {
-		return s.refuseGame(c, u, d)
+	if err := s.takeNewGame(c, u); err != nil {
+		return s.refuseHomeFor(c, u, err)
 	}
 	g, err := s.store.CreateGame(u, spec)
 	if err != nil {
@@ -246,23 +241,39 @@ func (s *Server) createGame(c echo.Context) error {
 	return redirect(c, fmt.Sprintf("/games/%d", g.ID))
 }
 
-// takeGame takes one of u's games in a row (creationKey; every one when
-// the site sets no limit), else returns how long until the next is due.
-func (s *Server) takeGame(c echo.Context, u *models.User) time.Duration {
+// takeNewGame takes, before u opens a game (a table, a rematch), one of
+// their address's guests' games when u is a guest (guestGamesKey), then
+// one of u's games in a row (creationKey; every one when the site sets no
+// limit); a spent one refuses the game with how long until the next
+// (errTooManyGuests, errManyGames).
+func (s *Server) takeNewGame(c echo.Context, u *models.User) error {
+	if u.Guest {
+		if d := s.take(c, guestGamesKey(c.RealIP())); d > 0 {
+			return &errTooManyGuests{wait: d}
+		}
+	}
 	perHour := s.cfg.GamesPerHour
 	if perHour == 0 {
 		perHour = 20
 	}
 	if perHour < 0 {
-		return 0
+		return nil
 	}
-	return s.take(c, creationKey(u.ID, perHour))
+	if d := s.take(c, creationKey(u.ID, perHour)); d > 0 {
+		return &errManyGames{wait: d}
+	}
+	return nil
 }
 
-// refuseGame shows the home page again: u opened many games in a row, and
-// opens the next in d.
-func (s *Server) refuseGame(c echo.Context, u *models.User, d time.Duration) error {
-	return s.refuseHomeWith(c, u, http.StatusTooManyRequests, lang(c).N("You opened many games in a row. You can open the next in %d minute.", "You opened many games in a row. You can open the next in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
+// errManyGames refuses a game past its player's games in a row
+// (creationKey): wait is how long until the next.
+type errManyGames struct{ wait time.Duration }
+
+func (e *errManyGames) Error() string { return "handlers: many games opened in a row" }
+
+// refuseHomeFor shows the home page again with err's refusal (status).
+func (s *Server) refuseHomeFor(c echo.Context, u *models.User, err error) error {
+	return refused(c, err, func(code int, msg string) error { return s.refuseHomeWith(c, u, code, msg) })
 }
 
 // refuseHome shows the home page again with why the form was refused.

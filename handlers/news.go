@@ -76,6 +76,30 @@ func (s *Server) saveNews(c echo.Context) error {
 			}
 		}
 	}
+	// The hours are checked before anything is kept: a refused form
+	// changes nothing.
+	digest, setDigest := -1, c.FormValue("digest_hour") != ""
+	if setDigest {
+		var err error
+		if digest, err = strconv.Atoi(c.FormValue("digest_hour")); err != nil {
+			digest = -1
+		}
+		if err := models.CheckDigestHour(digest); err != nil {
+			return s.settingsRefused(c, u, err)
+		}
+	}
+	from, to := c.FormValue("quiet_from"), c.FormValue("quiet_to")
+	quietFrom, quietTo, setQuiet := -1, -1, from != "" || to != ""
+	if setQuiet {
+		f, err1 := strconv.Atoi(from)
+		t, err2 := strconv.Atoi(to)
+		if err1 == nil && err2 == nil {
+			quietFrom, quietTo = f, t
+		}
+		if err := models.CheckQuietHours(quietFrom, quietTo); err != nil {
+			return s.settingsRefused(c, u, err)
+		}
+	}
 	// A new address takes one of the client address's confirmation mails
 	// first; the store then counts the account's and the site's.
 	if email := strings.TrimSpace(c.FormValue("email")); email != "" && email != u.Email {
@@ -88,22 +112,13 @@ func (s *Server) saveNews(c echo.Context) error {
 	if err != nil {
 		return s.settingsRefused(c, u, err)
 	}
-	if h := c.FormValue("digest_hour"); h != "" {
-		hour, err := strconv.Atoi(h)
-		if err != nil {
-			hour = -1
-		}
-		if err := s.store.SetDigestHour(u.ID, hour); err != nil {
+	if setDigest {
+		if err := s.store.SetDigestHour(u.ID, digest); err != nil {
 			return s.settingsRefused(c, u, err)
 		}
 	}
-	if from, to := c.FormValue("quiet_from"), c.FormValue("quiet_to"); from != "" || to != "" {
-		f, err1 := strconv.Atoi(from)
-		t, err2 := strconv.Atoi(to)
-		if err1 != nil || err2 != nil {
-			f = -1
-		}
-		if err := s.store.SetQuietHours(u.ID, f, t); err != nil {
+	if setQuiet {
+		if err := s.store.SetQuietHours(u.ID, quietFrom, quietTo); err != nil {
 			return s.settingsRefused(c, u, err)
 		}
 	}

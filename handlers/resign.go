@@ -69,8 +69,8 @@ func (s *Server) rematch(c echo.Context) error {
 		return models.ErrRematchNotMine
 	}
 	if l.Game.RematchID == nil {
-		if d := s.takeGame(c, u); d > 0 {
-			return s.refuseGame(c, u, d)
+		if err := s.takeNewGame(c, u); err != nil {
+			return s.refuseHomeFor(c, u, err)
 		}
 	}
 	g, err := s.store.Rematch(u, l.Game.ID)

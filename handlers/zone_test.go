@@ -78,4 +78,17 @@ func TestTimeZone(t *testing.T) {
 	if code, _ := ana.post("/settings/news", url.Values{"email": {"ana@example.com"}, "quiet_from": {"x"}, "quiet_to": {"7"}}); code != http.StatusUnprocessableEntity {
 		t.Fatalf("quiet from x: %d", code)
 	}
+	// A refused hour keeps nothing of the form: not its new address, not
+	// its other hours.
+	for _, bad := range []url.Values{
+		{"email": {"ana@elsewhere.example"}, "digest_hour": {"99"}, "quiet_from": {"1"}, "quiet_to": {"2"}},
+		{"email": {"ana@elsewhere.example"}, "digest_hour": {"3"}, "quiet_from": {"1"}, "quiet_to": {"24"}},
+	} {
+		if code, _ := ana.post("/settings/news", bad); code != http.StatusUnprocessableEntity {
+			t.Fatalf("%v: %d", bad, code)
+		}
+		if u, _ := s.store.UserNamed("ana"); u.Email != "ana@example.com" || u.DigestHour != 19 || u.QuietFrom != 22 || u.QuietTo != 7 {
+			t.Fatalf("a refused form %v kept %q, digest %d, quiet %d–%d", bad, u.Email, u.DigestHour, u.QuietFrom, u.QuietTo)
+		}
+	}
 }

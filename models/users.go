@@ -162,10 +162,33 @@ func (s *Store) SetTimeZone(userID uint, name string) error {
 // SetDigestHour keeps the hour of the day (0–23, in the user's time zone)
 // their daily digest is sent at.
 func (s *Store) SetDigestHour(userID uint, hour int) error {
-	if hour < 0 || hour > 23 {
-		return invalid("the digest's hour is 0 to 23")
+	if err := CheckDigestHour(hour); err != nil {
+		return err
 	}
 	return s.w.Model(&User{}).Where("id = ?", userID).Update("digest_hour", hour).Error
+}
+
+// Refusals of a digest's hour and of quiet hours out of range.
+var (
+	ErrDigestHour = invalid("the digest's hour is 0 to 23")
+	ErrQuietHours = invalid("quiet hours run from an hour 0 to 23 to another")
+)
+
+// CheckDigestHour refuses a digest's hour out of 0–23 (ErrDigestHour).
+func CheckDigestHour(hour int) error {
+	if hour < 0 || hour > 23 {
+		return ErrDigestHour
+	}
+	return nil
+}
+
+// CheckQuietHours refuses quiet hours from or to an hour out of 0–23
+// (ErrQuietHours).
+func CheckQuietHours(from, to int) error {
+	if from < 0 || from > 23 || to < 0 || to > 23 {
+		return ErrQuietHours
+	}
+	return nil
 }
 
 // QuietUntil tells whether now falls in the user's quiet hours and, if
@@ -192,8 +215,8 @@ func (u *User) QuietUntil(now time.Time) (time.Time, bool) {
 // hours mean none. The news their old quiet hours held is due at once: the
 // outbox holds it again if the new ones say so.
 func (s *Store) SetQuietHours(userID uint, from, to int) error {
-	if from < 0 || from > 23 || to < 0 || to > 23 {
-		return invalid("quiet hours run from an hour 0 to 23 to another")
+	if err := CheckQuietHours(from, to); err != nil {
+		return err
 	}
 	return s.transaction(func(tx *gorm.DB) error {
 		if err := tx.Model(&User{}).Where("id = ?", userID).Updates(map[string]any{"quiet_from": from, "quiet_to": to}).Error; err != nil {
