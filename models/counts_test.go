@@ -3,6 +3,7 @@ package models_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 // TestCountsHoldAtOnce: what the store counts in a transaction before it
 // adds one more (a player's open tables and invitations of the day, the
 // invitations a player receives, an address's confirmation mails, names
-// that look alike) holds when many ask at once, on either backend.
+// that look alike, the players one follows, one's devices) holds when many ask at once, on either backend.
 func TestCountsHoldAtOnce(t *testing.T) {
 	s := models.MustOpen(t)
 	bob, cyd := models.MustUser(t, s, "bob"), models.MustUser(t, s, "cyd")
@@ -68,6 +69,27 @@ func TestCountsHoldAtOnce(t *testing.T) {
 	})
 	if made != models.MaxConfirmationsPerAddress {
 		t.Errorf("10 confirmations to one address at once: %d sent; want %d", made, models.MaxConfirmationsPerAddress)
+	}
+	var follows []models.Follow // cyd follows all but five she may
+	for i := range models.MaxFollows - 5 {
+		follows = append(follows, models.Follow{UserID: cyd.ID, FollowedID: uint(100000 + i)})
+	}
+	if err := models.DB(s).CreateInBatches(follows, 100).Error; err != nil {
+		t.Fatal(err)
+	}
+	made = atOnce(t, 15, func(i int) error {
+		return refused(s.FollowUser(cyd, people[i]), models.ErrFollowMany)
+	})
+	if made != 5 {
+		t.Errorf("15 follows at once, with 5 left: %d made; want 5", made)
+	}
+	made = atOnce(t, 15, func(i int) error {
+		key := "B" + strings.Repeat("A", 86) // 65 bytes, starting 0x04
+		err := s.AddPushSub(bob.ID, models.PushSub{Endpoint: fmt.Sprintf("https://push.example.org/%d", i), P256dh: key, Auth: strings.Repeat("A", 22)})
+		return refused(err, models.ErrTooManyDevices)
+	})
+	if made != models.MaxPushDevices {
+		t.Errorf("15 devices at once: %d registered; want %d", made, models.MaxPushDevices)
 	}
 	names := []string{"alice", "aIice", "a1ice", "AIice", "Alice", "A1ice"}
 	made = atOnce(t, len(names), func(i int) error {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
 // Follow is a player following another (one way, as on lichess): they are
@@ -26,21 +27,29 @@ const (
 
 // Refusals of a follow.
 var (
-	ErrFollowSelf = invalid("you cannot follow yourself")
-	ErrFollowMany = invalid("you follow %d players already: unfollow one first", MaxFollows)
+	ErrFollowSelf  = invalid("you cannot follow yourself")
+	ErrFollowMany  = invalid("you follow %d players already: unfollow one first", MaxFollows)
+	ErrFollowGuest = invalid("guests neither follow players nor are followed")
 )
 
 // FollowUser has user follow the player called name: not themselves, nor
-// someone who blocked them or whom they blocked, and at most MaxFollows.
+// someone who blocked them or whom they blocked, no guest either way, and
+// at most MaxFollows (counted with user's row locked).
 func (s *Store) FollowUser(user *User, name string) error {
 	other, err := s.UserNamed(name)
 	if err != nil {
 		return err
 	}
-	if other.ID == user.ID {
+	switch {
+	case other.ID == user.ID:
 		return ErrFollowSelf
+	case user.Guest || other.Guest:
+		return ErrFollowGuest
 	}
 	return s.transaction(func(tx *gorm.DB) error {
+		if err := lockUser(tx, user.ID); err != nil {
+			return err
+		}
 		var n int64
 		if err := tx.Model(&Block{}).Where("user_id = ? AND blocked_id = ? OR user_id = ? AND blocked_id = ?", other.ID, user.ID, user.ID, other.ID).Count(&n).Error; err != nil {
 			return err
@@ -54,7 +63,7 @@ func (s *Store) FollowUser(user *User, name string) error {
 		if n >= MaxFollows {
 			return ErrFollowMany
 		}
-		return tx.Where(Follow{UserID: user.ID, FollowedID: other.ID}).FirstOrCreate(&Follow{UserID: user.ID, FollowedID: other.ID, CreatedAt: s.now()}).Error
+		return tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&Follow{UserID: user.ID, FollowedID: other.ID, CreatedAt: s.now()}).Error
 	})
 }
 

@@ -21,6 +21,16 @@ func TestFollows(t *testing.T) {
 	if err := s.FollowUser(ana, "nobody"); !errors.Is(err, models.ErrNotFound) {
 		t.Fatalf("following nobody: %v", err)
 	}
+	gus, err := s.CreateGuest("gus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FollowUser(gus, "ana"); !errors.Is(err, models.ErrFollowGuest) {
+		t.Fatalf("a guest follows: %v", err)
+	}
+	if err := s.FollowUser(ana, gus.Username); !errors.Is(err, models.ErrFollowGuest) {
+		t.Fatalf("ana follows a guest: %v", err)
+	}
 	for _, name := range []string{"bob", "bob", "cyd"} {
 		if err := s.FollowUser(ana, name); err != nil {
 			t.Fatal(err)

@@ -60,6 +60,9 @@ func (s *Store) AddPushSub(userID uint, sub PushSub) error {
 	}
 	sub.ID, sub.UserID, sub.CreatedAt, sub.Failures, sub.FailingSince, sub.OffAt = 0, userID, s.now(), 0, nil, nil
 	return s.transaction(func(tx *gorm.DB) error {
+		if err := lockUser(tx, userID); err != nil { // the devices counted
+			return err
+		}
 		var n int64
 		if err := tx.Model(&PushSub{}).Where("user_id = ? AND endpoint <> ?", userID, sub.Endpoint).Count(&n).Error; err != nil {
 			return err

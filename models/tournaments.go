@@ -211,8 +211,10 @@ func (s *Store) CreateTournament(creator *User, spec TourSpec) (*Tournament, err
 		spec.Rounds = 0
 	}
 	var names []string
+	seen := map[string]bool{} // in a map: a form of thousands of names costs each once
 	for _, name := range spec.Invite {
-		if name = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), "@")); name != "" && !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, name) }) {
+		if name = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), "@")); name != "" && !seen[strings.ToLower(name)] {
+			seen[strings.ToLower(name)] = true
 			names = append(names, name)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -423,6 +424,15 @@ func TestTournamentRules(t *testing.T) {
 		if _, err := s.CreateTournament(ana, spec); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v; want %v", c.name, err, c.want)
 		}
+	}
+	// Names are counted once whatever their capitals: BOB and @bob are bob.
+	spec := private
+	spec.Invite = []string{"bob", "BOB", " @bob", "cyd"}
+	for i := range 20000 {
+		spec.Invite = append(spec.Invite, fmt.Sprintf("p%d", i/2), fmt.Sprintf("P%d", i/2))
+	}
+	if _, err := s.CreateTournament(ana, spec); err == nil || !strings.Contains(err.Error(), "you invited 10002 players") {
+		t.Errorf("40,004 names, 10,002 of them different: %v", err)
 	}
 	if l, err := s.Tournaments(ana); err != nil || len(l.Signup) != 0 {
 		t.Fatalf("refusals made tournaments: %+v (%v)", l, err)
