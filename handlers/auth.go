@@ -75,7 +75,7 @@ func (s *Server) login(c echo.Context) error {
 	}
 	tooMany := func(d time.Duration) error {
 		retryAfter(c, d)
-		return refuse(http.StatusTooManyRequests, lang(c).N("This account was logged in to many times in a row. Try again in %d minute.", "This account was logged in to many times in a row. Try again in %d minutes.", int(d.Minutes())+1, int(d.Minutes())+1))
+		return refused(c, &errManyLogins{wait: d}, refuse)
 	}
 	if d := s.limiter.wait(failures...); d > 0 {
 		retryAfter(c, d)

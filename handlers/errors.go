@@ -24,9 +24,13 @@ func status(l *i18n.Lang, err error) (int, string) {
 	var ce *checksError
 	var ge *errTooManyGuests
 	var mg *errManyGames
+	var ml *errManyLogins
 	switch {
 	case errors.As(err, &ge):
 		return http.StatusTooManyRequests, tooManyGuests(l, ge.wait)
+	case errors.As(err, &ml):
+		n := int(ml.wait.Minutes()) + 1
+		return http.StatusTooManyRequests, l.N("This account was logged in to many times in a row. Try again in %d minute.", "This account was logged in to many times in a row. Try again in %d minutes.", n, n)
 	case errors.As(err, &mg):
 		n := int(mg.wait.Minutes()) + 1
 		return http.StatusTooManyRequests, l.N("You opened many games in a row. You can open the next in %d minute.", "You opened many games in a row. You can open the next in %d minutes.", n, n)

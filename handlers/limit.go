@@ -52,6 +52,12 @@ func accountKey(name, ip string) limitKey {
 	return limitKey{Key: "login:" + shortName(name) + "@" + AddressOf(ip), Rule: loginFailures}
 }
 
+// errManyLogins refuses a log-in past the account's (loginsKey): wait is
+// how long until the next.
+type errManyLogins struct{ wait time.Duration }
+
+func (e *errManyLogins) Error() string { return "handlers: many log-ins to one account" }
+
 // loginsKey is an account's successful log-ins, by its name in small
 // letters (as typed: it is counted before the password is checked).
 func loginsKey(name string) limitKey {

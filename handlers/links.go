@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -48,6 +49,11 @@ func (s *Server) mailGo(c echo.Context) error {
 	}
 	if me != nil && c.Request().Method != http.MethodPost {
 		return render(c, http.StatusOK, views.SwitchPage(s.page(c, tr(c, "Switch accounts?")), me.Username, u.Username, c.FormValue("t")))
+	}
+	// A link used again and again signs in as often as the log-in form
+	// lets the account: each is a session kept.
+	if d := s.take(c, loginsKey(strings.ToLower(u.Username))); d > 0 {
+		return &errManyLogins{wait: d}
 	}
 	if err := s.startSession(c, u); err != nil {
 		return err
