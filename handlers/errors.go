@@ -25,7 +25,11 @@ func status(l *i18n.Lang, err error) (int, string) {
 	var ge *errTooManyGuests
 	var mg *errManyGames
 	var ml *errManyLogins
+	var tm *errTooMany
 	switch {
+	case errors.As(err, &tm):
+		n := int(tm.wait.Minutes()) + 1
+		return http.StatusTooManyRequests, l.N("Too many requests. Try again in %d minute.", "Too many requests. Try again in %d minutes.", n, n)
 	case errors.As(err, &ge):
 		return http.StatusTooManyRequests, tooManyGuests(l, ge.wait)
 	case errors.As(err, &ml):

@@ -95,6 +95,9 @@ type myGame struct {
 // exportMyData downloads the viewer's data as one JSON file.
 func (s *Server) exportMyData(c echo.Context) error {
 	u := currentUser(c)
+	if d := s.take(c, exportKey(u.ID)); d > 0 {
+		return &errTooMany{wait: d}
+	}
 	var d myData
 	a := &d.Account
 	a.Username, a.Created, a.Lang, a.Email, a.EmailVerified = u.Username, u.CreatedAt, u.Lang, u.Email, u.EmailVerified

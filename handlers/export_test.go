@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"cacao/engine"
 	"cacao/models"
@@ -102,6 +103,18 @@ func TestDownloadMyData(t *testing.T) {
 	}
 	if !strings.Contains(other, `"signed_up": false`) {
 		t.Fatal("bob's download does not list the tournament he is invited to")
+	}
+	// Each replays every finished game: three in a row, then one in 20
+	// minutes.
+	for i := 2; i <= 4; i++ {
+		code, body := ana.get("/settings/data")
+		if i <= 3 && code != http.StatusOK || i == 4 && (code != http.StatusTooManyRequests || !strings.Contains(body, "Too many requests. Try again in 20 minutes.")) {
+			t.Fatalf("ana's download %d in a row: %d", i, code)
+		}
+	}
+	s.clock.Advance(20 * time.Minute)
+	if code, _ := ana.get("/settings/data"); code != http.StatusOK {
+		t.Fatalf("ana's download 20 minutes later: %d", code)
 	}
 }
 

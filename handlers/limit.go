@@ -38,6 +38,7 @@ var (
 	tests           = rule{Burst: 2, Every: time.Minute}                            // test notices, per user
 	guests          = rule{Burst: 10, Every: 6 * time.Minute}                       // per address: 10 new guests an hour (a family, a class taking turns)
 	guestGames      = rule{Burst: 20, Every: 3 * time.Minute}                       // per address: 20 more games of its guests an hour
+	exports         = rule{Burst: 3, Every: 20 * time.Minute}                       // per user: "Download my data" replays every finished game, 3 in a row, then 3 an hour
 )
 
 // limiter asks the store about the limits. A failure of the database lets
@@ -91,6 +92,17 @@ func creationKey(user uint, perHour int) limitKey {
 
 // hintKey is a user's hints (each a second of search).
 func hintKey(user uint) limitKey { return limitKey{Key: fmt.Sprintf("hint:%d", user), Rule: hints} }
+
+// exportKey is a user's downloads of their data.
+func exportKey(user uint) limitKey {
+	return limitKey{Key: fmt.Sprintf("export:%d", user), Rule: exports}
+}
+
+// errTooMany refuses a request past its limit: wait is how long until
+// the next.
+type errTooMany struct{ wait time.Duration }
+
+func (e *errTooMany) Error() string { return "handlers: too many requests" }
 
 // testKey is a user's test notices: two in a row, then one a minute.
 func testKey(user uint) limitKey { return limitKey{Key: fmt.Sprintf("test:%d", user), Rule: tests} }
