@@ -42,6 +42,8 @@ const (
 	ChatPerDay    = 200
 	// ChatShown is how many messages a page of the chat shows.
 	ChatShown = 50
+	// ReportsPerDay is how many messages one player may report a day.
+	ReportsPerDay = 20
 )
 
 // Refusals of a chat message.
@@ -51,6 +53,7 @@ var (
 	ErrChatFast    = invalid("wait a moment before your next message")
 	ErrChatDay     = invalid("you have written %d messages today: the chat opens again for you tomorrow", ChatPerDay)
 	ErrChatNotSeat = invalid("only the players of this game write in its chat")
+	ErrReportsDay  = invalid("you have reported %d messages today: the admins read them first", ReportsPerDay)
 )
 
 // Say posts text in the chat of game gameID as user, who holds (or held,
@@ -280,14 +283,27 @@ func (s *Store) MuteChat(userID, gameID uint, muted bool) error {
 }
 
 // ReportChat reports message msgID of game gameID to the admins for
-// reporter, once (a second report of the same message changes nothing).
+// reporter, once (a second report of the same message changes nothing),
+// and at most ReportsPerDay a day (counted with reporter's row locked).
 func (s *Store) ReportChat(reporter, gameID, msgID uint) error {
 	var msg ChatMessage
 	if err := s.db.Where("id = ? AND game_id = ?", msgID, gameID).First(&msg).Error; err != nil {
 		return notFound(err)
 	}
-	return s.w.Clauses(clause.OnConflict{DoNothing: true}).
-		Create(&ChatReport{MessageID: msgID, ReporterID: reporter, CreatedAt: s.now()}).Error
+	return s.transaction(func(tx *gorm.DB) error {
+		if err := lockUser(tx, reporter); err != nil {
+			return err
+		}
+		now := s.now()
+		var n int64
+		if err := tx.Model(&ChatReport{}).Where("reporter_id = ? AND created_at > ?", reporter, now.Add(-24*time.Hour)).Count(&n).Error; err != nil {
+			return err
+		}
+		if n >= ReportsPerDay {
+			return ErrReportsDay
+		}
+		return tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&ChatReport{MessageID: msgID, ReporterID: reporter, CreatedAt: now}).Error
+	})
 }
 
 // chatChanged tells the change listener that the chat of game gameID

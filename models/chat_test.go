@@ -2,6 +2,7 @@ package models_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -112,9 +113,10 @@ func TestChatPerDay(t *testing.T) {
 }
 
 // TestChatReports: a report reaches the admins once per reader; hiding
-// the message keeps it hidden, closes its reports and is audited.
+// the message keeps it hidden, closes its reports and is audited; a
+// reader reports at most ReportsPerDay messages a day.
 func TestChatReports(t *testing.T) {
-	s, _ := openClocked(t)
+	s, clock := openClocked(t)
 	ana, bob, root := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "root")
 	id := startDuel(t, s, ana, bob, 0)
 	msg, err := s.Say(ana, id, "rude")
@@ -144,6 +146,24 @@ func TestChatReports(t *testing.T) {
 	}
 	if lines, _, _ := s.AuditLog(0, 10); len(lines) != 1 || lines[0].Action != models.AuditHide || lines[0].GameID != id {
 		t.Fatalf("the audit log: %+v", lines)
+	}
+	// One reader reports ReportsPerDay messages a day.
+	for i := 1; i <= models.ReportsPerDay; i++ {
+		clock.Advance(models.ChatGap)
+		msg, err := s.Say(ana, id, fmt.Sprintf("rude %d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.ReportChat(bob.ID, id, msg.ID)
+		if i < models.ReportsPerDay && err != nil || i == models.ReportsPerDay && !errors.Is(err, models.ErrReportsDay) {
+			t.Fatalf("bob's report %d of the day: %v", i+1, err)
+		}
+		if i == models.ReportsPerDay {
+			clock.Advance(24 * time.Hour)
+			if err := s.ReportChat(bob.ID, id, msg.ID); err != nil {
+				t.Fatalf("bob's report the next day: %v", err)
+			}
+		}
 	}
 }
 
