@@ -137,3 +137,51 @@ func refused(err, want error) error {
 	}
 	return err
 }
+
+// TestCancelAndJoinAtOnce: a table cancelled while a player joins it is
+// either cancelled with them told, or joined and not cancelled: never
+// cancelled behind the back of one who sat down, on either backend.
+func TestCancelAndJoinAtOnce(t *testing.T) {
+	s := models.MustOpen(t)
+	ana, bob, cyd := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob"), models.MustUser(t, s, "cyd")
+	for round := range 20 {
+		g, err := s.CreateGame(ana, models.GameSpec{Seats: []string{models.SeatOpen, models.SeatOpen}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Join(g.ID, "", bob); err != nil {
+			t.Fatal(err)
+		}
+		var cancelErr, joinErr error
+		atOnce(t, 2, func(i int) error {
+			if i == 0 {
+				cancelErr = s.CancelTable(g.ID, ana)
+			} else {
+				_, joinErr = s.Join(g.ID, "", cyd)
+			}
+			return nil
+		})
+		told := 0
+		if ns, _, err := s.Notifications(cyd.ID, 0, -1); err == nil {
+			for _, n := range ns {
+				if n.GameID == g.ID && n.Kind == models.KindCancelled {
+					told++
+				}
+			}
+		}
+		_, loadErr := s.LoadGame(g.ID)
+		switch {
+		case cancelErr == nil && joinErr == nil && told != 1:
+			t.Fatalf("round %d: cyd joined the table ana cancelled, told %d times", round, told)
+		case cancelErr == nil && !errors.Is(loadErr, models.ErrNotFound):
+			t.Fatalf("round %d: the cancelled table is still there (%v)", round, loadErr)
+		case cancelErr != nil && !errors.Is(cancelErr, models.ErrConflict) && !errors.Is(cancelErr, models.ErrNotOpen):
+			t.Fatalf("round %d: the cancel: %v", round, cancelErr)
+		}
+		if cancelErr != nil {
+			if err := s.CancelTable(g.ID, ana); err != nil && !errors.Is(err, models.ErrNotOpen) {
+				t.Fatal(err)
+			}
+		}
+	}
+}

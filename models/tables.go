@@ -123,10 +123,11 @@ func (s *Store) freeKeptSeat(tx *gorm.DB, g *Game, user uint) (bool, error) {
 	return false, nil
 }
 
-// dropTable deletes the unstarted table g and tells each of its people
-// (seated or invited) with tell.
+// dropTable deletes the unstarted table g, as read (its version: a join
+// since refuses it, ErrConflict), and tells each of its people (seated or
+// invited) with tell.
 func (s *Store) dropTable(tx *gorm.DB, g *Game, tell func(p *people, user uint) error) error {
-	res := tx.Where("id = ? AND status = ?", g.ID, StatusOpen).Delete(&Game{})
+	res := tx.Where("id = ? AND status = ? AND version = ?", g.ID, StatusOpen, g.Version).Delete(&Game{})
 	if res.Error != nil {
 		return res.Error
 	}
