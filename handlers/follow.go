@@ -43,6 +43,7 @@ func (s *Server) following(c echo.Context) error {
 		return err
 	}
 	vm := views.FollowingVM{Page: s.page(c, tr(c, "Players I follow"))}
+	vm.FormKey = newFormKey()
 	for _, p := range people {
 		vm.People = append(vm.People, views.FollowedLine{Name: p.Name, Bot: p.Bot, LastSeen: views.LastSeenText(c.Request().Context(), p.LastSeen)})
 	}
@@ -57,7 +58,7 @@ func (s *Server) inviteToTable(c echo.Context) error {
 	if err := s.takeNewGame(c, u); err != nil {
 		return s.refuseHomeFor(c, u, err)
 	}
-	g, err := s.store.CreateGame(u, models.GameSpec{Seats: []string{"@" + c.Param("name")}, TurnHours: models.TurnLimits()[0]})
+	g, err := s.store.CreateGame(u, models.GameSpec{Seats: []string{"@" + c.Param("name")}, TurnHours: models.TurnLimits()[0], FormKey: c.FormValue("form_key")})
 	if err != nil {
 		return err
 	}

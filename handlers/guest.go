@@ -28,7 +28,9 @@ func (s *Server) playVM(c echo.Context, level, name string) views.BotGameVM {
 	if !slices.Contains(levels, level) {
 		level = levels[0]
 	}
-	return views.BotGameVM{Page: s.page(c, tr(c, "Play a bot now")), Levels: levels, Level: level, Name: name}
+	vm := views.BotGameVM{Page: s.page(c, tr(c, "Play a bot now")), Levels: levels, Level: level, Name: name}
+	vm.FormKey = newFormKey()
+	return vm
 }
 
 // play starts the game against the bot chosen (POST /play): for a visitor,
@@ -46,7 +48,7 @@ func (s *Server) play(c echo.Context) error {
 	if !slices.Contains(autoplay.Levels(), level) {
 		return refuse(http.StatusUnprocessableEntity, tr(c, "choose the easy, medium or hard bot"))
 	}
-	spec := models.GameSpec{Seats: []string{level}} // a guest's is private (models.Store.CreateGame)
+	spec := models.GameSpec{Seats: []string{level}, FormKey: c.FormValue("form_key")} // a guest's is private (models.Store.CreateGame)
 	u := currentUser(c)
 	if u != nil {
 		if err := s.takeNewGame(c, u); err != nil {

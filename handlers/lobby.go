@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -47,6 +49,7 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 	vm := views.HomeVM{Page: s.page(c, tr(c, "My games")), BotNames: autoplay.Levels(), StandIn: models.DefaultStandIn, TurnLimits: models.TurnLimits(),
 		LiveVersion: s.live.Version(live.User(u.ID), live.Lobby), ListsURL: "/", Account: guestAccountForm(u, "/")}
 	if !u.Guest && !isHTMX(c) { // the new-table form: a guest's is the bots', a live refetch takes the lists alone
+		vm.FormKey = newFormKey()
 		var err error
 		if vm.OpenBots, err = s.store.OpenBots(); err != nil {
 			return vm, err
@@ -192,7 +195,7 @@ func (s *Server) createGame(c echo.Context) error {
 	if err != nil {
 		return refusal(http.StatusBadRequest, "the form could not be read")
 	}
-	spec := models.GameSpec{}
+	spec := models.GameSpec{FormKey: c.FormValue("form_key")}
 	invites := form["invite"]
 	for i, v := range form["seat"] {
 		switch v {
@@ -239,6 +242,14 @@ func (s *Server) createGame(c echo.Context) error {
 		return err
 	}
 	return redirect(c, fmt.Sprintf("/games/%d", g.ID))
+}
+
+// newFormKey is the key of a form that makes a table
+// (models.GameSpec.FormKey).
+func newFormKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand does not fail
+	return hex.EncodeToString(b[:])
 }
 
 // takeNewGame takes, before u opens a game (a table, a rematch), one of

@@ -63,7 +63,7 @@ func (s *Server) profile(c echo.Context) error {
 		Stats: views.ProfileStats{Finished: st.Finished, Wins: st.Wins, Places: st.Places, Resignations: st.Resignations, Timeouts: st.Timeouts,
 			Average: l.Num(int(math.Round(st.AverageScore)))}}
 	if reader := currentUser(c); reader != nil && reader.ID != u.ID && !reader.Guest && !u.Guest {
-		vm.CanFollow = true
+		vm.CanFollow, vm.FormKey = true, newFormKey()
 		if vm.Following, err = s.store.Follows(reader.ID, u.ID); err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"cacao/engine"
+	"cacao/views/viewtest"
 )
 
 // TestLoginRateLimit: failed log-ins slow down the address that fails,
@@ -264,4 +265,44 @@ func FuzzTurnForm(f *testing.F) {
 			t.Fatalf("%s %v was refused (%d) but the settings changed", path, form, code)
 		}
 	})
+}
+
+// TestFormSentTwiceMakesOneTable: the new-table form, the bots' form and
+// a profile's Invite to a table, each sent twice (a double click, the
+// page sent again), make one table, and both sendings show it.
+func TestFormSentTwiceMakesOneTable(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	s.signup("bob")
+	for _, f := range []struct {
+		page, form, action string
+		values             url.Values
+	}{
+		{"/", `form[action="/games"]`, "/games", url.Values{"seat": {"open", "none", "none"}}},
+		{"/play", `form[action="/play"]`, "/play", url.Values{"bot": {"easy"}}},
+		{"/users/bob", `form[action="/users/bob/invite"]`, "/users/bob/invite", url.Values{}},
+	} {
+		_, page := ana.get(f.page)
+		key, ok := viewtest.Attr(t, page, f.form+` input[name="form_key"]`, "value")
+		if !ok || len(key) != 32 {
+			t.Fatalf("%s: the form's key %q", f.page, key)
+		}
+		f.values.Set("form_key", key)
+		var games []string
+		for range 2 {
+			code, body := ana.post(f.action, f.values)
+			m := gameIDRE.FindStringSubmatch(body)
+			if code != http.StatusOK || m == nil {
+				t.Fatalf("%s sent: %d", f.action, code)
+			}
+			games = append(games, m[1])
+		}
+		if games[0] != games[1] {
+			t.Fatalf("%s sent twice made games %v", f.action, games)
+		}
+	}
+	anaUser, _ := s.store.UserNamed("ana")
+	if _, total, _ := s.store.MyGames(anaUser.ID, 0, 10); total != 3 {
+		t.Fatalf("ana has %d games; want 3", total)
+	}
 }

@@ -185,3 +185,42 @@ func TestCancelAndJoinAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestFormMakesOneTable: the same new-table form sent again, or five
+// times at once, makes one table, and each sending gets it; another form
+// makes another; a key is its creator's alone.
+func TestFormMakesOneTable(t *testing.T) {
+	s := models.MustOpen(t)
+	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
+	spec := models.GameSpec{Seats: []string{models.SeatOpen}, FormKey: "k1"}
+	ids := make([]uint, 5)
+	atOnce(t, 5, func(i int) error {
+		g, err := s.CreateGame(ana, spec)
+		if err == nil {
+			ids[i] = g.ID
+		}
+		return err
+	})
+	for _, id := range ids[1:] {
+		if id != ids[0] {
+			t.Fatalf("one form sent five times at once made tables %v", ids)
+		}
+	}
+	g, err := s.CreateGame(ana, spec)
+	if err != nil || g.ID != ids[0] || g.Status != models.StatusOpen || len(g.Seats) != 2 {
+		t.Fatalf("the form sent again: %+v, %v; want table %d", g, err, ids[0])
+	}
+	spec.FormKey = "k2"
+	other, err := s.CreateGame(ana, spec)
+	if err != nil || other.ID == ids[0] {
+		t.Fatalf("another form: %+v, %v", other, err)
+	}
+	spec.FormKey = "k1"
+	mine, err := s.CreateGame(bob, spec)
+	if err != nil || mine.ID == ids[0] || mine.CreatorID != bob.ID {
+		t.Fatalf("bob's form of the same key: %+v, %v", mine, err)
+	}
+	if _, total, _ := s.MyGames(ana.ID, 0, 10); total != 2 {
+		t.Fatalf("ana has %d tables; want 2", total)
+	}
+}

@@ -57,6 +57,10 @@ type GameSpec struct {
 	// StandIn is the bot that plays for a person out of time, resigned or
 	// away ("": DefaultStandIn).
 	StandIn string
+	// FormKey names the form the table is made from (a random key the
+	// page gives it, "": none): the same form sent twice (a double click,
+	// a second tab) makes one table, and the second gets it too.
+	FormKey string
 }
 
 // TurnLimits are the time limits a game may have, in hours (0: none).
@@ -87,7 +91,13 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 	} else if !slices.Contains(s.opts.bots, spec.StandIn) {
 		return nil, ErrBadStandIn
 	}
+	if len(spec.FormKey) > 64 {
+		return nil, ErrBadSeatSpecs // no page's
+	}
 	g := &Game{Status: StatusOpen, NumPlayers: len(others) + 1, CreatorID: creator.ID, InviteToken: randomToken(), TurnHours: spec.TurnHours, Private: spec.Private, StandIn: spec.StandIn}
+	if spec.FormKey != "" {
+		g.FormKey = &spec.FormKey
+	}
 	uid := creator.ID
 	g.Seats = append(g.Seats, Seat{Slot: 0, Index: -1, UserID: &uid, Name: creator.Username, Guest: creator.Guest, Robot: creator.BotAccount})
 	n := 0
@@ -96,7 +106,23 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 			n++
 		}
 	}
+	var made *Game // the table this form made already
 	err := s.transaction(func(tx *gorm.DB) error {
+		if g.FormKey != nil {
+			// Read with the creator's row locked: a second sending of the
+			// form waits for the first, then finds its table.
+			if err := lockUser(tx, creator.ID); err != nil {
+				return err
+			}
+			var ids []uint
+			if err := tx.Model(&Game{}).Where("creator_id = ? AND form_key = ?", creator.ID, *g.FormKey).Pluck("id", &ids).Error; err != nil {
+				return err
+			}
+			if len(ids) > 0 {
+				made = &Game{}
+				return takeGame(tx, ids[0], "", made)
+			}
+		}
 		if err := s.checkTableLimits(tx, creator.ID, n); err != nil {
 			return err
 		}
@@ -176,6 +202,9 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if made != nil {
+		return made, nil
 	}
 	s.changed(g, g.Seats, !g.Private) // a private table is in no lobby
 	return g, nil

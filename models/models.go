@@ -127,7 +127,7 @@ type Game struct {
 	ID          uint   `gorm:"primaryKey"`
 	Status      string `gorm:"index;index:idx_games_scored,priority:1;not null"`
 	NumPlayers  int    `gorm:"not null"`
-	CreatorID   uint   `gorm:"not null"`
+	CreatorID   uint   `gorm:"not null;uniqueIndex:idx_games_form_key,priority:1"`
 	InviteToken string `gorm:"uniqueIndex;not null"`
 	// Setup is the engine setup as the record's setup object. Never shown
 	// while the game runs: it holds every pile's order.
@@ -144,6 +144,9 @@ type Game struct {
 	// Private tables are not listed in the lobby: their open seats are
 	// taken through the invitation link (or by those invited by name).
 	Private bool `gorm:"not null;default:false"`
+	// FormKey is the key of the form that made the table (GameSpec.FormKey,
+	// nil: none), one table a key and creator.
+	FormKey *string `gorm:"size:64;uniqueIndex:idx_games_form_key,priority:2"`
 	// Invites is how many players the creator invited by name at creation
 	// (MaxInvitesPerDay counts them).
 	Invites    int `gorm:"not null;default:0"`

@@ -25,6 +25,16 @@ var steps = []func(tx *gorm.DB) error{
 	tournaments,   // 10
 	accessTokens,  // 11
 	botAccounts,   // 12
+	formKeys,      // 13
+}
+
+// formKeys adds the key of the form that made a table (Game.FormKey),
+// one table a key and creator.
+func formKeys(tx *gorm.DB) error {
+	if err := addColumns(tx, []column{{&Game{}, "FormKey"}}); err != nil {
+		return err
+	}
+	return tx.Exec("CREATE UNIQUE INDEX IF NOT EXISTS idx_games_form_key ON games (creator_id, form_key)").Error
 }
 
 // botAccounts adds the marks of bot accounts (User.BotAccount,

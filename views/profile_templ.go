@@ -97,7 +97,7 @@ func ProfilePage(vm ProfileVM) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = followForms(vm.CSRF, vm.User, vm.Following).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = followForms(vm.CSRF, vm.FormKey, vm.User, vm.Following).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -30,6 +30,9 @@ type Page struct {
 	ChatUnread int
 	Flash      string
 	Path       string // the page's own address, where a language change returns
+	// FormKey is the key of the page's forms that make a table, sent
+	// with them: the same form sent twice makes one table.
+	FormKey string
 }
 
 // User is the signed-in person.
