@@ -43,9 +43,8 @@ func (s *Server) following(c echo.Context) error {
 		return err
 	}
 	vm := views.FollowingVM{Page: s.page(c, tr(c, "Players I follow"))}
-	vm.FormKey = newFormKey()
 	for _, p := range people {
-		vm.People = append(vm.People, views.FollowedLine{Name: p.Name, Bot: p.Bot, LastSeen: views.LastSeenText(c.Request().Context(), p.LastSeen)})
+		vm.People = append(vm.People, views.FollowedLine{Name: p.Name, Bot: p.Bot, LastSeen: views.LastSeenText(c.Request().Context(), p.LastSeen), FormKey: newFormKey()})
 	}
 	return render(c, http.StatusOK, views.FollowingPage(vm))
 }

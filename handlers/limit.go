@@ -39,6 +39,7 @@ var (
 	guests          = rule{Burst: 10, Every: 6 * time.Minute}                       // per address: 10 new guests an hour (a family, a class taking turns)
 	guestGames      = rule{Burst: 20, Every: 3 * time.Minute}                       // per address: 20 more games of its guests an hour
 	exports         = rule{Burst: 3, Every: 20 * time.Minute}                       // per user: "Download my data" replays every finished game, 3 in a row, then 3 an hour
+	mailLinks       = rule{Burst: 20, Every: 3 * time.Minute}                       // per user: sign-ins by a mail's link, 20 in a row, then 20 an hour
 )
 
 // limiter asks the store about the limits. A failure of the database lets
@@ -92,6 +93,11 @@ func creationKey(user uint, perHour int) limitKey {
 
 // hintKey is a user's hints (each a second of search).
 func hintKey(user uint) limitKey { return limitKey{Key: fmt.Sprintf("hint:%d", user), Rule: hints} }
+
+// mailLinksKey is a user's sign-ins by the links in their mail.
+func mailLinksKey(user uint) limitKey {
+	return limitKey{Key: fmt.Sprintf("golink:%d", user), Rule: mailLinks}
+}
 
 // exportKey is a user's downloads of their data.
 func exportKey(user uint) limitKey {

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
 
@@ -50,10 +50,11 @@ func (s *Server) mailGo(c echo.Context) error {
 	if me != nil && c.Request().Method != http.MethodPost {
 		return render(c, http.StatusOK, views.SwitchPage(s.page(c, tr(c, "Switch accounts?")), me.Username, u.Username, c.FormValue("t")))
 	}
-	// A link used again and again signs in as often as the log-in form
-	// lets the account: each is a session kept.
-	if d := s.take(c, loginsKey(strings.ToLower(u.Username))); d > 0 {
-		return &errManyLogins{wait: d}
+	// Each sign-in is a session kept: a link opened again and again (by
+	// mail scanners too) signs in so many times, then leads to the log-in
+	// form, on its own count, not the form's.
+	if d := s.take(c, mailLinksKey(u.ID)); d > 0 {
+		return redirect(c, "/login?next="+url.QueryEscape(game))
 	}
 	if err := s.startSession(c, u); err != nil {
 		return err

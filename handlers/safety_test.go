@@ -305,4 +305,19 @@ func TestFormSentTwiceMakesOneTable(t *testing.T) {
 	if _, total, _ := s.store.MyGames(anaUser.ID, 0, 10); total != 3 {
 		t.Fatalf("ana has %d games; want 3", total)
 	}
+	// Each player followed has a form of their own: inviting one, then
+	// another, makes two tables.
+	s.signup("cyd")
+	for _, name := range []string{"bob", "cyd"} {
+		ana.post("/users/"+name+"/follow", nil)
+	}
+	_, page := ana.get("/following")
+	keys := map[string]bool{}
+	for _, sel := range viewtest.Find(t, page, `form[action$="/invite"] input[name="form_key"]`).EachIter() {
+		v, _ := sel.Attr("value")
+		keys[v] = true
+	}
+	if len(keys) != 2 {
+		t.Fatalf("the invite forms of the players ana follows have %d keys; want 2", len(keys))
+	}
 }

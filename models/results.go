@@ -17,6 +17,22 @@ func (s *Store) keepResults(tx *gorm.DB, l *Loaded) error {
 	if err := scoreSeats(tx, l); err != nil {
 		return err
 	}
+	// Every player's row at once, in one order, before any is rated: two
+	// games ending together with players in common (people or bot
+	// accounts) rate them one after the other, never each waiting on the
+	// other.
+	var ids []uint
+	for _, seat := range l.Seats {
+		if p := seat.Player(); p != nil {
+			ids = append(ids, *p)
+		}
+	}
+	if len(ids) > 0 {
+		var locked []uint
+		if err := tx.Model(&User{}).Clauses(clause.Locking{Strength: "UPDATE"}).Where("id IN ?", ids).Order("id").Pluck("id", &locked).Error; err != nil {
+			return err
+		}
+	}
 	if err := s.rateBots(tx, l); err != nil {
 		return err
 	}
