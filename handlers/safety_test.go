@@ -269,7 +269,8 @@ func FuzzTurnForm(f *testing.F) {
 
 // TestFormSentTwiceMakesOneTable: the new-table form, the bots' form and
 // a profile's Invite to a table, each sent twice (a double click, the
-// page sent again), make one table, and both sendings show it.
+// page sent again), make one table, and both sendings show it; the
+// tournament form opens one tournament.
 func TestFormSentTwiceMakesOneTable(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
@@ -305,13 +306,26 @@ func TestFormSentTwiceMakesOneTable(t *testing.T) {
 	if _, total, _ := s.store.MyGames(anaUser.ID, 0, 10); total != 3 {
 		t.Fatalf("ana has %d games; want 3", total)
 	}
+	// The tournament form.
+	_, page := ana.get("/tournaments/new")
+	key, _ := viewtest.Attr(t, page, `form[action="/tournaments"] input[name="form_key"]`, "value")
+	tour := url.Values{"name": {"Ana's cup"}, "format": {"swiss"}, "turn_hours": {"24"}, "round_days": {"14"}, "signup_days": {"3"}, "rounds": {"3"}, "max_players": {"8"}, "invite": {"bob"}, "form_key": {key}}
+	for range 2 {
+		if code, body := ana.post("/tournaments", tour); code != http.StatusOK || !viewtest.HasText(t, body, "h1", "Ana's cup") {
+			t.Fatalf("the tournament form sent: %d\n%s", code, viewtest.Text(t, body, "main"))
+		}
+	}
+	if l, err := s.store.Tournaments(anaUser); len(key) != 32 || err != nil || len(l.Signup) != 1 {
+		t.Fatalf("the tournament form sent twice: key %q, %+v (%v)", key, l, err)
+	}
+
 	// Each player followed has a form of their own: inviting one, then
 	// another, makes two tables.
 	s.signup("cyd")
 	for _, name := range []string{"bob", "cyd"} {
 		ana.post("/users/"+name+"/follow", nil)
 	}
-	_, page := ana.get("/following")
+	_, page = ana.get("/following")
 	keys := map[string]bool{}
 	for _, sel := range viewtest.Find(t, page, `form[action$="/invite"] input[name="form_key"]`).EachIter() {
 		v, _ := sel.Attr("value")

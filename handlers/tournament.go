@@ -123,10 +123,12 @@ func (s *Server) leaveTournament(c echo.Context) error {
 
 // newTournamentVM is the form to open a tournament, holding form.
 func (s *Server) newTournamentVM(c echo.Context, form views.TourForm) views.NewTournamentVM {
-	return views.NewTournamentVM{Page: s.page(c, tr(c, "Open a tournament")), Admin: currentUser(c).Admin, Form: form,
+	vm := views.NewTournamentVM{Page: s.page(c, tr(c, "Open a tournament")), Admin: currentUser(c).Admin, Form: form,
 		TurnHours: models.TourTurnHours(), RoundDays: models.TourRoundDays(), SignupDays: models.TourSignupDays(),
 		MaxRounds: models.MaxSwissRounds, MaxPrivate: models.MaxPrivatePlayers, MaxPublic: models.MaxTourPlayers,
 		MinPlayers: models.MinTourPlayers, MaxOwn: models.MaxOwnTournaments}
+	vm.FormKey = newFormKey()
+	return vm
 }
 
 // newTournament is the form to open a tournament, with its first choices.
@@ -151,7 +153,8 @@ func (s *Server) createTournament(c echo.Context) error {
 		MaxPlayers: number("max_players"), Public: c.FormValue("public") != "", Invite: c.FormValue("invite")}
 	spec := models.TourSpec{Name: form.Name, Format: models.TourFormat(form.Format), Multi: form.Multi, TurnHours: form.TurnHours,
 		RoundDays: form.RoundDays, SignupDays: form.SignupDays, Rounds: form.Rounds, MaxPlayers: form.MaxPlayers,
-		Private: !(u.Admin && form.Public), Invite: strings.FieldsFunc(form.Invite, func(r rune) bool { return r == ',' || r == '\n' || r == '\r' })}
+		Private: !(u.Admin && form.Public), Invite: strings.FieldsFunc(form.Invite, func(r rune) bool { return r == ',' || r == '\n' || r == '\r' }),
+		FormKey: c.FormValue("form_key")}
 	t, err := s.store.CreateTournament(u, spec)
 	if err != nil {
 		code, msg := status(lang(c), err)

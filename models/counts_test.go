@@ -189,7 +189,7 @@ func TestCancelAndJoinAtOnce(t *testing.T) {
 
 // TestFormMakesOneTable: the same new-table form sent again, or five
 // times at once, makes one table, and each sending gets it; another form
-// makes another; a key is its creator's alone.
+// makes another; a key is its creator's alone. A tournament's form alike.
 func TestFormMakesOneTable(t *testing.T) {
 	s := models.MustOpen(t)
 	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
@@ -223,5 +223,21 @@ func TestFormMakesOneTable(t *testing.T) {
 	}
 	if _, total, _ := s.MyGames(ana.ID, 0, 10); total != 2 {
 		t.Fatalf("ana has %d tables; want 2", total)
+	}
+	// A tournament's form too.
+	tour := models.TourSpec{Name: "Ana's cup", Format: models.Swiss, TurnHours: 24, RoundDays: 7, SignupDays: 1, Rounds: 2, MaxPlayers: 4, Private: true, Invite: []string{"bob"}, FormKey: "t1"}
+	tids := make([]uint, 3)
+	atOnce(t, 3, func(i int) error {
+		tt, err := s.CreateTournament(ana, tour)
+		if err == nil {
+			tids[i] = tt.ID
+		}
+		return err
+	})
+	if tids[0] == 0 || tids[1] != tids[0] || tids[2] != tids[0] {
+		t.Fatalf("one tournament form sent three times at once opened %v", tids)
+	}
+	if l, err := s.Tournaments(ana); err != nil || len(l.Signup) != 1 {
+		t.Fatalf("ana's tournaments: %+v (%v)", l, err)
 	}
 }

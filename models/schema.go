@@ -28,13 +28,16 @@ var steps = []func(tx *gorm.DB) error{
 	formKeys,      // 13
 }
 
-// formKeys adds the key of the form that made a table (Game.FormKey),
-// one table a key and creator.
+// formKeys adds the key of the form that made a table or a tournament
+// (Game.FormKey, Tournament.FormKey), one of each a key and creator.
 func formKeys(tx *gorm.DB) error {
-	if err := addColumns(tx, []column{{&Game{}, "FormKey"}}); err != nil {
+	if err := addColumns(tx, []column{{&Game{}, "FormKey"}, {&Tournament{}, "FormKey"}}); err != nil {
 		return err
 	}
-	return tx.Exec("CREATE UNIQUE INDEX IF NOT EXISTS idx_games_form_key ON games (creator_id, form_key)").Error
+	if err := tx.Exec("CREATE UNIQUE INDEX IF NOT EXISTS idx_games_form_key ON games (creator_id, form_key)").Error; err != nil {
+		return err
+	}
+	return tx.Exec("CREATE UNIQUE INDEX IF NOT EXISTS idx_tournaments_form_key ON tournaments (creator_id, form_key)").Error
 }
 
 // botAccounts adds the marks of bot accounts (User.BotAccount,

@@ -77,9 +77,12 @@ type Tournament struct {
 	MaxPlayers int `gorm:"not null"`
 	// Private tournaments are for the players their creator invited
 	// (Entrant rows not Joined yet), listed to them alone.
-	Private     bool      `gorm:"not null;default:false"`
-	CreatorID   uint      `gorm:"index;not null"`
-	State       TourState `gorm:"size:16;index;not null"`
+	Private   bool      `gorm:"not null;default:false"`
+	CreatorID uint      `gorm:"index;not null;uniqueIndex:idx_tournaments_form_key,priority:1"`
+	State     TourState `gorm:"size:16;index;not null"`
+	// FormKey is the key of the form that opened it (TourSpec.FormKey,
+	// nil: none), one tournament a key and creator.
+	FormKey     *string `gorm:"size:64;uniqueIndex:idx_tournaments_form_key,priority:2"`
 	SignupUntil time.Time
 	// Round is the round being played (0 before the start); RoundEnds,
 	// when its time is over.
@@ -174,6 +177,10 @@ type TourSpec struct {
 	MaxPlayers int
 	Private    bool
 	Invite     []string
+	// FormKey names the form it is opened from (a random key the page
+	// gives it, "": none): sent twice, it opens one tournament, which the
+	// second sending gets too.
+	FormKey string
 }
 
 // CreateTournament opens a tournament of spec for sign-up, by creator: an
@@ -224,13 +231,30 @@ func (s *Store) CreateTournament(creator *User, spec TourSpec) (*Tournament, err
 	if len(names)+1 > spec.MaxPlayers {
 		return nil, invalid("you invited %d players: with you, that is more than the %d places", len(names), spec.MaxPlayers)
 	}
+	if len(spec.FormKey) > 64 {
+		return nil, ErrTourName // no page's
+	}
 	now := s.now()
 	t := &Tournament{Name: spec.Name, Format: spec.Format, Multi: spec.Multi, TurnHours: spec.TurnHours, RoundDays: spec.RoundDays,
 		Rounds: spec.Rounds, MaxPlayers: spec.MaxPlayers, Private: spec.Private, CreatorID: creator.ID, State: TourSignup,
 		SignupUntil: now.Add(time.Duration(spec.SignupDays) * day), CreatedAt: now}
+	if spec.FormKey != "" {
+		t.FormKey = &spec.FormKey
+	}
+	var made *Tournament // the tournament this form opened already
 	err := s.transaction(func(tx *gorm.DB) error {
 		if err := lockUser(tx, creator.ID); err != nil {
 			return err
+		}
+		if t.FormKey != nil {
+			var got []Tournament
+			if err := tx.Where("creator_id = ? AND form_key = ?", creator.ID, *t.FormKey).Limit(1).Find(&got).Error; err != nil {
+				return err
+			}
+			if len(got) > 0 {
+				made = &got[0]
+				return nil
+			}
 		}
 		if spec.Private {
 			var mine int64
@@ -312,6 +336,9 @@ func (s *Store) CreateTournament(creator *User, spec TourSpec) (*Tournament, err
 	})
 	if err != nil {
 		return nil, err
+	}
+	if made != nil {
+		return made, nil
 	}
 	return t, nil
 }

@@ -30,8 +30,8 @@ type Page struct {
 	ChatUnread int
 	Flash      string
 	Path       string // the page's own address, where a language change returns
-	// FormKey is the key of the page's forms that make a table, sent
-	// with them: the same form sent twice makes one table.
+	// FormKey is the key of the page's form that makes a table or a
+	// tournament, sent with it: the same form sent twice makes one.
 	FormKey string
 }
 
