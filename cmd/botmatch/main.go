@@ -63,6 +63,21 @@
 //     200), 4 shared, hard-v1 first in 103; margin +4.3 and +5.0 points
 //     (95 % CI +3.5 to +5.1 and +4.2 to +5.8); 0.94 s a move against
 //     hard-v1's 0.98. The target is 70 %.
+//   - Three players, against two hard-v1 at equal time, 1 s a move (-a hard
+//     -b hard-v1 -budget 1s -players 3 -games 120 -workers 1, taskset -c 1),
+//     the bots as at commit 1c8d52b: first alone in 66 of 120 (55.0 %), 4
+//     shared, the hard-v1 seats first in 28 and 27; margin over the best of
+//     them +0.7 (−0.0 to +1.5); 0.98 s a move each. The target is 45 %.
+//     The other core ran the four-player match against hard-v1 below, and
+//     this session's builds and tests, pinned to it.
+//   - Four players, against three hard-v1 at equal time, 1 s a move (-a
+//     hard -b hard-v1 -budget 1s -players 4 -games 120 -workers 1, taskset
+//     -c 0), the bots as at commit 1c8d52b: first alone in 69 of 120
+//     (57.5 %), 5 shared, the hard-v1 seats first in 18, 19 and 15; margin
+//     over the best of them +0.7 (−0.1 to +1.6); 0.98 s a move each. The
+//     target is 45 %. Its core also ran this session's builds and tests
+//     (go test of a few packages at a time, some 40 minutes in all), which
+//     took turns with both bots alike.
 //   - Four players, against three greedy at 1 s a move (-a hard -b greedy
 //     -budget 1s -players 4 -games 120 -workers 1), the bots as at commit
 //     5870a2d: first alone in 112 of 120 (93.3 %), none shared, the greedy
