@@ -54,10 +54,14 @@ func (s *Server) following(c echo.Context) error {
 // it takes one of the viewer's games in a row.
 func (s *Server) inviteToTable(c echo.Context) error {
 	u := currentUser(c)
+	key := c.FormValue("form_key")
+	if id, err := s.store.FormGame(u.ID, key); err != nil || id != 0 {
+		return s.toFormGame(c, id, err)
+	}
 	if err := s.takeNewGame(c, u); err != nil {
 		return s.refuseHomeFor(c, u, err)
 	}
-	g, err := s.store.CreateGame(u, models.GameSpec{Seats: []string{"@" + c.Param("name")}, TurnHours: models.TurnLimits()[0], FormKey: c.FormValue("form_key")})
+	g, err := s.store.CreateGame(u, models.GameSpec{Seats: []string{"@" + c.Param("name")}, TurnHours: models.TurnLimits()[0], FormKey: key})
 	if err != nil {
 		return err
 	}

@@ -51,6 +51,9 @@ func (s *Server) play(c echo.Context) error {
 	spec := models.GameSpec{Seats: []string{level}, FormKey: c.FormValue("form_key")} // a guest's is private (models.Store.CreateGame)
 	u := currentUser(c)
 	if u != nil {
+		if id, err := s.store.FormGame(u.ID, spec.FormKey); err != nil || id != 0 {
+			return s.toFormGame(c, id, err)
+		}
 		if err := s.takeNewGame(c, u); err != nil {
 			return refused(c, err, refuse)
 		}

@@ -225,6 +225,9 @@ func (s *Server) createGame(c echo.Context) error {
 		_, msg := status(lang(c), models.ErrBadStandIn)
 		return s.refuseHome(c, u, msg)
 	}
+	if id, err := s.store.FormGame(u.ID, spec.FormKey); err != nil || id != 0 {
+		return s.toFormGame(c, id, err)
+	}
 	// A game refused by the store (an unknown player invited) has taken
 	// its try all the same: the limit is taken before the work.
 	if err := s.takeNewGame(c, u); err != nil {
@@ -250,6 +253,15 @@ func newFormKey() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:]) // crypto/rand does not fail
 	return hex.EncodeToString(b[:])
+}
+
+// toFormGame goes to game id, made already from the form sent again (a
+// double click): it takes none of the player's games in a row.
+func (s *Server) toFormGame(c echo.Context, id uint, err error) error {
+	if err != nil {
+		return err
+	}
+	return redirect(c, fmt.Sprintf("/games/%d", id))
 }
 
 // takeNewGame takes, before u opens a game (a table, a rematch), one of

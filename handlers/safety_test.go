@@ -113,12 +113,26 @@ func TestSignupRateLimit(t *testing.T) {
 }
 
 // TestCreationRateLimit: a player opens a few games in a row, then is
-// asked to wait (429, the home page says why) until the next is due.
+// asked to wait (429, the home page says why) until the next is due; the
+// form of the last, sent again, still leads to its game.
 func TestCreationRateLimit(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
-	for i := 0; i < 10; i++ {
+	for i := 0; i < 9; i++ {
 		ana.createGame("greedy")
+	}
+	tenth := url.Values{"seat": {"greedy"}, "form_key": {"the-tenth-form"}}
+	var games []string
+	for range 2 {
+		code, body := ana.post("/games", tenth)
+		m := gameIDRE.FindStringSubmatch(body)
+		if code != http.StatusOK || m == nil {
+			t.Fatalf("the tenth game's form: %d", code)
+		}
+		games = append(games, m[1])
+	}
+	if games[0] != games[1] {
+		t.Fatalf("the tenth game's form sent twice: games %v", games)
 	}
 	code, body := ana.post("/games", url.Values{"seat": {"greedy"}})
 	if code != http.StatusTooManyRequests || !strings.Contains(body, "You opened many games in a row") || ana.last.Get("Retry-After") == "" {

@@ -210,6 +210,20 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 	return g, nil
 }
 
+// FormGame is the game creator made from the form of key (0: none; see
+// GameSpec.FormKey).
+func (s *Store) FormGame(creator uint, key string) (uint, error) {
+	if key == "" {
+		return 0, nil
+	}
+	var ids []uint
+	err := s.db.Model(&Game{}).Where("creator_id = ? AND form_key = ?", creator, key).Limit(1).Pluck("id", &ids).Error
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	return ids[0], nil
+}
+
 // Join gives user a seat of game id (by id, or by invite token when token is
 // not empty): the one kept for them if they were invited, else the first
 // open seat kept for nobody (of a private table, only through its token).
