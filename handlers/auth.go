@@ -75,7 +75,7 @@ func (s *Server) login(c echo.Context) error {
 	}
 	tooMany := func(d time.Duration) error {
 		retryAfter(c, d)
-		return refused(c, &errManyLogins{wait: d}, refuse)
+		return refused(c, &errSpent{wait: d, of: spentLogins}, refuse)
 	}
 	if d := s.limiter.wait(failures...); d > 0 {
 		retryAfter(c, d)

@@ -22,22 +22,21 @@ func status(l *i18n.Lang, err error) (int, string) {
 	var me *models.InvalidError
 	var be *models.BannedError
 	var ce *checksError
-	var ge *errTooManyGuests
-	var mg *errManyGames
-	var ml *errManyLogins
-	var tm *errTooMany
+	var sp *errSpent
 	switch {
-	case errors.As(err, &tm):
-		n := int(tm.wait.Minutes()) + 1
-		return http.StatusTooManyRequests, l.N("Too many requests. Try again in %d minute.", "Too many requests. Try again in %d minutes.", n, n)
-	case errors.As(err, &ge):
-		return http.StatusTooManyRequests, tooManyGuests(l, ge.wait)
-	case errors.As(err, &ml):
-		n := int(ml.wait.Minutes()) + 1
-		return http.StatusTooManyRequests, l.N("This account was logged in to many times in a row. Try again in %d minute.", "This account was logged in to many times in a row. Try again in %d minutes.", n, n)
-	case errors.As(err, &mg):
-		n := int(mg.wait.Minutes()) + 1
-		return http.StatusTooManyRequests, l.N("You opened many games in a row. You can open the next in %d minute.", "You opened many games in a row. You can open the next in %d minutes.", n, n)
+	case errors.As(err, &sp):
+		n := int(sp.wait.Minutes()) + 1
+		switch sp.of {
+		case spentGuests:
+			return http.StatusTooManyRequests, l.N("Many guests played from your address lately. Try again in %d minute, or make an account.",
+				"Many guests played from your address lately. Try again in %d minutes, or make an account.", n, n)
+		case spentLogins:
+			return http.StatusTooManyRequests, l.N("This account was logged in to many times in a row. Try again in %d minute.", "This account was logged in to many times in a row. Try again in %d minutes.", n, n)
+		case spentGames:
+			return http.StatusTooManyRequests, l.N("You opened many games in a row. You can open the next in %d minute.", "You opened many games in a row. You can open the next in %d minutes.", n, n)
+		default:
+			return http.StatusTooManyRequests, l.N("Too many requests. Try again in %d minute.", "Too many requests. Try again in %d minutes.", n, n)
+		}
 	case errors.Is(err, errBusy):
 		return http.StatusTooManyRequests, l.T("the site is busy checking passwords: try again in a moment")
 	case errors.As(err, &ce):

@@ -96,7 +96,7 @@ type myGame struct {
 func (s *Server) exportMyData(c echo.Context) error {
 	u := currentUser(c)
 	if d := s.take(c, exportKey(u.ID)); d > 0 {
-		return &errTooMany{wait: d}
+		return &errSpent{wait: d, of: spentRequests}
 	}
 	var d myData
 	a := &d.Account

@@ -4,14 +4,12 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"cacao/models"
 	"cacao/models/autoplay"
 	"cacao/views"
-	"cacao/views/i18n"
 )
 
 // playForm offers a game against a bot at once (GET /play): a visitor
@@ -73,20 +71,6 @@ func (s *Server) play(c echo.Context) error {
 	return redirect(c, fmt.Sprintf("/games/%d", g.ID))
 }
 
-// errTooManyGuests refuses a guest past their address's (guestsKey):
-// wait is how long until the next.
-type errTooManyGuests struct{ wait time.Duration }
-
-func (e *errTooManyGuests) Error() string { return "handlers: too many guests from one address" }
-
-// tooManyGuests says, in the reader's language, that the address made or
-// played as many guests as it may for now, and when it may again.
-func tooManyGuests(l *i18n.Lang, d time.Duration) string {
-	n := int(d.Minutes()) + 1
-	return l.N("Many guests played from your address lately. Try again in %d minute, or make an account.",
-		"Many guests played from your address lately. Try again in %d minutes, or make an account.", n, n)
-}
-
 // newGuest makes a guest called name and signs them in on c's session:
 // the name checked first (a name refused takes nothing), then one of the
 // address's guests taken, in one step, before the guest is made, so that
@@ -96,7 +80,7 @@ func (s *Server) newGuest(c echo.Context, name string) (*models.User, error) {
 		return nil, err
 	}
 	if d := s.take(c, guestsKey(c.RealIP())); d > 0 {
-		return nil, &errTooManyGuests{wait: d}
+		return nil, &errSpent{wait: d, of: spentGuests}
 	}
 	u, err := s.store.CreateGuest(name)
 	if err != nil {

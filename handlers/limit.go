@@ -54,11 +54,24 @@ func accountKey(name, ip string) limitKey {
 	return limitKey{Key: "login:" + shortName(name) + "@" + AddressOf(ip), Rule: loginFailures}
 }
 
-// errManyLogins refuses a log-in past the account's (loginsKey): wait is
-// how long until the next.
-type errManyLogins struct{ wait time.Duration }
+// errSpent refuses a request past one of its limits: wait is how long
+// until the next is due, of which limit (status says it).
+type errSpent struct {
+	wait time.Duration
+	of   spent
+}
 
-func (e *errManyLogins) Error() string { return "handlers: many log-ins to one account" }
+func (e *errSpent) Error() string { return "handlers: a limit is spent" }
+
+// spent is the kind of limit an errSpent refuses past.
+type spent int
+
+const (
+	spentRequests spent = iota // a page's own limit (exportKey)
+	spentGuests                // an address's guests or their games (guestsKey, guestGamesKey)
+	spentLogins                // an account's log-ins (loginsKey)
+	spentGames                 // a player's games in a row (creationKey)
+)
 
 // loginsKey is an account's successful log-ins, by its name in small
 // letters (as typed: it is counted before the password is checked).
@@ -103,12 +116,6 @@ func mailLinksKey(user uint) limitKey {
 func exportKey(user uint) limitKey {
 	return limitKey{Key: fmt.Sprintf("export:%d", user), Rule: exports}
 }
-
-// errTooMany refuses a request past its limit: wait is how long until
-// the next.
-type errTooMany struct{ wait time.Duration }
-
-func (e *errTooMany) Error() string { return "handlers: too many requests" }
 
 // testKey is a user's test notices: two in a row, then one a minute.
 func testKey(user uint) limitKey { return limitKey{Key: fmt.Sprintf("test:%d", user), Rule: tests} }

@@ -268,11 +268,11 @@ func (s *Server) toFormGame(c echo.Context, id uint, err error) error {
 // their address's guests' games when u is a guest (guestGamesKey), then
 // one of u's games in a row (creationKey; every one when the site sets no
 // limit); a spent one refuses the game with how long until the next
-// (errTooManyGuests, errManyGames).
+// (errSpent).
 func (s *Server) takeNewGame(c echo.Context, u *models.User) error {
 	if u.Guest {
 		if d := s.take(c, guestGamesKey(c.RealIP())); d > 0 {
-			return &errTooManyGuests{wait: d}
+			return &errSpent{wait: d, of: spentGuests}
 		}
 	}
 	perHour := s.cfg.GamesPerHour
@@ -283,16 +283,10 @@ func (s *Server) takeNewGame(c echo.Context, u *models.User) error {
 		return nil
 	}
 	if d := s.take(c, creationKey(u.ID, perHour)); d > 0 {
-		return &errManyGames{wait: d}
+		return &errSpent{wait: d, of: spentGames}
 	}
 	return nil
 }
-
-// errManyGames refuses a game past its player's games in a row
-// (creationKey): wait is how long until the next.
-type errManyGames struct{ wait time.Duration }
-
-func (e *errManyGames) Error() string { return "handlers: many games opened in a row" }
 
 // refuseHomeFor shows the home page again with err's refusal (status).
 func (s *Server) refuseHomeFor(c echo.Context, u *models.User, err error) error {

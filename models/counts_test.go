@@ -3,6 +3,7 @@ package models_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -128,6 +129,19 @@ func atOnce(t *testing.T, n int, f func(i int) error) int {
 	return ok
 }
 
+// idsAtOnce runs run n times at once and returns the ids each made (in
+// the order of the runs); an error fails t.
+func idsAtOnce(t *testing.T, n int, run func() (uint, error)) []uint {
+	t.Helper()
+	ids := make([]uint, n)
+	atOnce(t, n, func(i int) error {
+		var err error
+		ids[i], err = run()
+		return err
+	})
+	return ids
+}
+
 var errSkip = errors.New("refused as expected")
 
 // refused is errSkip for want, err otherwise.
@@ -194,18 +208,15 @@ func TestFormMakesOneTable(t *testing.T) {
 	s := models.MustOpen(t)
 	ana, bob := models.MustUser(t, s, "ana"), models.MustUser(t, s, "bob")
 	spec := models.GameSpec{Seats: []string{models.SeatOpen}, FormKey: "k1"}
-	ids := make([]uint, 5)
-	atOnce(t, 5, func(i int) error {
+	ids := idsAtOnce(t, 5, func() (uint, error) {
 		g, err := s.CreateGame(ana, spec)
-		if err == nil {
-			ids[i] = g.ID
+		if err != nil {
+			return 0, err
 		}
-		return err
+		return g.ID, nil
 	})
-	for _, id := range ids[1:] {
-		if id != ids[0] {
-			t.Fatalf("one form sent five times at once made tables %v", ids)
-		}
+	if ids[0] == 0 || slices.ContainsFunc(ids, func(id uint) bool { return id != ids[0] }) {
+		t.Fatalf("one form sent five times at once made tables %v", ids)
 	}
 	g, err := s.CreateGame(ana, spec)
 	if err != nil || g.ID != ids[0] || g.Status != models.StatusOpen || len(g.Seats) != 2 {
@@ -226,13 +237,12 @@ func TestFormMakesOneTable(t *testing.T) {
 	}
 	// A tournament's form too.
 	tour := models.TourSpec{Name: "Ana's cup", Format: models.Swiss, TurnHours: 24, RoundDays: 7, SignupDays: 1, Rounds: 2, MaxPlayers: 4, Private: true, Invite: []string{"bob"}, FormKey: "t1"}
-	tids := make([]uint, 3)
-	atOnce(t, 3, func(i int) error {
+	tids := idsAtOnce(t, 3, func() (uint, error) {
 		tt, err := s.CreateTournament(ana, tour)
-		if err == nil {
-			tids[i] = tt.ID
+		if err != nil {
+			return 0, err
 		}
-		return err
+		return tt.ID, nil
 	})
 	if tids[0] == 0 || tids[1] != tids[0] || tids[2] != tids[0] {
 		t.Fatalf("one tournament form sent three times at once opened %v", tids)

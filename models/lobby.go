@@ -114,13 +114,13 @@ func (s *Store) CreateGame(creator *User, spec GameSpec) (*Game, error) {
 			if err := lockUser(tx, creator.ID); err != nil {
 				return err
 			}
-			var ids []uint
-			if err := tx.Model(&Game{}).Where("creator_id = ? AND form_key = ?", creator.ID, *g.FormKey).Pluck("id", &ids).Error; err != nil {
+			id, err := formGame(tx, creator.ID, *g.FormKey)
+			if err != nil {
 				return err
 			}
-			if len(ids) > 0 {
+			if id != 0 {
 				made = &Game{}
-				return takeGame(tx, ids[0], "", made)
+				return takeGame(tx, id, "", made)
 			}
 		}
 		if err := s.checkTableLimits(tx, creator.ID, n); err != nil {
@@ -216,8 +216,13 @@ func (s *Store) FormGame(creator uint, key string) (uint, error) {
 	if key == "" {
 		return 0, nil
 	}
+	return formGame(s.db, creator, key)
+}
+
+// formGame is FormGame read in db.
+func formGame(db *gorm.DB, creator uint, key string) (uint, error) {
 	var ids []uint
-	err := s.db.Model(&Game{}).Where("creator_id = ? AND form_key = ?", creator, key).Limit(1).Pluck("id", &ids).Error
+	err := db.Model(&Game{}).Where("creator_id = ? AND form_key = ?", creator, key).Limit(1).Pluck("id", &ids).Error
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
