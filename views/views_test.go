@@ -141,6 +141,30 @@ func TestVillagesGolden(t *testing.T) {
 	}
 }
 
+// TestVillagesFromMine: the viewer's village comes first, then the others
+// in turn order; a watcher sees them in seat order. A phone's strip of
+// villages opens on the first, and a screen reader reads it first.
+func TestVillagesFromMine(t *testing.T) {
+	vm := fixedGame(t)
+	for i := range vm.Seats {
+		vm.Seats[i].IsMe = i == 1
+	}
+	order := func(vm GameVM) []string {
+		var buf bytes.Buffer
+		if err := VillageBoards(vm).Render(context.Background(), &buf); err != nil {
+			t.Fatal(err)
+		}
+		return viewtest.Find(t, buf.String(), "li.village").Map(func(_ int, s *goquery.Selection) string { return s.AttrOr("id", "") })
+	}
+	if got, want := order(vm), []string{"village-1", "village-2", "village-0"}; !slices.Equal(got, want) {
+		t.Fatalf("the second seat's player sees the villages in the order %q; want %q", got, want)
+	}
+	vm.Seats[1].IsMe = false
+	if got, want := order(vm), []string{"village-0", "village-1", "village-2"}; !slices.Equal(got, want) {
+		t.Fatalf("a watcher sees the villages in the order %q; want %q", got, want)
+	}
+}
+
 // TestHandMarksOneOfTwoAlike: with two alike tiles in the hand, the one
 // clicked is the one marked chosen and drawn turned, not both: the second
 // alike's link names its place in the hand (slot), the first's does not.

@@ -6,6 +6,7 @@ package views
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -450,6 +451,17 @@ func (vm GameVM) Names() []string {
 		out[i] = s.Name
 	}
 	return out
+}
+
+// seatsFromMine is the seats in turn order from the viewer's (seat order
+// for a watcher): the village strip on a phone opens on its first.
+func (vm GameVM) seatsFromMine() []Seat {
+	for i, s := range vm.Seats {
+		if s.IsMe {
+			return append(slices.Clone(vm.Seats[i:]), vm.Seats[:i]...)
+		}
+	}
+	return vm.Seats
 }
 
 // boardFor lays out the board with the cells the viewer may choose now.
