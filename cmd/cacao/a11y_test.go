@@ -543,7 +543,7 @@ func TestA11y(t *testing.T) {
 			tb.must(tb.waitFor(`!!document.querySelector('#board')`, 10*time.Second, "the board"))
 		}
 		seen := map[string]bool{}
-		playAudited(b, au, seen, s.gameURL(id), 60*time.Second, nil, a, bob)
+		playAudited(b, au, seen, s.gameURL(id), 3*time.Minute, nil, a, bob)
 
 		// A pending choice of workers comes when another player's move
 		// fires them; if none came, a game against the bot is played
