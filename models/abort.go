@@ -13,10 +13,14 @@ const AbortRounds = 2
 // ErrAbortLate refuses an abort once the game is AbortRounds rounds in.
 var ErrAbortLate = invalid("a game can be ended by agreement only in its first %d rounds", AbortRounds)
 
+// ErrAbortTournament refuses an abort of a tournament's game: its
+// standings need its result.
+var ErrAbortTournament = invalid("a tournament's game cannot be ended by agreement: its result counts in the standings")
+
 // CanAbort tells whether game l may still be ended by agreement: it runs,
-// in its first AbortRounds rounds.
+// in its first AbortRounds rounds, and is no tournament's.
 func (l *Loaded) CanAbort() bool {
-	return l.Game.Status == StatusActive && l.Play.State().Turns() < AbortRounds*len(l.Seats)
+	return l.Game.Status == StatusActive && l.Game.TournamentID == 0 && l.Play.State().Turns() < AbortRounds*len(l.Seats)
 }
 
 // AbortAgreed lists the seats whose players agree, at l's turn, to end it
@@ -49,6 +53,8 @@ func (s *Store) AskAbort(l *Loaded, user uint) (bool, error) {
 		return false, ErrNotActive
 	case seat < 0 || l.Seats[seat].Abandoned:
 		return false, ErrForbidden
+	case l.Game.TournamentID != 0:
+		return false, ErrAbortTournament
 	case !l.CanAbort():
 		return false, ErrAbortLate
 	}

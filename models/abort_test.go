@@ -3,6 +3,7 @@ package models_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"cacao/models"
 )
@@ -76,5 +77,40 @@ func TestAbortByAgreement(t *testing.T) {
 	}
 	if ended, err := s.AskAbort(mustLoad(t, s, g.ID), eve.ID); err != nil || !ended {
 		t.Fatalf("against a bot alone: ended %v, %v", ended, err)
+	}
+}
+
+// TestNoAbortInTournaments: a tournament's game has a result for its
+// standings: its players cannot end it by agreement, and the game page
+// does not offer it.
+func TestNoAbortInTournaments(t *testing.T) {
+	s, clock := openClocked(t)
+	players := tourPlayers(t, s, 4)
+	tour := openTournament(t, s, models.TourSpec{Format: models.Swiss, Rounds: 1}, players)
+	clock.Advance(25 * time.Hour) // sign-up closes
+	runTours(t, s)
+	rounds := tourPage(t, s, tour.ID).Rounds
+	if len(rounds) == 0 || len(rounds[0].Games) == 0 {
+		t.Fatal("the tournament did not start")
+	}
+	l := mustLoad(t, s, rounds[0].Games[0].ID)
+	players = nil
+	for _, seat := range l.Seats {
+		u, err := s.UserByID(*seat.UserID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		players = append(players, u)
+	}
+	if l.CanAbort() {
+		t.Fatal("a tournament's game offers to end it by agreement")
+	}
+	for _, u := range players {
+		if ended, err := s.AskAbort(mustLoad(t, s, l.Game.ID), u.ID); !errors.Is(err, models.ErrAbortTournament) || ended {
+			t.Fatalf("%s asking to end the tournament's game: ended %v, %v", u.Username, ended, err)
+		}
+	}
+	if l := mustLoad(t, s, l.Game.ID); l.Game.Status != models.StatusActive || l.Seats[0].AbortTurn != nil || l.Seats[1].AbortTurn != nil {
+		t.Fatalf("a refused agreement changed the game: %s, %v %v", l.Game.Status, l.Seats[0].AbortTurn, l.Seats[1].AbortTurn)
 	}
 }
