@@ -51,10 +51,9 @@ func (s *Server) homeVM(c echo.Context, u *models.User) (views.HomeVM, error) {
 	if !u.Guest && !isHTMX(c) { // the new-table form: a guest's is the bots', a live refetch takes the lists alone
 		vm.FormKey = newFormKey()
 		var err error
-		if vm.OpenBots, err = s.store.OpenBots(); err != nil {
+		if vm.OpenBots, err = s.store.OpenBots(u.ID); err != nil { // a bot account's own seat is the first
 			return vm, err
 		}
-		vm.OpenBots = slices.DeleteFunc(vm.OpenBots, func(name string) bool { return name == u.Username }) // a bot account's own seat is the first
 	}
 	now := s.store.Clock()
 	at := from(c)

@@ -86,11 +86,13 @@ func (s *Store) SetBotOpen(id uint, open bool) error {
 	return nil
 }
 
-// OpenBots are the names of the bot accounts others may seat, not
-// banned, MaxOpenBots at most: those rated in the most games first.
-func (s *Store) OpenBots() ([]string, error) {
+// OpenBots are the names of the bot accounts viewer may seat: open, not
+// banned, not viewer, not blocking viewer; MaxOpenBots at most, those
+// rated in the most games first.
+func (s *Store) OpenBots(viewer uint) ([]string, error) {
 	var names []string
-	err := s.db.Model(&User{}).Where("bot_account AND bot_open AND banned_at IS NULL").
+	err := s.db.Model(&User{}).Where("bot_account AND bot_open AND banned_at IS NULL AND id <> ? AND id NOT IN (?)", viewer,
+		s.db.Model(&Block{}).Select("user_id").Where("blocked_id = ?", viewer)).
 		Order("rated_games + multi_rated_games DESC, username").Limit(MaxOpenBots).Pluck("username", &names).Error
 	return names, err
 }

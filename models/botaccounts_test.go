@@ -77,7 +77,9 @@ func TestMarkBot(t *testing.T) {
 
 // TestOpenBots: a bot account its owner opens is seated at another's
 // table by "~name", marked a bot; a closed one, a person, an unknown name
-// or one who blocked the creator is refused, and the same bot twice.
+// or one who blocked the creator is refused, and the same bot twice. The
+// new-table form offers the open ones, but not to themselves nor to
+// those they blocked.
 func TestOpenBots(t *testing.T) {
 	s := models.MustOpen(t)
 	ana := models.MustUser(t, s, "ana")
@@ -93,8 +95,11 @@ func TestOpenBots(t *testing.T) {
 	if err := s.SetBotOpen(rob.ID, true); err != nil {
 		t.Fatal(err)
 	}
-	if names, err := s.OpenBots(); err != nil || len(names) != 1 || names[0] != "rob" {
+	if names, err := s.OpenBots(ana.ID); err != nil || len(names) != 1 || names[0] != "rob" {
 		t.Fatalf("open bots: %v (%v)", names, err)
+	}
+	if names, err := s.OpenBots(rob.ID); err != nil || len(names) != 0 {
+		t.Fatalf("open bots offered to rob: %v (%v)", names, err)
 	}
 	for _, seats := range [][]string{{"~ana"}, {"~nobody"}, {"~rob", "~rob"}} {
 		if _, err := s.CreateGame(ana, models.GameSpec{Seats: seats}); !errors.Is(err, models.ErrInvalid) {
@@ -126,6 +131,12 @@ func TestOpenBots(t *testing.T) {
 	}
 	if _, err := s.CreateGame(ana, models.GameSpec{Seats: []string{"~rob"}}); !errors.Is(err, models.ErrBlocked) {
 		t.Fatalf("a bot that blocked ana was seated by her: %v", err)
+	}
+	if names, err := s.OpenBots(ana.ID); err != nil || len(names) != 0 {
+		t.Fatalf("a bot that blocked ana is offered to her: %v (%v)", names, err)
+	}
+	if names, err := s.OpenBots(cora.ID); err != nil || len(names) != 1 || names[0] != "rob" {
+		t.Fatalf("open bots offered to cora: %v (%v)", names, err)
 	}
 }
 
