@@ -99,6 +99,51 @@ func TestBrowserTableInView(t *testing.T) {
 	}
 }
 
+// TestBrowserBarHoldsHint: at a turn with nothing chosen yet, the bar of
+// the move holds its one line and Hint whole, without a scrollbar of its
+// own, on a laptop and on a phone.
+func TestBrowserBarHoldsHint(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	alice := s.user("alice")
+	g, err := s.store.CreateGame(alice, models.GameSpec{Seats: []string{"greedy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	autoplay.Bots(s.store, g.ID, nil)
+	s.playUntil(g.ID, afterTurns(alice, 2))
+	for _, size := range [][2]int64{{1280, 800}, {390, 844}} {
+		b, a := s.aliceAtHerTurn(g.ID, true, size[0], size[1])
+		if out := a.notInView([][2]string{{"#hint-button", "Hint"}}); len(out) > 0 {
+			b.fatalf("at %dx%d: %s", size[0], size[1], strings.Join(out, "; "))
+		}
+		got, err := eval[[]float64](a, `(() => { const bar = document.getElementById('play'), r = bar.getBoundingClientRect(), h = document.getElementById('hint-button').getBoundingClientRect();
+			return [bar.scrollHeight - bar.clientHeight, h.top - r.top, r.bottom - h.bottom]; })()`)
+		a.must(err)
+		if got[0] > 0 || got[1] < 0 || got[2] < 0 {
+			b.fatalf("at %dx%d the bar of the move scrolls by %.0f px, Hint %.0f px from its top and %.0f px from its foot", size[0], size[1], got[0], got[1], got[2])
+		}
+	}
+}
+
+// TestBrowserFitBoardFits: with the board's size at Fit, the board fills
+// its box without scrolling in it on a laptop; on a phone, where a cell
+// stays legible (40 px) and a wide board then pans sideways, it does not
+// scroll down.
+func TestBrowserFitBoardFits(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int64{{1280, 800}, {390, 844}} {
+		b, a := fourAtTheTable(t, size[0], size[1])
+		a.must(a.do(5*time.Second, chromedp.Click(`#zoom-fit`)))
+		a.must(a.waitFor(`document.getElementById('zoom-fit').checked`, 5*time.Second, "Fit chosen"))
+		got, err := eval[[]float64](a, `(() => { const w = document.getElementById('board-wrap'); return [w.scrollWidth - w.clientWidth, w.scrollHeight - w.clientHeight]; })()`)
+		a.must(err)
+		if got[0] > 1 && size[0] > 800 || got[1] > 1 {
+			b.fatalf("at %dx%d a board fitted to its box scrolls in it by %.0f px across and %.0f px down", size[0], size[1], got[0], got[1])
+		}
+	}
+}
+
 // TestBrowserPhoneHandTakesTheTap: at 390×844 with a tile chosen, the
 // hand and Rotate are on the screen and nothing covers them, with the page
 // scrolled 0, 150 and 300 px; the player's own village is on the first
