@@ -27,7 +27,17 @@ type Board struct {
 	Names                  []string
 	Changed                []engine.Cell       // changed since the viewer's last move: outlined
 	Arrived                map[engine.Cell]int // GameVM.Arrived
+	// padX and padY are the margins, left and top, where the rows' and
+	// the columns' numbers stand (the cells' coordinates the log, the
+	// bar and the lists name); 0 for a lone tile (the hand's).
+	padX, padY int
 }
+
+// The margins of a board's numbers: a row's (up to "-12") and a column's.
+const (
+	rowNumbers = 24
+	colNumbers = 16
+)
 
 // FillAlt is a jungle tile another fill option would lay on cell At: drawn
 // small in the cell's corner (Nth of that cell's, from 0), it chooses that
@@ -41,7 +51,7 @@ type FillAlt struct {
 
 // NewBoard lays out the tiles of v and the selectable cells.
 func NewBoard(v engine.View, legal []engine.Cell) Board {
-	b := Board{}
+	b := Board{padX: rowNumbers, padY: colNumbers}
 	first := true
 	grow := func(c engine.Cell) {
 		if first {
@@ -77,23 +87,47 @@ func NewBoard(v engine.View, legal []engine.Cell) Board {
 
 // MinWidth and MinHeight are the smallest the board is drawn at "Fit":
 // 40 px a cell, below which tiles are no longer legible.
-func (b Board) MinWidth() string  { return strconv.Itoa(b.Cols * 40) }
-func (b Board) MinHeight() string { return strconv.Itoa(b.Rows * 40) }
+func (b Board) MinWidth() string  { return strconv.Itoa(b.width() * 40 / CellSize) }
+func (b Board) MinHeight() string { return strconv.Itoa(b.height() * 40 / CellSize) }
 
-// Width and Height of the drawing.
-func (b Board) Width() string  { return strconv.Itoa(b.Cols * CellSize) }
-func (b Board) Height() string { return strconv.Itoa(b.Rows * CellSize) }
+// Width and Height of the drawing: the cells and the numbers' margins.
+func (b Board) Width() string  { return strconv.Itoa(b.width()) }
+func (b Board) Height() string { return strconv.Itoa(b.height()) }
+
+func (b Board) width() int  { return b.padX + b.Cols*CellSize }
+func (b Board) height() int { return b.padY + b.Rows*CellSize }
 
 // ViewBox is the SVG viewBox.
-func (b Board) ViewBox() string { return fmt.Sprintf("0 0 %d %d", b.Cols*CellSize, b.Rows*CellSize) }
+func (b Board) ViewBox() string { return fmt.Sprintf("0 0 %d %d", b.width(), b.height()) }
 
 // X and Y are a cell's top-left corner.
-func (b Board) X(c engine.Cell) string { return strconv.Itoa((c.X - b.MinX) * CellSize) }
-func (b Board) Y(c engine.Cell) string { return strconv.Itoa((c.Y - b.MinY) * CellSize) }
+func (b Board) X(c engine.Cell) string { return strconv.Itoa(b.padX + (c.X-b.MinX)*CellSize) }
+func (b Board) Y(c engine.Cell) string { return strconv.Itoa(b.padY + (c.Y-b.MinY)*CellSize) }
 
 // At offsets from a cell's corner.
 func (b Board) At(c engine.Cell, dx, dy int) (string, string) {
-	return strconv.Itoa((c.X-b.MinX)*CellSize + dx), strconv.Itoa((c.Y-b.MinY)*CellSize + dy)
+	return strconv.Itoa(b.padX + (c.X-b.MinX)*CellSize + dx), strconv.Itoa(b.padY + (c.Y-b.MinY)*CellSize + dy)
+}
+
+// Number is a column's or a row's number where it stands in its margin.
+type Number struct{ X, Y, Text string }
+
+// Columns and RowNumbers number the board's columns (x, across its top) and
+// rows (y, down its side), as the cells' coordinates "(x, y)" read.
+func (b Board) Columns() []Number {
+	out := make([]Number, b.Cols)
+	for i := range out {
+		out[i] = Number{strconv.Itoa(b.padX + i*CellSize + CellSize/2), strconv.Itoa(b.padY - 4), strconv.Itoa(b.MinX + i)}
+	}
+	return out
+}
+
+func (b Board) RowNumbers() []Number {
+	out := make([]Number, b.Rows)
+	for i := range out {
+		out[i] = Number{strconv.Itoa(b.padX - 4), strconv.Itoa(b.padY + i*CellSize + CellSize/2 + 4), strconv.Itoa(b.MinY + i)}
+	}
+	return out
 }
 
 // Figure is one worker drawn on a tile's edge, standing: where its centre

@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +104,42 @@ func TestBoardGolden(t *testing.T) {
 			}
 		default:
 			t.Fatalf("tile face %s#%s is neither the page's nor the sprite's", u[1], u[2])
+		}
+	}
+}
+
+// TestBoardNumbers: the board's columns and rows are numbered in its
+// margins, each number in line with its cells, so that a place the log or
+// the bar names "(x, y)" can be found: every tile stands under its x and
+// beside its y.
+func TestBoardNumbers(t *testing.T) {
+	vm := fixedGame(t)
+	b := vm.boardFor()
+	var buf bytes.Buffer
+	if err := BoardSVG(vm, b).Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	numbers := func(anchor string) map[int]string { // a number's x (columns) or y (rows) → its text
+		out := map[int]string{}
+		viewtest.Find(t, buf.String(), `g.numbers text[text-anchor="`+anchor+`"]`).Each(func(_ int, n *goquery.Selection) {
+			at := n.AttrOr("x", "")
+			if anchor == "end" {
+				at = n.AttrOr("y", "")
+			}
+			v, _ := strconv.Atoi(at)
+			out[v] = n.Text()
+		})
+		return out
+	}
+	cols, rows := numbers("middle"), numbers("end")
+	if len(cols) != b.Cols || len(rows) != b.Rows {
+		t.Fatalf("%d columns and %d rows numbered; the board has %d and %d", len(cols), len(rows), b.Cols, b.Rows)
+	}
+	for _, tv := range vm.View.Tiles {
+		x, _ := strconv.Atoi(b.X(tv.At))
+		y, _ := strconv.Atoi(b.Y(tv.At))
+		if cols[x+CellSize/2] != strconv.Itoa(tv.At.X) || rows[y+CellSize/2+4] != strconv.Itoa(tv.At.Y) {
+			t.Errorf("the tile at %v stands under the column numbered %q and beside the row numbered %q", tv.At, cols[x+CellSize/2], rows[y+CellSize/2+4])
 		}
 	}
 }

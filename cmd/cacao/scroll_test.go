@@ -392,7 +392,7 @@ func TestBrowserFourPlayerBoardOnAPhone(t *testing.T) {
 		f, err := eval[fit](a, `(() => {
 			const svg = document.getElementById('board'), w = document.getElementById('board-wrap'), v = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
 			return {cell: Math.min(r.width / (v.width / 64), r.height / (v.height / 64)), pans: w.scrollWidth > w.clientWidth + 1 || w.scrollHeight > w.clientHeight + 1,
-				hint: getComputedStyle(document.getElementById('pan-hint')).display !== 'none', cols: v.width / 64};
+				hint: getComputedStyle(document.getElementById('pan-hint')).display !== 'none', cols: Math.floor(v.width / 64)};
 		})()`)
 		a.must(err)
 		return f
