@@ -794,6 +794,24 @@ func TestNext(t *testing.T) {
 // TestHomeListsLatestFinished: the home page lists the latest ten finished
 // games with a link to all of them, a page at a time; that page keeps
 // itself in its live refetch.
+// TestHomeFirstSteps: a new account's home page, with no game yet, leads
+// to the tutorial and to a game against a bot at once; once it has a
+// game, the list takes their place.
+func TestHomeFirstSteps(t *testing.T) {
+	s := newSite(t)
+	ana := s.signup("ana")
+	_, home := ana.get("/")
+	for _, href := range []string{"/learn", "/play"} {
+		if !viewtest.Has(t, home, `#home-lists a.button[href="`+href+`"]`) {
+			t.Fatalf("a new account's home page does not lead to %s:\n%s", href, viewtest.Show(t, home, "#home-lists"))
+		}
+	}
+	ana.createGame("easy")
+	if _, home := ana.get("/"); viewtest.Has(t, home, "#home-lists .first-steps") {
+		t.Fatal("the first steps are still offered beside a game")
+	}
+}
+
 func TestHomeListsLatestFinished(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")
