@@ -106,14 +106,10 @@ func TestBrowserBarHoldsHint(t *testing.T) {
 	t.Parallel()
 	s := seededSite(t)
 	alice := s.user("alice")
-	g, err := s.store.CreateGame(alice, models.GameSpec{Seats: []string{"greedy"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	autoplay.Bots(s.store, g.ID, nil)
-	s.playUntil(g.ID, afterTurns(alice, 2))
+	id := s.botGame(alice, "greedy")
+	s.playUntil(id, afterTurns(alice, 2))
 	for _, size := range [][2]int64{{1280, 800}, {390, 844}} {
-		b, a := s.aliceAtHerTurn(g.ID, true, size[0], size[1])
+		b, a := s.aliceAtHerTurn(id, true, size[0], size[1])
 		if out := a.notInView([][2]string{{"#hint-button", "Hint"}}); len(out) > 0 {
 			b.fatalf("at %dx%d: %s", size[0], size[1], strings.Join(out, "; "))
 		}
