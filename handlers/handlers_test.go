@@ -791,9 +791,6 @@ func TestNext(t *testing.T) {
 	}
 }
 
-// TestHomeListsLatestFinished: the home page lists the latest ten finished
-// games with a link to all of them, a page at a time; that page keeps
-// itself in its live refetch.
 // TestHomeFirstSteps: a new account's home page, with no game yet, leads
 // to the tutorial and to a game against a bot at once; once it has a
 // game, the list takes their place.
@@ -812,6 +809,9 @@ func TestHomeFirstSteps(t *testing.T) {
 	}
 }
 
+// TestHomeListsLatestFinished: the home page lists the latest ten finished
+// games with a link to all of them, a page at a time; that page keeps
+// itself in its live refetch.
 func TestHomeListsLatestFinished(t *testing.T) {
 	s := newSite(t)
 	ana := s.signup("ana")

@@ -114,21 +114,27 @@ type Number struct{ X, Y, Text string }
 
 // Columns and RowNumbers number the board's columns (x, across its top) and
 // rows (y, down its side), as the cells' coordinates "(x, y)" read.
-func (b Board) Columns() []Number {
+// The numbers are in the reader's digits, as the coordinates elsewhere.
+func (b Board) Columns(l *i18n.Lang) []Number {
 	out := make([]Number, b.Cols)
 	for i := range out {
-		out[i] = Number{strconv.Itoa(b.padX + i*CellSize + CellSize/2), strconv.Itoa(b.padY - 4), strconv.Itoa(b.MinX + i)}
+		out[i] = Number{strconv.Itoa(b.padX + i*CellSize + CellSize/2), strconv.Itoa(b.padY - 4), l.Num(b.MinX + i)}
 	}
 	return out
 }
 
-func (b Board) RowNumbers() []Number {
+func (b Board) RowNumbers(l *i18n.Lang) []Number {
 	out := make([]Number, b.Rows)
 	for i := range out {
-		out[i] = Number{strconv.Itoa(b.padX - 4), strconv.Itoa(b.padY + i*CellSize + CellSize/2 + 4), strconv.Itoa(b.MinY + i)}
+		out[i] = Number{strconv.Itoa(b.padX - 4), strconv.Itoa(b.padY + i*CellSize + CellSize/2 + 4), l.Num(b.MinY + i)}
 	}
 	return out
 }
+
+// PadX and PadY are the numbers' margins, where the ground's pattern
+// starts (so that its leaves lie alike on every cell).
+func (b Board) PadX() string { return strconv.Itoa(b.padX) }
+func (b Board) PadY() string { return strconv.Itoa(b.padY) }
 
 // Figure is one worker drawn on a tile's edge, standing: where its centre
 // is and whether it has been activated.

@@ -142,6 +142,16 @@ func TestBoardNumbers(t *testing.T) {
 			t.Errorf("the tile at %v stands under the column numbered %q and beside the row numbered %q", tv.At, cols[x+CellSize/2], rows[y+CellSize/2+4])
 		}
 	}
+	// In the reader's digits, as the log names the cells.
+	fa, _ := i18n.Get("fa")
+	buf.Reset()
+	if err := BoardSVG(vm, b).Render(i18n.With(context.Background(), fa), &buf); err != nil {
+		t.Fatal(err)
+	}
+	c := b.MinX + 1
+	if want := strings.Trim(CellLabel(fa, engine.Cell{X: c, Y: c}), "()"); !strings.HasPrefix(want, fa.Num(c)) || !viewtest.HasText(t, buf.String(), "g.numbers text", fa.Num(c)) {
+		t.Errorf("the board in Persian does not number a column %q, as a cell is named %q", fa.Num(c), want)
+	}
 }
 
 func TestVillagesGolden(t *testing.T) {
@@ -179,7 +189,7 @@ func TestVillagesGolden(t *testing.T) {
 }
 
 // TestVillagesFromMine: the viewer's village comes first, then the others
-// in turn order; a watcher sees them in seat order. A phone's strip of
+// in turn order, drawn and in numbers; a watcher sees them in seat order. A phone's strip of
 // villages opens on the first, and a screen reader reads it first.
 func TestVillagesFromMine(t *testing.T) {
 	vm := fixedGame(t)
@@ -195,6 +205,13 @@ func TestVillagesFromMine(t *testing.T) {
 	}
 	if got, want := order(vm), []string{"village-1", "village-2", "village-0"}; !slices.Equal(got, want) {
 		t.Fatalf("the second seat's player sees the villages in the order %q; want %q", got, want)
+	}
+	var buf bytes.Buffer
+	if err := VillageNumbers(vm).Render(context.Background(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	if got := viewtest.Find(t, buf.String(), "tbody > tr > th").Map(func(_ int, s *goquery.Selection) string { return strings.TrimSpace(s.Text()) }); len(got) != 3 || !strings.HasPrefix(got[0], "B") || !strings.Contains(got[0], vm.Seats[1].Name) {
+		t.Fatalf("the villages in numbers start with %q; want the second seat's", got)
 	}
 	vm.Seats[1].IsMe = false
 	if got, want := order(vm), []string{"village-0", "village-1", "village-2"}; !slices.Equal(got, want) {
