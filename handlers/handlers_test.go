@@ -791,6 +791,26 @@ func TestNext(t *testing.T) {
 	}
 }
 
+// TestSignupSaysTheRules: the sign-up form and a guest's account form say
+// what a name and a password must be, and the browser checks the lengths
+// before sending.
+func TestSignupSaysTheRules(t *testing.T) {
+	s := newSite(t)
+	_, page := s.client("visitor").get("/signup")
+	guest := s.client("guest")
+	guest.get("/play")
+	if code, _ := guest.post("/play", url.Values{"name": {"guesty"}, "bot": {"easy"}}); code != http.StatusOK {
+		t.Fatalf("a guest's game: %d", code)
+	}
+	_, home := guest.get("/")
+	for _, f := range []struct{ page, name, password string }{{page, "#username", "#password"}, {home, "#account-name", "#account-password"}} {
+		if !strings.Contains(viewtest.Text(t, f.page, `label[for="`+f.name[1:]+`"]`), "3 to 24 letters") || !viewtest.Has(t, f.page, f.name+`[minlength="3"][maxlength="24"]`) ||
+			!strings.Contains(viewtest.Text(t, f.page, `label[for="`+f.password[1:]+`"]`), "8 to 72 characters") || !viewtest.Has(t, f.page, f.password+`[minlength="8"][maxlength="72"]`) {
+			t.Fatalf("a form does not say the rules of %s and %s:\n%s", f.name, f.password, viewtest.Show(t, f.page, "form:has("+f.name+")"))
+		}
+	}
+}
+
 // TestHomeFirstSteps: a new account's home page, with no game yet, leads
 // to the tutorial and to a game against a bot at once; once it has a
 // game, the list takes their place.
