@@ -101,8 +101,8 @@ func (b Board) height() int { return b.padY + b.Rows*CellSize }
 func (b Board) ViewBox() string { return fmt.Sprintf("0 0 %d %d", b.width(), b.height()) }
 
 // X and Y are a cell's top-left corner.
-func (b Board) X(c engine.Cell) string { return strconv.Itoa(b.padX + (c.X-b.MinX)*CellSize) }
-func (b Board) Y(c engine.Cell) string { return strconv.Itoa(b.padY + (c.Y-b.MinY)*CellSize) }
+func (b Board) X(c engine.Cell) string { x, _ := b.At(c, 0, 0); return x }
+func (b Board) Y(c engine.Cell) string { _, y := b.At(c, 0, 0); return y }
 
 // At offsets from a cell's corner.
 func (b Board) At(c engine.Cell, dx, dy int) (string, string) {
