@@ -123,19 +123,21 @@ func TestBrowserBarHoldsHint(t *testing.T) {
 }
 
 // TestBrowserFitBoardFits: with the board's size at Fit, the board fills
-// its box without scrolling in it on a laptop; on a phone, where a cell
-// stays legible (40 px) and a wide board then pans sideways, it does not
-// scroll down.
+// its box without scrolling in it, across or down, unless it is drawn at
+// its smallest legible size (40 px a cell) that way: a board too long or
+// too wide for the box at that size pans, as on a phone.
 func TestBrowserFitBoardFits(t *testing.T) {
 	t.Parallel()
 	for _, size := range [][2]int64{{1280, 800}, {390, 844}} {
 		b, a := fourAtTheTable(t, size[0], size[1])
 		a.must(a.do(5*time.Second, chromedp.Click(`#zoom-fit`)))
 		a.must(a.waitFor(`document.getElementById('zoom-fit').checked`, 5*time.Second, "Fit chosen"))
-		got, err := eval[[]float64](a, `(() => { const w = document.getElementById('board-wrap'); return [w.scrollWidth - w.clientWidth, w.scrollHeight - w.clientHeight]; })()`)
+		got, err := eval[[]float64](a, `(() => { const w = document.getElementById('board-wrap'), b = document.getElementById('board'), r = b.getBoundingClientRect(), s = getComputedStyle(b);
+			return [w.scrollWidth - w.clientWidth, w.scrollHeight - w.clientHeight, r.width - parseFloat(s.minWidth), r.height - parseFloat(s.minHeight)]; })()`)
 		a.must(err)
-		if got[0] > 1 && size[0] > 800 || got[1] > 1 {
-			b.fatalf("at %dx%d a board fitted to its box scrolls in it by %.0f px across and %.0f px down", size[0], size[1], got[0], got[1])
+		across, down := got[0] > 1 && got[2] > 1, got[1] > 1 && got[3] > 1
+		if across || down {
+			b.fatalf("at %dx%d a board fitted to its box scrolls in it by %.0f px across and %.0f px down, %.0f px wider and %.0f px taller than its smallest", size[0], size[1], got[0], got[1], got[2], got[3])
 		}
 	}
 }
