@@ -206,3 +206,25 @@ func TestBrowserLearnByKeyboard(t *testing.T) {
 		kp.fatalf("focus without a visible indicator: %v", kp.invisible)
 	}
 }
+
+// TestBrowserLearnPhoneShowsTheBoard: on a 390×844 phone, a lesson's first
+// screen, before any scroll, shows its title, Skip and every tile on the
+// board, above the hand's tray: the jungle the lesson is about, not only
+// its text.
+func TestBrowserLearnPhoneShowsTheBoard(t *testing.T) {
+	t.Parallel()
+	s := seededSite(t)
+	b := newBrowser(t, true, s.logs)
+	a := b.newTab("visitor", true)
+	a.must(a.do(10*time.Second, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)))
+	a.must(a.navigate(s.base + "/learn/1"))
+	if out := a.notInView([][2]string{{"#lesson-h", "the lesson's title"}, {"#learn-skip", "Skip this step"}}); len(out) > 0 {
+		b.fatalf("on the first screen: %s", strings.Join(out, "; "))
+	}
+	got, err := eval[[]float64](a, `(() => { const h = document.getElementById('hand').getBoundingClientRect(), tiles = [...document.querySelectorAll('#tiles > use[x], #tiles > g > use[x]')].map((u) => u.getBoundingClientRect());
+		return [tiles.length, Math.max(...tiles.map((r) => r.bottom)) - Math.min(h.top, innerHeight), -Math.min(...tiles.map((r) => r.top))]; })()`)
+	a.must(err)
+	if got[0] < 2 || got[1] > 0 || got[2] > 0 {
+		b.fatalf("of the %.0f tiles on a lesson's first screen, the lowest goes %.0f px under the tray or the screen's foot, the highest %.0f px over its top", got[0], got[1], got[2])
+	}
+}
