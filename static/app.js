@@ -149,7 +149,25 @@ if (pannedOnce()) document.documentElement.classList.add("panned");
 function markPans() {
   var w = document.getElementById("board-wrap");
   if (w) w.classList.toggle("pans", w.scrollWidth > w.clientWidth + 1 || w.scrollHeight > w.clientHeight + 1);
+  pinNumbers();
 }
+// The board's column numbers stay along the top of what shows of its box
+// (under the bar of the move where that stays at the screen's top), and
+// its row numbers along the box's left, as the board is scrolled in its
+// box or the page is.
+function pinNumbers() {
+  var w = document.getElementById("board-wrap"), board = document.getElementById("board"), bar = document.getElementById("play");
+  var cols = board && board.querySelector(".numbers.cols"), rows = board && board.querySelector(".numbers.rows");
+  if (!w || !cols || !rows) return;
+  var b = board.getBoundingClientRect(), v = w.getBoundingClientRect(), unit = board.viewBox.baseVal.width / b.width;
+  var top = v.top + w.clientTop;
+  if (bar && getComputedStyle(bar).position === "sticky") top = Math.max(top, Math.min(bar.getBoundingClientRect().bottom, v.bottom - 48));
+  cols.setAttribute("transform", "translate(0 " + Math.max(0, top - b.top) * unit + ")");
+  rows.setAttribute("transform", "translate(" + Math.max(0, v.left + w.clientLeft - b.left) * unit + " 0)");
+}
+document.addEventListener("scroll", function (e) {
+  if (e.target === document || e.target.id === "board-wrap") pinNumbers();
+}, { capture: true, passive: true });
 // The mark follows every change of the board's or its box's size (a size
 // chosen, a window resized, a board swapped in).
 var sized = window.ResizeObserver ? new ResizeObserver(markPans) : null, watched = null;

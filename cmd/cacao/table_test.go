@@ -142,6 +142,42 @@ func TestBrowserFitBoardFits(t *testing.T) {
 	}
 }
 
+// TestBrowserNumbersStayInView: a Large board scrolled down and across in
+// its box keeps its column numbers along the top of what shows of the box
+// (under the bar of the move, which stays at a phone's top) and its row
+// numbers along its left; a tap where a number lies over a place to play
+// still reaches the place.
+func TestBrowserNumbersStayInView(t *testing.T) {
+	t.Parallel()
+	b, a := fourAtTheTable(t, 390, 844)
+	a.must(a.do(5*time.Second, chromedp.Click(`#zoom-2`)))
+	a.must(a.waitFor(`document.getElementById('zoom-2').checked && document.getElementById('board-wrap').classList.contains('pans')`, 5*time.Second, "Large chosen"))
+	for _, page := range []int{0, 200} {
+		_, err := eval[bool](a, fmt.Sprintf(`(() => { const w = document.getElementById('board-wrap'); w.scrollTop = 40; w.scrollLeft = 40; window.scrollTo(0, w.getBoundingClientRect().top + scrollY - 60 + %d); return true; })()`, page))
+		a.must(err)
+		// The edges: the box's inside, the bar's foot; the first column's and
+		// row's number not under the other band.
+		const edges = `const w = document.getElementById('board-wrap'), v = w.getBoundingClientRect(), bar = document.getElementById('play').getBoundingClientRect(),
+			top = Math.max(v.top + w.clientTop, bar.bottom), left = v.left + w.clientLeft,
+			col = [...document.querySelectorAll('#board .numbers.cols text')].map((t) => t.getBoundingClientRect()).find((r) => r.left >= left + 30),
+			row = [...document.querySelectorAll('#board .numbers.rows text')].map((t) => t.getBoundingClientRect()).find((r) => r.top >= top + 30);`
+		pinned := `(() => { ` + edges + ` return col.top >= top - 1 && col.top <= top + 24 && row.left >= left - 1 && row.left <= left + 30; })()`
+		if err := a.waitFor(pinned, 5*time.Second, "the numbers pinned"); err != nil {
+			got, _ := eval[[]float64](a, `(() => { `+edges+` return [w.scrollTop, w.scrollLeft, top, col.top, left, row.left]; })()`)
+			b.fatalf("the box scrolled by %.0f px down and %.0f across, the page %d px more: its inside's top shows at %.0f px, a column number at %.0f; its left at %.0f, a row number at %.0f", got[0], got[1], page, got[2], got[3], got[4], got[5])
+		}
+	}
+	hit, err := eval[[]float64](a, `(() => { const w = document.getElementById('board-wrap'), v = w.getBoundingClientRect(), c = document.querySelector('#board .numbers.cols rect').getBoundingClientRect();
+		const cell = [...document.querySelectorAll('#place-cells rect')].map((r) => r.getBoundingClientRect()).find((r) => r.top < c.bottom && r.bottom > c.bottom && r.left > v.left + 30 && r.right < v.right);
+		if (!cell) return [0, 0];
+		const el = document.elementFromPoint(cell.left + cell.width / 2, (Math.max(cell.top, c.top) + c.bottom) / 2);
+		return [1, el && el.closest('#place-cells a') ? 1 : 0]; })()`)
+	a.must(err)
+	if hit[0] == 1 && hit[1] != 1 {
+		b.fatalf("a tap on a column number over a place to play does not reach the place")
+	}
+}
+
 // TestBrowserPhoneHandTakesTheTap: at 390×844 with a tile chosen, the
 // hand and Rotate are on the screen and nothing covers them, with the page
 // scrolled 0, 150 and 300 px; the player's own village is on the first
