@@ -57,7 +57,7 @@ func TestHint(t *testing.T) {
 		t.Fatal("the game against a bot offers no hint")
 	}
 	code, body := ana.post(hintPath, nil)
-	if code != http.StatusOK || !strings.HasPrefix(viewtest.Text(t, body, "#hint"), "Hint: the hard bot would play this move. It won ") || !viewtest.Has(t, body, "#confirm") {
+	if code != http.StatusOK || !strings.HasPrefix(viewtest.Text(t, body, "#hint"), "Hint: the hard bot would play this move. It tried it in ") || !viewtest.Has(t, body, "#confirm") {
 		t.Fatalf("the hint: %d\n%.3000s", code, body)
 	}
 	form := url.Values{}

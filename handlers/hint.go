@@ -62,7 +62,7 @@ func (s *Server) hint(c echo.Context) error {
 		return err
 	}
 	vm := s.stepVM(c, l, hintSelection(st, seat, choice.Move, l.Game.Version))
-	vm.Play.Hint = &views.Hint{Won: choice.Won, Games: choice.Visits, Of: choice.Iterations, Solved: choice.Solved}
+	vm.Play.Hint = &views.Hint{Won: choice.Won, Games: choice.Visits, Solved: choice.Solved}
 	if isHTMX(c) {
 		c.Response().Header().Set("HX-Replace-Url", vm.Link(vm.Sel))
 	}

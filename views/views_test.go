@@ -684,10 +684,10 @@ func TestHintText(t *testing.T) {
 		h    Hint
 		want string
 	}{
-		{Hint{Won: 0.62, Games: 240, Of: 1800}, "It won 62% of the 240 games it played out after it (of 1800 in all)."},
-		{Hint{Won: 1, Games: 1, Of: 1, Solved: true}, "with the best play on both sides, it wins the game."},
-		{Hint{Won: 0.5, Games: 1, Of: 1, Solved: true}, "it shares first place."},
-		{Hint{Won: 0, Games: 1, Of: 1, Solved: true}, "it loses the game, by as little as can be."},
+		{Hint{Won: 0.62, Games: 240}, "It tried it in 240 practice games played to the end, and won 62% of them."},
+		{Hint{Won: 1, Games: 1, Solved: true}, "with the best play on both sides, it wins the game."},
+		{Hint{Won: 0.5, Games: 1, Solved: true}, "it shares first place."},
+		{Hint{Won: 0, Games: 1, Solved: true}, "it loses the game, by as little as can be."},
 	} {
 		if got := HintText(en, tc.h); !strings.HasSuffix(got, tc.want) {
 			t.Errorf("%+v: %q, want it to end %q", tc.h, got, tc.want)

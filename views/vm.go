@@ -191,12 +191,12 @@ type PlayVM struct {
 }
 
 // Hint is what the hard bot found for the move it suggests: the share of
-// the games it played out after it that it won (Won, 0–1), in how many
-// (Games) of how many in all (Of).
+// the games it played out after it that it won (Won, 0–1), and how many
+// (Games).
 type Hint struct {
-	Won       float64
-	Games, Of int
-	Solved    bool // found by solving the rest of the game exactly: Won is 1, ½ or 0
+	Won    float64
+	Games  int
+	Solved bool // found by solving the rest of the game exactly: Won is 1, ½ or 0
 }
 
 // FillOption is one way to fill the jungle cells next to the chosen cell:

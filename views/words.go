@@ -261,9 +261,9 @@ func HintText(l *i18n.Lang, h Hint) string {
 		}
 		return l.T("Hint: the hard bot would play this move. Nothing is hidden any more: with the best play on both sides, it loses the game, by as little as can be.")
 	}
-	return l.N("Hint: the hard bot would play this move. It won %d%% of the %d game it played out after it (of %d in all).",
-		"Hint: the hard bot would play this move. It won %d%% of the %d games it played out after it (of %d in all).",
-		h.Games, int(h.Won*100+0.5), h.Games, h.Of)
+	return l.N("Hint: the hard bot would play this move. It tried it in %d practice game played to the end, and won %d%% of it.",
+		"Hint: the hard bot would play this move. It tried it in %d practice games played to the end, and won %d%% of them.",
+		h.Games, h.Games, int(h.Won*100+0.5))
 }
 
 // BotName names a bot kind for players.

@@ -22,7 +22,7 @@ func TestBrowserHardBotAndHint(t *testing.T) {
 	a.setMarker()
 	a.must(a.click(`#hint-button`, "Hint"))
 	a.must(a.waitFor(`!!document.querySelector('#hint') && !!document.querySelector('#confirm')`, 15*time.Second, "the hint"))
-	if got := a.text("#hint"); !strings.HasPrefix(got, "Hint: the hard bot would play this move. It won ") {
+	if got := a.text("#hint"); !strings.HasPrefix(got, "Hint: the hard bot would play this move. It tried it in ") {
 		b.fatalf("the hint says %q", got)
 	}
 	if got := a.text("#preview"); !strings.Contains(got, "If you confirm") {
