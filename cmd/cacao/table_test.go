@@ -278,7 +278,8 @@ func TestBrowserDragHintOnce(t *testing.T) {
 
 // TestBrowserPhoneFillsStaySmall: on a phone, with a cell chosen whose
 // jungle can be filled several ways, the bar of the move with its list of
-// fills takes at most a third of the screen, Confirm whole in it.
+// fills takes at most a third of the screen, every way to fill and
+// Confirm whole in it.
 func TestBrowserPhoneFillsStaySmall(t *testing.T) {
 	t.Parallel()
 	b, a := aliceAtAChoiceOfFills(t, 390, 844)
@@ -286,6 +287,10 @@ func TestBrowserPhoneFillsStaySmall(t *testing.T) {
 	a.must(err)
 	if h > 1.0/3 {
 		b.fatalf("with the fills listed the bar of the move takes %.0f %% of the screen", 100*h)
+	}
+	// Every way to fill, whole on the screen: none past its edge.
+	if out := a.notInView([][2]string{{"#play fieldset.fills li:last-child", "the last way to fill"}}); len(out) > 0 {
+		b.fatalf("with the fills listed: %s", strings.Join(out, "; "))
 	}
 	// Confirm whole in the bar, not cut by its edge.
 	if in, err := eval[bool](a, `(() => { const c = document.getElementById('confirm').getBoundingClientRect(), p = document.getElementById('play').getBoundingClientRect(); return c.top >= p.top && c.bottom <= p.bottom; })()`); err != nil || !in {
