@@ -105,7 +105,8 @@ func TestBrowserRematch(t *testing.T) {
 	}
 }
 
-// TestBrowserReplayKeys: in a replay the arrow keys step on and back.
+// TestBrowserReplayKeys: in a replay the arrow keys step on and back; at
+// 1280×800 the hands and the villages stand beside the board.
 func TestBrowserReplayKeys(t *testing.T) {
 	t.Parallel()
 	s := seededSite(t)
@@ -116,6 +117,11 @@ func TestBrowserReplayKeys(t *testing.T) {
 	s.openGame(a, "alice", id)
 	a.must(a.navigate(fmt.Sprintf("%s/turns/3", s.gameURL(id))))
 	a.must(a.waitFor(`typeof window.htmx !== 'undefined'`, 10*time.Second, "the page's scripts"))
+	// At a laptop's size the hands and the villages stand beside the board,
+	// their tops level with its top.
+	if got, err := eval[[]float64](a, `(() => { const b = document.getElementById('board-wrap').getBoundingClientRect(), s = document.querySelector('.replay > .game-side').getBoundingClientRect(); return [b.top, b.right, s.top, s.left]; })()`); err != nil || got[2] > got[0]+40 || got[3] < got[1] {
+		b.fatalf("the replay's hands and villages start at (%v), the board at its top %v and right %v (%v)", got[2:], got[0], got[1], err)
+	}
 	for _, k := range []struct {
 		key, want string
 	}{{kb.ArrowRight, "/turns/4"}, {kb.ArrowLeft, "/turns/3"}, {kb.ArrowLeft, "/turns/2"}} {
