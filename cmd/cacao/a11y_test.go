@@ -513,7 +513,7 @@ func TestA11y(t *testing.T) {
 			au.check(a, page.name)
 		}
 		// A review made, and a turn of it with the bot's move drawn.
-		turn := reviewed(t, s, done, alice)
+		turn := reviewed(t, s, done, alice, func() {})
 		a.must(a.navigate(fmt.Sprintf("%s/games/%d/review", s.base, done)))
 		au.check(a, "the review of my turns, made")
 		a.must(a.navigate(fmt.Sprintf("%s/games/%d/turns/%d", s.base, done, turn)))

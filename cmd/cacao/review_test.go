@@ -39,9 +39,19 @@ func TestBrowserReview(t *testing.T) {
 	a.must(a.click("#review-link", "Review my turns"))
 	a.must(a.waitFor(`!!document.querySelector('main form[action$="/review"] button')`, 10*time.Second, "the review's page, offering to make it"))
 
-	// The review, made as the slots would make it.
-	other := reviewed(t, s, g.ID, alice)
-	a.must(a.navigate(fmt.Sprintf("%s/games/%d/review", s.base, g.ID)))
+	// The review, made as the slots would make it, while its page is open
+	// saying it is being made: the page shows it by itself.
+	other := reviewed(t, s, g.ID, alice, func() {
+		a.must(a.navigate(fmt.Sprintf("%s/games/%d/review", s.base, g.ID)))
+		if text := a.text("#review"); !strings.Contains(text, "Your review is being made") {
+			b.fatalf("the review asked for, its page says %q", text)
+		}
+		a.setMarker()
+	})
+	a.must(a.waitFor(`!!document.querySelector('table.review')`, 10*time.Second, "the review shown once made"))
+	if !a.mustState().HasMarker {
+		b.fatalf("the review's page was loaded again to show it")
+	}
 	link := fmt.Sprintf(`table.review a[href="/games/%d/turns/%d"]`, g.ID, other)
 	a.tappable(link, "the turn the bot would have played otherwise", true)
 	if row := a.text("table.review tr.most-lost"); !strings.Contains(row, "(most lost)") {
@@ -71,9 +81,10 @@ func TestBrowserReview(t *testing.T) {
 // reviewed writes user's review of their turns in finished game id as the
 // slots would make it: each turn judged, and the first where the tile had
 // another place without fills the bot's choice, as the turn where most was
-// lost (70 % of the games won after it, 30 % after the move played). It
-// returns that turn's log entry.
-func reviewed(t *testing.T, s *site, id uint, user *models.User) int {
+// lost (70 % of the games won after it, 30 % after the move played),
+// calling asked once it is asked for and not yet made. It returns that
+// turn's log entry.
+func reviewed(t *testing.T, s *site, id uint, user *models.User, asked func()) int {
 	t.Helper()
 	l, err := s.store.LoadGame(id)
 	if err != nil {
@@ -106,6 +117,7 @@ func reviewed(t *testing.T, s *site, id uint, user *models.User) int {
 	if other < 0 {
 		t.Fatalf("no turn of %s's had another place for its tile", user.Username)
 	}
+	asked()
 	if err := s.store.SaveReview(id, seat, made); err != nil {
 		t.Fatal(err)
 	}
