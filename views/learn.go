@@ -104,7 +104,7 @@ func LessonOf(l *i18n.Lang, topic string) Lesson {
 		return Lesson{Title: l.T("Learn to play Cacao"), Explain: []string{
 			l.T("In Cacao you lay worker tiles beside the jungle. The workers on a tile's edges work the jungle tiles they face: plantations give fruit, markets buy it for gold, gold mines give gold, water moves you up the water track, sun-worshipping sites give sun tokens, and temples pay at the end the players with the most workers beside them."),
 			l.T("Here you play one short game against a bot, on a deal that is the same every time. Each lesson asks for one move and says why; your other turns are played for you, so that you reach the end in a few pages. Any step can be skipped."),
-			l.T("You play A, in red; the bot plays B, in purple. At the end, gold, temple awards, sun tokens and the water track's value are added up: the highest total wins."),
+			l.T("You play A, in orange; the bot plays B, in pink. At the end, gold, temple awards, sun tokens and the water track's value are added up: the highest total wins."),
 		}}
 	case "place":
 		return Lesson{Title: l.T("Choose a tile, turn it, lay it beside the jungle"), Explain: []string{

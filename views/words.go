@@ -442,9 +442,9 @@ func abs(n int) int {
 func ColourName(l *i18n.Lang, seat int) string {
 	switch seat & 3 {
 	case 0:
-		return l.T("red")
+		return l.T("orange")
 	case 1:
-		return l.T("purple")
+		return l.T("pink")
 	case 2:
 		return l.T("white")
 	default:
