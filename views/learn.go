@@ -103,7 +103,7 @@ func LessonOf(l *i18n.Lang, topic string) Lesson {
 	case "":
 		return Lesson{Title: l.T("Learn to play Cacao"), Explain: []string{
 			l.T("In Cacao you lay worker tiles beside the jungle. The workers on a tile's edges work the jungle tiles they face: plantations give fruit, markets buy it for gold, gold mines give gold, water moves you up the water track, sun-worshipping sites give sun tokens, and temples pay at the end the players with the most workers beside them."),
-			l.T("Here you play one short game against a bot, on a deal that is the same every time. Each lesson asks for one move and says why; your other turns are played for you, so that you reach the end in a few pages. Any step can be skipped."),
+			l.T("Here you play one short game against a bot, on a deal that is the same every time. Each lesson asks for one move and says why: a move that shows the lesson's point, not always the best one. Your other turns are played for you, so that you reach the end in a few pages. Any step can be skipped."),
 			l.T("You play A, in orange; the bot plays B, in pink. At the end, gold, temple awards, sun tokens and the water track's value are added up: the highest total wins."),
 		}}
 	case "place":
@@ -113,7 +113,7 @@ func LessonOf(l *i18n.Lang, topic string) Lesson {
 			Lay: l.T("Now lay it on the marked cell, beside the plantation.")}
 	case "fill":
 		return Lesson{Title: l.T("Filling the jungle: workers wake on both sides"), Explain: []string{
-			l.T("When your tile leaves an empty jungle cell between two worker tiles, a jungle tile from the display is laid there at once. Every worker facing it wakes: yours, and the bot's too. What a worker brings always goes to its tile's owner."),
+			l.T("When your tile leaves an empty jungle cell between two worker tiles, a jungle tile from the display is laid there at once. Every worker facing it wakes: yours, and the bot's too. What a worker brings always goes to its tile's owner, if they can take it: a plantation gives no fruit to a player who holds 5 already."),
 		}, Why: l.T("On the marked cell, your tile fills the jungle cell between it and a tile of the bot's, and workers of both of you wake."),
 			Lay: l.T("Now lay it on the marked cell: the jungle cell beside it is filled.")}
 	case "market":
