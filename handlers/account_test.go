@@ -43,7 +43,7 @@ func TestPasswordChangeAndSignOutEverywhere(t *testing.T) {
 		t.Fatalf("a wrong current password: %d\n%.300s", code, body[strings.Index(body, "<main"):])
 	}
 	ana.post("/language", url.Values{"lang": {"en"}})
-	if code, body := ana.post("/settings/password", url.Values{"current": {"secret-ana"}, "password": {"short"}}); code != http.StatusUnprocessableEntity || !strings.Contains(body, "a password has 8 to 72 characters") {
+	if code, body := ana.post("/settings/password", url.Values{"current": {"secret-ana"}, "password": {"short"}}); code != http.StatusUnprocessableEntity || !strings.Contains(body, "A password has 8 to 72 characters") {
 		t.Fatalf("a short new password: %d", code)
 	}
 	if !signedIn(other) {
@@ -61,7 +61,7 @@ func TestPasswordChangeAndSignOutEverywhere(t *testing.T) {
 	}
 	var err error
 	fresh := s.client("ana")
-	if code, body := fresh.get(oldLink); code != http.StatusForbidden || !strings.Contains(body, "this link no longer signs you in") || signedIn(fresh) {
+	if code, body := fresh.get(oldLink); code != http.StatusForbidden || !strings.Contains(body, "This link no longer signs you in") || signedIn(fresh) {
 		t.Fatalf("a sign-in link from before the change: %d", code)
 	}
 	if u, err = s.store.UserByID(u.ID); err != nil {

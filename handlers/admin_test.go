@@ -11,7 +11,7 @@ import (
 	"cacao/views/viewtest"
 )
 
-// TestAdminPagesOnlyForAdmins: the admin pages are "not found" for a
+// TestAdminPagesOnlyForAdmins: the admin pages are "Not found" for a
 // player, and their link is only in an admin's header.
 func TestAdminPagesOnlyForAdmins(t *testing.T) {
 	s := newSite(t)

@@ -117,7 +117,7 @@ func (s *Server) apiErrors(next echo.HandlerFunc) echo.HandlerFunc {
 		var code int
 		var msg string
 		if errors.As(err, &p) {
-			code, msg = http.StatusUnprocessableEntity, lang(c).T(p.Format, p.Args...)
+			code, msg = http.StatusUnprocessableEntity, lang(c).Sentence(p.Format, p.Args...)
 		} else {
 			code, msg = status(lang(c), err)
 		}

@@ -198,7 +198,7 @@ func TestAPIRefusals(t *testing.T) {
 		}
 		return out
 	}
-	if code, body := bob.api("POST", game+"/turn", withVersion(move, g.Version), nil); code != http.StatusUnprocessableEntity || apiError(body) == "" || apiError(body) == "not this seat's turn" {
+	if code, body := bob.api("POST", game+"/turn", withVersion(move, g.Version), nil); code != http.StatusUnprocessableEntity || apiError(body) == "" || apiError(body) == "Not this seat's turn" {
 		t.Errorf("bob out of turn, in German: %d %s", code, body)
 	}
 	if code, body := bob.api("GET", game+"/moves", nil, nil); code != http.StatusUnprocessableEntity {

@@ -263,13 +263,13 @@ func TestDeadlineVisibleAndTimeoutPlayed(t *testing.T) {
 func TestIllegalCellIsExplained(t *testing.T) {
 	ana, id, pl := newSite(t).botGame("random")
 	_, body := ana.get(fmt.Sprintf("/games/%d?tile=%s&rot=%d&at=40,40", id, pl.Tile, pl.Rot))
-	if !strings.Contains(body, "that cell is not a legal place for this tile") || !strings.Contains(body, "Place at ") {
+	if !strings.Contains(body, "That cell is not a legal place for this tile") || !strings.Contains(body, "Place at ") {
 		t.Fatal("an illegal cell in the address is not explained, or the legal cells are not offered again")
 	}
 	// A legal cell asked as an overbuild (no own tile there to cover) is
 	// not a legal place either, not a rule of overbuilding broken.
 	_, body = ana.get(fmt.Sprintf("/games/%d?tile=%s&rot=%d&at=%d,%d&overbuild=1", id, pl.Tile, pl.Rot, pl.At.X, pl.At.Y))
-	if !strings.Contains(body, "that cell is not a legal place for this tile") || strings.Contains(body, `/turn"`) {
+	if !strings.Contains(body, "That cell is not a legal place for this tile") || strings.Contains(body, `/turn"`) {
 		t.Fatal("an overbuild of an empty legal cell is not refused as an illegal place")
 	}
 }

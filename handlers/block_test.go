@@ -49,7 +49,7 @@ func TestDeclineAllAndBlock(t *testing.T) {
 	if code, body := bob.post(block, nil); code != http.StatusOK || !strings.Contains(body, "ana can no longer invite you") {
 		t.Fatalf("blocking: %d\n%.300s", code, body)
 	}
-	if code, body := invite(ana); code != http.StatusUnprocessableEntity || !strings.Contains(body, "that player takes no invitations from you") {
+	if code, body := invite(ana); code != http.StatusUnprocessableEntity || !strings.Contains(body, "That player takes no invitations from you") {
 		t.Fatalf("ana inviting bob, who blocked her: %d", code)
 	}
 	_, settings := bob.get("/settings")

@@ -127,7 +127,7 @@ func TestLevelsOffered(t *testing.T) {
 		t.Fatalf("the game made: %d %v", code, err)
 	}
 	code, body := ana.post("/games", url.Values{"seat": {"easy"}, "stand_in": {"clever"}})
-	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "the bot that stands in for a player is the easy, medium or hard one") {
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "The bot that stands in for a player is the easy, medium or hard one") {
 		t.Fatalf("an unknown stand-in: %d", code)
 	}
 }

@@ -45,19 +45,19 @@ func TestChatOnTheGamePage(t *testing.T) {
 		t.Fatal("a watcher's page of the chat")
 	}
 	if code, body := eve.post(game+"/chat", url.Values{"text": {"let me in"}}); code != http.StatusUnprocessableEntity ||
-		!strings.Contains(body, "only the players of this game write in its chat") {
+		!strings.Contains(body, "Only the players of this game write in its chat") {
 		t.Fatalf("eve wrote: %d", code)
 	}
 
 	ana.get(game)
 	code, panel := ana.htmx("POST", game+"/chat", url.Values{"text": {"quick <b>again</b>"}})
-	if code != http.StatusUnprocessableEntity || !strings.Contains(panel, "wait a moment before your next message") ||
+	if code != http.StatusUnprocessableEntity || !strings.Contains(panel, "Wait a moment before your next message") ||
 		viewtest.Text(t, panel, "textarea#chat-text") != "quick <b>again</b>" || strings.Contains(panel, "<html") {
 		t.Fatalf("a message too soon: %d\n%s", code, panel)
 	}
 	s.clock.Advance(models.ChatGap)
 	code, panel = ana.htmx("POST", game+"/chat", url.Values{"text": {strings.Repeat("a", models.ChatMaxLength+1)}})
-	if code != http.StatusUnprocessableEntity || !strings.Contains(panel, "a message has at most 500 characters") {
+	if code != http.StatusUnprocessableEntity || !strings.Contains(panel, "A message has at most 500 characters") {
 		t.Fatalf("a message too long: %d", code)
 	}
 	code, panel = ana.htmx("POST", game+"/chat", url.Values{"text": {"gl hf"}})

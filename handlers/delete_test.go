@@ -33,7 +33,7 @@ func TestDeleteAccount(t *testing.T) {
 	fmt.Sscan(m[1], &cyds)
 
 	ana.get("/settings")
-	if code, body := ana.post("/settings/delete", url.Values{"password": {"wrong"}}); code != http.StatusUnprocessableEntity || !strings.Contains(body, "that is not your current password") {
+	if code, body := ana.post("/settings/delete", url.Values{"password": {"wrong"}}); code != http.StatusUnprocessableEntity || !strings.Contains(body, "That is not your current password") {
 		t.Fatalf("deleting with a wrong password: %d", code)
 	}
 	if _, err := s.store.Authenticate("ana", "secret-ana"); err != nil {

@@ -22,7 +22,7 @@ func TestErrorPageWithoutSession(t *testing.T) {
 	rec := httptest.NewRecorder()
 	c := e.NewContext(httptest.NewRequest("GET", "/games/1", nil), rec)
 	e.HTTPErrorHandler(errors.New("given up"), c)
-	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "something went wrong") {
+	if rec.Code != http.StatusInternalServerError || !strings.Contains(rec.Body.String(), "Something went wrong") {
 		t.Fatalf("the error page without a session: %d\n%.300s", rec.Code, rec.Body.String())
 	}
 }

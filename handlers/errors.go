@@ -38,7 +38,7 @@ func status(l *i18n.Lang, err error) (int, string) {
 			return http.StatusTooManyRequests, l.N("Too many requests. Try again in %d minute.", "Too many requests. Try again in %d minutes.", n, n)
 		}
 	case errors.Is(err, errBusy):
-		return http.StatusTooManyRequests, l.T("the site is busy checking passwords: try again in a moment")
+		return http.StatusTooManyRequests, l.Sentence("the site is busy checking passwords: try again in a moment")
 	case errors.As(err, &ce):
 		n := int(ce.wait.Seconds()) + 1
 		return http.StatusTooManyRequests, l.N("Too many log-ins, sign-ups or password changes from your address. Try again in %d second.",
@@ -48,7 +48,7 @@ func status(l *i18n.Lang, err error) (int, string) {
 	case errors.As(err, &he):
 		switch m := he.Message.(type) {
 		case message:
-			return he.Code, l.T(m.format, m.args...)
+			return he.Code, l.Sentence(m.format, m.args...)
 		case string:
 			if m != "" && l == i18n.En {
 				return he.Code, m
@@ -59,19 +59,19 @@ func status(l *i18n.Lang, err error) (int, string) {
 		if ie.Format == "" {
 			return http.StatusUnprocessableEntity, ie.Reason
 		}
-		return http.StatusUnprocessableEntity, l.T(ie.Format, playerArgs(l, ie.Args)...)
+		return http.StatusUnprocessableEntity, l.Sentence(ie.Format, playerArgs(l, ie.Args)...)
 	case models.Unavailable(err):
 		return http.StatusServiceUnavailable, l.T("The site cannot reach its database for a moment. Nothing was changed: try again in a minute.")
 	case errors.Is(err, models.ErrNotFound):
-		return http.StatusNotFound, l.T("not found")
+		return http.StatusNotFound, l.Sentence("not found")
 	case errors.Is(err, models.ErrForbidden):
-		return http.StatusForbidden, l.T("that is not yours to do")
+		return http.StatusForbidden, l.Sentence("that is not yours to do")
 	case errors.Is(err, models.ErrConflict):
-		return http.StatusConflict, l.T("the game moved on before your move arrived; here is the board as it is now")
+		return http.StatusConflict, l.Sentence("the game moved on before your move arrived; here is the board as it is now")
 	case errors.As(err, &me):
-		return http.StatusUnprocessableEntity, l.T(me.Format, me.Args...)
+		return http.StatusUnprocessableEntity, l.Sentence(me.Format, me.Args...)
 	default:
-		return http.StatusInternalServerError, l.T("something went wrong on our side")
+		return http.StatusInternalServerError, l.Sentence("something went wrong on our side")
 	}
 }
 

@@ -29,7 +29,7 @@ func TestFollowAndInvite(t *testing.T) {
 	// that says to log in and offers the log-in link; the list of players
 	// followed leads a visitor to the log-in form, which comes back to it.
 	if code, page := anon.post("/users/bob/follow", nil); code != http.StatusUnauthorized ||
-		viewtest.Text(t, page, "main h1") != "Please log in" || viewtest.Text(t, page, "main .error") != "please log in first" ||
+		viewtest.Text(t, page, "main h1") != "Please log in" || viewtest.Text(t, page, "main .error") != "Please log in first" ||
 		!viewtest.Has(t, page, `header a[href="/login"]`) {
 		t.Fatalf("a visitor's follow: %d, %q: %q", code, viewtest.Text(t, page, "main h1"), viewtest.Text(t, page, "main .error"))
 	}
@@ -68,7 +68,7 @@ func TestFollowAndInvite(t *testing.T) {
 	if _, page := ana.get("/following"); viewtest.Has(t, page, "ul.following li") {
 		t.Fatal("ana still follows bob")
 	}
-	if code, page := ana.post("/users/ana/follow", nil); code != http.StatusUnprocessableEntity || !strings.Contains(page, "you cannot follow yourself") {
+	if code, page := ana.post("/users/ana/follow", nil); code != http.StatusUnprocessableEntity || !strings.Contains(page, "You cannot follow yourself") {
 		t.Fatalf("following herself: %d", code)
 	}
 }

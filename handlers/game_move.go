@@ -36,7 +36,7 @@ func (s *Server) playTurn(c echo.Context) error {
 func formMove(c echo.Context, l *models.Loaded) (views.Selection, engine.Move, string) {
 	sel, problem := parseSelection(lang(c), c.FormValue("tile"), "", c.FormValue("rot"), c.FormValue("at"), c.FormValue("overbuild"), c.FormValue("fill"))
 	if problem == "" && (sel.Tile == "" || sel.At == nil) {
-		problem = tr(c, "a turn needs a tile, a rotation and a cell")
+		problem = sentence(c, "a turn needs a tile, a rotation and a cell")
 	}
 	if problem != "" {
 		return sel, engine.Move{}, problem
@@ -46,7 +46,7 @@ func formMove(c echo.Context, l *models.Loaded) (views.Selection, engine.Move, s
 	if l.Play != nil && !m.Overbuild {
 		if opts := l.Play.State().FillOptions(m.At); len(opts) > 0 {
 			if sel.Fill >= len(opts) {
-				return sel, m, tr(c, "unknown fill choice")
+				return sel, m, sentence(c, "unknown fill choice")
 			}
 			m.Fills = opts[sel.Fill]
 		}
@@ -135,7 +135,7 @@ func (s *Server) formGame(c echo.Context) (*models.Loaded, int, error) {
 	}
 	version, err := strconv.Atoi(c.FormValue("version"))
 	if err != nil {
-		return nil, 0, s.refuse(c, l, http.StatusUnprocessableEntity, tr(c, "the form is missing the game version; reload the page"))
+		return nil, 0, s.refuse(c, l, http.StatusUnprocessableEntity, sentence(c, "the form is missing the game version; reload the page"))
 	}
 	return l, version, nil
 }
@@ -203,11 +203,11 @@ func (s *Server) refuse(c echo.Context, l *models.Loaded, code int, msg string) 
 func parseActs(c echo.Context) ([]engine.Act, error) {
 	form, err := c.FormParams()
 	if err != nil {
-		return nil, errors.New(tr(c, "the form could not be read"))
+		return nil, errors.New(sentence(c, "the form could not be read"))
 	}
 	keys, uses, orders := form["edge"], form["use"], form["order"]
 	if len(uses) != len(keys) || len(orders) != len(keys) || len(keys) > 16 {
-		return nil, errors.New(tr(c, "each worker choice needs an edge, a number to use and an order"))
+		return nil, errors.New(sentence(c, "each worker choice needs an edge, a number to use and an order"))
 	}
 	type item struct {
 		order int
@@ -217,21 +217,21 @@ func parseActs(c echo.Context) ([]engine.Act, error) {
 	for i, k := range keys {
 		parts := strings.Split(k, ",")
 		if len(parts) != 3 {
-			return nil, errors.New(tr(c, "unknown edge %s", strconv.Quote(k)))
+			return nil, errors.New(sentence(c, "unknown edge %s", strconv.Quote(k)))
 		}
 		cell, ok := parseCell(parts[0] + "," + parts[1])
 		side, sok := engine.ParseSide(parts[2])
 		use, uerr := strconv.Atoi(uses[i])
 		order, oerr := strconv.Atoi(orders[i])
 		if !ok || !sok || uerr != nil || oerr != nil || use < 0 {
-			return nil, errors.New(tr(c, "each worker choice needs an edge, a number to use and an order"))
+			return nil, errors.New(sentence(c, "each worker choice needs an edge, a number to use and an order"))
 		}
 		items = append(items, item{order, engine.Act{Tile: cell, Side: side, Use: use}})
 	}
 	sort.SliceStable(items, func(a, b int) bool { return items[a].order < items[b].order })
 	for i := 1; i < len(items); i++ {
 		if items[i].order == items[i-1].order {
-			return nil, errors.New(tr(c, "give each worker choice its own order (two are number %d)", items[i].order))
+			return nil, errors.New(sentence(c, "give each worker choice its own order (two are number %d)", items[i].order))
 		}
 	}
 	var acts []engine.Act

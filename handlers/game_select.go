@@ -25,7 +25,7 @@ func selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 	if !slices.Contains(vm.View.Hand, w) {
 		vm.Sel = views.Selection{}
 		if !stale {
-			vm.Error = l.T("that tile is not in your hand")
+			vm.Error = l.Sentence("that tile is not in your hand")
 		}
 		return
 	}
@@ -56,7 +56,7 @@ func selectMove(l *i18n.Lang, st *engine.State, vm *views.GameVM) {
 	if !slices.ContainsFunc(legal, func(l engine.Placement) bool { return l.At == pl.At && l.Overbuild == pl.Overbuild }) {
 		// Shown at the top: with the cell cleared, the panel asks for one.
 		if !stale {
-			vm.Error = l.T("that cell is not a legal place for this tile")
+			vm.Error = l.Sentence("that cell is not a legal place for this tile")
 		}
 		vm.Sel.At = nil
 		vm.Focus = "rotate"

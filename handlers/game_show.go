@@ -177,7 +177,7 @@ func parseSelection(l *i18n.Lang, tile, slot, rot, at, overbuild, fill string) (
 		return sel, ""
 	}
 	if _, ok := engine.ParseWorker(tile); !ok {
-		return sel, l.T("unknown tile %s", strconv.Quote(tile))
+		return sel, l.Sentence("unknown tile %s", strconv.Quote(tile))
 	}
 	sel.Tile = tile
 	if slot != "" {
@@ -185,14 +185,14 @@ func parseSelection(l *i18n.Lang, tile, slot, rot, at, overbuild, fill string) (
 		// the tile marks the first alike.
 		n, err := strconv.Atoi(slot)
 		if err != nil || n < 0 || n > 20 {
-			return views.Selection{}, l.T("unknown place in the hand")
+			return views.Selection{}, l.Sentence("unknown place in the hand")
 		}
 		sel.Slot = n
 	}
 	if rot != "" {
 		r, err := strconv.Atoi(rot)
 		if err != nil || r < 0 || r > 3 {
-			return views.Selection{}, l.T("a rotation is 0, 1, 2 or 3")
+			return views.Selection{}, l.Sentence("a rotation is 0, 1, 2 or 3")
 		}
 		sel.Rot = r
 	}
@@ -201,13 +201,13 @@ func parseSelection(l *i18n.Lang, tile, slot, rot, at, overbuild, fill string) (
 	}
 	c, ok := parseCell(at)
 	if !ok {
-		return sel, l.T("a cell is written x,y")
+		return sel, l.Sentence("a cell is written x,y")
 	}
 	sel.At, sel.Overbuild = &c, overbuild == "1"
 	if fill != "" {
 		f, err := strconv.Atoi(fill)
 		if err != nil || f < 0 || f > 20 {
-			return sel, l.T("unknown fill choice")
+			return sel, l.Sentence("unknown fill choice")
 		}
 		sel.Fill = f
 	}

@@ -44,7 +44,7 @@ func (s *Server) play(c echo.Context) error {
 		return render(c, code, views.PlayPage(vm))
 	}
 	if !slices.Contains(autoplay.Levels(), level) {
-		return refuse(http.StatusUnprocessableEntity, tr(c, "choose the easy, medium or hard bot"))
+		return refuse(http.StatusUnprocessableEntity, sentence(c, "choose the easy, medium or hard bot"))
 	}
 	spec := models.GameSpec{Seats: []string{level}, FormKey: c.FormValue("form_key")} // a guest's is private (models.Store.CreateGame)
 	u := currentUser(c)

@@ -71,7 +71,7 @@ func TestPlayAsGuest(t *testing.T) {
 	v.post("/language", url.Values{"lang": {"de"}})
 	for _, bad := range []url.Values{{"name": {"x"}, "bot": {"easy"}}, {"name": {"gus"}, "bot": {"genius"}}} {
 		code, body := v.post("/play", bad)
-		if code != http.StatusUnprocessableEntity || !says(t, body, "main .error", "Benutzername hat 3 bis 24") && !says(t, body, "main .error", "wähl den leichten") {
+		if code != http.StatusUnprocessableEntity || !says(t, body, "main .error", "Benutzername hat 3 bis 24") && !says(t, body, "main .error", "Wähl den leichten") {
 			t.Fatalf("/play %v: %d, %q", bad, code, viewtest.Text(t, body, "main .error"))
 		}
 	}

@@ -549,7 +549,7 @@ func TestAuthorization(t *testing.T) {
 	}
 	bad = form()
 	bad.Set("at", "99,98")
-	if code, body := mover.post(fmt.Sprintf("/games/%d/turn", id), bad); code != http.StatusUnprocessableEntity || !strings.Contains(body, "must touch a jungle tile") {
+	if code, body := mover.post(fmt.Sprintf("/games/%d/turn", id), bad); code != http.StatusUnprocessableEntity || !strings.Contains(body, "Must touch a jungle tile") {
 		t.Errorf("illegal cell: %d", code)
 	}
 	if code, _ := eve.post(fmt.Sprintf("/games/%d/resolve", id), url.Values{"version": {fmt.Sprint(l.Game.Version)}}); code != http.StatusForbidden {
@@ -910,7 +910,7 @@ func TestHandSlot(t *testing.T) {
 	base := fmt.Sprintf("/games/%d?tile=%s&rot=0", id, pl.Tile)
 	for _, bad := range []string{"x", "-1", "99"} {
 		code, body := ana.get(base + "&slot=" + bad)
-		if code != http.StatusOK || !strings.Contains(body, "unknown place in the hand") || viewtest.Has(t, body, `[aria-current="true"]`) {
+		if code != http.StatusOK || !strings.Contains(body, "Unknown place in the hand") || viewtest.Has(t, body, `[aria-current="true"]`) {
 			t.Fatalf("slot=%s: %d, want the page with a sentence and nothing chosen:\n%.300s", bad, code, body)
 		}
 	}

@@ -33,14 +33,14 @@ func (s *Server) hint(c echo.Context) error {
 		return refusal(http.StatusForbidden, "that is not yours to do")
 	}
 	if l.BotOf(seat) != "" {
-		return s.refuse(c, l, http.StatusUnprocessableEntity, tr(c, "the stand-in bot plays your seat: take it back first"))
+		return s.refuse(c, l, http.StatusUnprocessableEntity, sentence(c, "the stand-in bot plays your seat: take it back first"))
 	}
 	if !l.Solo(seat) {
-		return s.refuse(c, l, http.StatusForbidden, tr(c, "hints are only for games against bots alone"))
+		return s.refuse(c, l, http.StatusForbidden, sentence(c, "hints are only for games against bots alone"))
 	}
 	st := l.Play.State()
 	if l.Game.Status != models.StatusActive || st.Over() || st.Current() != seat || len(st.Player(seat).Queue()) > 0 {
-		return s.refuse(c, l, http.StatusUnprocessableEntity, tr(c, "a hint is for your turn, once your pending choices are made"))
+		return s.refuse(c, l, http.StatusUnprocessableEntity, sentence(c, "a hint is for your turn, once your pending choices are made"))
 	}
 	if d := s.take(c, hintKey(u.ID)); d > 0 {
 		// 422, as the chat's limits: htmx shows the reason in place.

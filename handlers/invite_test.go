@@ -75,7 +75,7 @@ func TestPrivateTable(t *testing.T) {
 	if _, home := bob.get("/"); strings.Contains(home, join) || viewtest.Has(t, home, fmt.Sprintf(`[href="/games/%d"]`, id)) {
 		t.Fatal("the private table is listed for bob")
 	}
-	if code, body := bob.post(join, nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "this table is private") {
+	if code, body := bob.post(join, nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "This table is private") {
 		t.Fatalf("bob joining the private table from the lobby: %d", code)
 	}
 	if seat, _ := s.seatOf(id, "bob"); seat >= 0 {
@@ -117,7 +117,7 @@ func TestTablesByTheCreator(t *testing.T) {
 	if _, body := bob.get(page); strings.Contains(body, "Cancel this table") {
 		t.Fatal("the invited player is offered to cancel the table")
 	}
-	if code, body := bob.post(page+"/cancel", nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "only the player who opened this table can do that") {
+	if code, body := bob.post(page+"/cancel", nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "Only the player who opened this table can do that") {
 		t.Fatalf("bob cancelling ana's table: %d", code)
 	}
 	bu := s.mailUser("bob")
@@ -140,7 +140,7 @@ func TestTablesByTheCreator(t *testing.T) {
 		s.clock.Advance(3 * time.Minute) // past the limit on games made in a row
 		ana.get("/")
 		code, body := ana.post("/games", url.Values{"seat": {"open"}})
-		if strings.Contains(body, "you have 10 tables waiting for players") {
+		if strings.Contains(body, "You have 10 tables waiting for players") {
 			if i != 10 || code != http.StatusUnprocessableEntity {
 				t.Fatalf("refused at table %d with %d, want the 11th with 422", i+1, code)
 			}

@@ -56,6 +56,10 @@ func lang(c echo.Context) *i18n.Lang { return i18n.From(c.Request().Context()) }
 // tr translates a message for the request.
 func tr(c echo.Context, msg string, args ...any) string { return lang(c).T(msg, args...) }
 
+// sentence translates a refusal that stands alone, capital first
+// (i18n.Lang.Sentence).
+func sentence(c echo.Context, msg string, args ...any) string { return lang(c).Sentence(msg, args...) }
+
 // message is a refusal's text, translated when it is shown.
 type message struct {
 	format string

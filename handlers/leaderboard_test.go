@@ -49,7 +49,7 @@ func TestLeaderboardPage(t *testing.T) {
 	if _, page := bob.get("/ratings?format=3-4"); viewtest.Has(t, page, "table.leaders") || viewtest.Text(t, page, ".board-place") != "You are not on this leaderboard yet." {
 		t.Fatalf("the board of three or four lists someone, or bob is on it:\n%s", viewtest.Show(t, page, "main"))
 	}
-	if code, page := bob.get("/ratings?format=9"); code != http.StatusBadRequest || !viewtest.HasText(t, page, "main p", "choose the leaderboard of games of two, or of three or four") {
+	if code, page := bob.get("/ratings?format=9"); code != http.StatusBadRequest || !viewtest.HasText(t, page, "main p", "Choose the leaderboard of games of two, or of three or four") {
 		t.Fatalf("a board that does not exist: %d", code)
 	}
 }

@@ -205,7 +205,7 @@ func (s *Server) createGame(c echo.Context) error {
 				name = strings.TrimSpace(invites[i])
 			}
 			if name == "" {
-				return s.refuseHome(c, u, tr(c, "write the username of the player to invite"))
+				return s.refuseHome(c, u, sentence(c, "write the username of the player to invite"))
 			}
 			spec.Seats = append(spec.Seats, "@"+name)
 		default:
@@ -469,7 +469,7 @@ func (s *Server) historyFilter(c echo.Context, action, fixed string) (models.His
 		u, err := s.store.UserNamed(fv.Opponent)
 		switch {
 		case errors.Is(err, models.ErrNotFound):
-			fv.Error = tr(c, "nobody here is called “%s”", fv.Opponent)
+			fv.Error = sentence(c, "nobody here is called “%s”", fv.Opponent)
 			f.Opponent = math.MaxUint32 // nobody: no game
 		case err != nil:
 			return f, fv, err

@@ -406,7 +406,7 @@ func TestSettingsRefuseBadInput(t *testing.T) {
 		{"not an address", "turn", "is not an email address"},
 		{"Ana <ana2@example.test>", "turn", "is not an email address"},
 		{"ana2@example.test\r\nBcc: eve@example.test", "turn", "is not an email address"},
-		{"ana2@example.test", "weekly", "choose news from the list for each channel"},
+		{"ana2@example.test", "weekly", "Choose news from the list for each channel"},
 	} {
 		ana.get("/settings")
 		code, body := ana.post("/settings/news", newsForm(tc.email, tc.news))
@@ -424,7 +424,7 @@ func TestSettingsRefuseBadInput(t *testing.T) {
 	for _, days := range []string{"0", "99", "15", "-1", "abc", ""} {
 		ana.get("/settings")
 		code, body := ana.post("/settings/vacation", url.Values{"days": {days}})
-		if code != http.StatusUnprocessableEntity || !strings.Contains(body, "you can take 1 to 14 days") {
+		if code != http.StatusUnprocessableEntity || !strings.Contains(body, "You can take 1 to 14 days") {
 			t.Errorf("vacation of %q days: %d; want 422 with the allowance", days, code)
 		}
 		if f := s.fresh(u); f.VacationUntil != nil || f.VacationDays != 0 {
@@ -456,7 +456,7 @@ func TestSettingsRefuseBadInput(t *testing.T) {
 	if f := s.fresh(u); f.VacationUntil != nil || f.OnVacation(s.store.Clock()) {
 		t.Fatalf("vacation still stored after ending it: %v", f.VacationUntil)
 	}
-	if code, body := ana.post("/settings/vacation/end", nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "you are not on vacation") {
+	if code, body := ana.post("/settings/vacation/end", nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "You are not on vacation") {
 		t.Fatalf("ending a vacation that is not: %d", code)
 	}
 }

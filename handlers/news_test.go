@@ -46,7 +46,7 @@ func TestSettingsNewsTable(t *testing.T) {
 		t.Fatal("the settings do not show the choices saved")
 	}
 	form.Set("news_hook", "everything")
-	if code, body := ana.post("/settings/news", form); code != http.StatusUnprocessableEntity || !strings.Contains(body, "choose news from the list") {
+	if code, body := ana.post("/settings/news", form); code != http.StatusUnprocessableEntity || !strings.Contains(body, "Choose news from the list") {
 		t.Fatalf("news not in the list: %d", code)
 	}
 	if after, _ := s.store.UserNamed("ana"); after.Choices()[models.ChanHook] != 0 {
@@ -154,7 +154,7 @@ func TestSettingsHook(t *testing.T) {
 		!strings.Contains(page, fmt.Sprintf("%x", u.HookSecret)) {
 		t.Fatalf("saving an ntfy webhook: %d, %q", code, u.HookURL)
 	}
-	for i, want := range []string{"A test notice is on its way", "A test notice is on its way", "you sent test notices just now"} {
+	for i, want := range []string{"A test notice is on its way", "A test notice is on its way", "You sent test notices just now"} {
 		if _, body := ana.post("/settings/news/test", nil); !strings.Contains(body, want) {
 			t.Fatalf("test %d does not say %q", i+1, want)
 		}

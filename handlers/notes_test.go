@@ -35,7 +35,7 @@ func TestPrivateNotes(t *testing.T) {
 		t.Fatalf("saving with htmx: %d\n%s", code, viewtest.Excerpt(frag))
 	}
 	long := strings.Repeat("é", 2001)
-	if code, body := ana.post(page+"/notes", url.Values{"note": {long}}); code != http.StatusUnprocessableEntity || viewtest.Text(t, body, "#note-error") != "a note is at most 2000 characters" {
+	if code, body := ana.post(page+"/notes", url.Values{"note": {long}}); code != http.StatusUnprocessableEntity || viewtest.Text(t, body, "#note-error") != "A note is at most 2000 characters" {
 		t.Fatalf("a note too long: %d %q", code, viewtest.Text(t, body, "#note-error"))
 	}
 	for _, who := range []*client{bob, eve, s.client("nobody")} {

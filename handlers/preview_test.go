@@ -123,7 +123,7 @@ func TestPreviewFollowsWorkerChoices(t *testing.T) {
 		}
 		_, before := s.seatOf(id, "ana")
 		for _, p := range []string{path, fmt.Sprintf("/games/%d/turn", id), fmt.Sprintf("/games/%d/resolve", id)} {
-			if code, body := ana.post(p, dup); code != http.StatusUnprocessableEntity || !strings.Contains(body, "give each worker choice its own order") {
+			if code, body := ana.post(p, dup); code != http.StatusUnprocessableEntity || !strings.Contains(body, "Give each worker choice its own order") {
 				t.Fatalf("%s with two orders alike: %d", p, code)
 			}
 		}

@@ -54,7 +54,7 @@ func TestProfile(t *testing.T) {
 		says  string
 	}{
 		{"?opponent=BOB", 3, ""},
-		{"?opponent=nobody", 0, "nobody here is called “nobody”"},
+		{"?opponent=nobody", 0, "Nobody here is called “nobody”"},
 		{"?players=3", 0, ""},
 		{"?result=won&players=2", wins, ""},
 	} {

@@ -67,7 +67,7 @@ func TestPasswordReset(t *testing.T) {
 	}
 	tok := strings.TrimPrefix(link, "/reset/new?t=")
 	tok, _ = url.QueryUnescape(tok)
-	if code, body := fresh.post("/reset/new", url.Values{"t": {tok}, "password": {"short"}}); code != http.StatusUnprocessableEntity || !strings.Contains(body, "a password has 8 to 72 characters") {
+	if code, body := fresh.post("/reset/new", url.Values{"t": {tok}, "password": {"short"}}); code != http.StatusUnprocessableEntity || !strings.Contains(body, "A password has 8 to 72 characters") {
 		t.Fatalf("a short password: %d", code)
 	}
 	if code, body := fresh.post("/reset/new", url.Values{"t": {tok}, "password": {"a-new-secret"}}); code != http.StatusOK || !strings.Contains(body, "Your new password is set") {
@@ -82,7 +82,7 @@ func TestPasswordReset(t *testing.T) {
 	if _, err := s.store.Authenticate("ana", "a-new-secret"); err != nil {
 		t.Fatal("the new password does not log in")
 	}
-	if code, body := fresh.get(link); code != http.StatusUnprocessableEntity || !strings.Contains(body, "this link was used already") {
+	if code, body := fresh.get(link); code != http.StatusUnprocessableEntity || !strings.Contains(body, "This link was used already") {
 		t.Fatalf("the link a second time: %d", code)
 	}
 	if code, _ := fresh.post("/reset/new", url.Values{"t": {tok}, "password": {"another-secret"}}); code != http.StatusUnprocessableEntity {

@@ -125,7 +125,7 @@ func TestRematchFromTheFinalTable(t *testing.T) {
 	if _, page := eve.get(old); strings.Contains(page, old+"/rematch") {
 		t.Fatal("a watcher is offered a rematch")
 	}
-	if code, body := eve.post(old+"/rematch", nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "only the players of this game may ask for a rematch") {
+	if code, body := eve.post(old+"/rematch", nil); code != http.StatusUnprocessableEntity || !strings.Contains(body, "Only the players of this game may ask for a rematch") {
 		t.Fatalf("a watcher's rematch: %d", code)
 	}
 	if _, page := ana.get(old); !viewtest.Has(t, page, fmt.Sprintf(`form[action="%s/rematch"]`, old)) {

@@ -21,7 +21,7 @@ func TestReview(t *testing.T) {
 	id, ana, bob := s.anaAndBob()
 	eve := s.signup("eve")
 	review := fmt.Sprintf("/games/%d/review", id)
-	if code, body := ana.get(review); code != http.StatusUnprocessableEntity || !strings.Contains(body, "a review is made of a game played to its end") {
+	if code, body := ana.get(review); code != http.StatusUnprocessableEntity || !strings.Contains(body, "A review is made of a game played to its end") {
 		t.Fatalf("a review of a game under way: %d", code)
 	}
 	s.playToEnd(id, engine.NewRand(3), ana, bob)

@@ -97,10 +97,10 @@ func TestAccessTokenRefusals(t *testing.T) {
 		form url.Values
 		want string
 	}{
-		{url.Values{"name": {"   "}, "scope": {"read"}}, "der Name eines Tokens hat 1 bis 40 Zeichen"},
-		{url.Values{"name": {strings.Repeat("x", 41)}, "scope": {"read"}}, "der Name eines Tokens hat 1 bis 40 Zeichen"},
-		{url.Values{"name": {"bot"}}, "wähl, was der Token darf"},
-		{url.Values{"name": {"bot"}, "scope": {"read", "root"}}, "wähl, was der Token darf"},
+		{url.Values{"name": {"   "}, "scope": {"read"}}, "Der Name eines Tokens hat 1 bis 40 Zeichen"},
+		{url.Values{"name": {strings.Repeat("x", 41)}, "scope": {"read"}}, "Der Name eines Tokens hat 1 bis 40 Zeichen"},
+		{url.Values{"name": {"bot"}}, "Wähl, was der Token darf"},
+		{url.Values{"name": {"bot"}, "scope": {"read", "root"}}, "Wähl, was der Token darf"},
 	} {
 		code, page := ana.post("/settings/tokens", c.form)
 		if code != http.StatusUnprocessableEntity || !says(t, page, "main .error", c.want) || viewtest.Has(t, page, "#new-token") {

@@ -66,7 +66,7 @@ func TestTournamentJourney(t *testing.T) {
 	if _, page := guest.get(href); viewtest.Has(t, page, `form[action$="/join"]`) {
 		t.Fatal("a guest is offered to join")
 	}
-	if code, page := guest.post(href+"/join", nil); code != http.StatusUnprocessableEntity || !strings.Contains(page, "guests do not play tournaments") {
+	if code, page := guest.post(href+"/join", nil); code != http.StatusUnprocessableEntity || !strings.Contains(page, "Guests do not play tournaments") {
 		t.Fatalf("a guest joins: %d", code)
 	}
 	if code, _ := ana.post(href+"/join", url.Values{"_csrf": {"forged-token"}}); code != http.StatusForbidden && code != http.StatusBadRequest {
@@ -134,12 +134,12 @@ func TestPrivateTournamentRules(t *testing.T) {
 		t.Fatal("a player is offered a tournament for everyone, or more places than a private one has")
 	}
 	code, page := ana.post("/tournaments", tourForm("x", url.Values{"invite": {"bob"}}))
-	if code != http.StatusUnprocessableEntity || viewtest.Text(t, page, "#tour-error") != "a tournament's name has 3 to 60 characters" ||
+	if code != http.StatusUnprocessableEntity || viewtest.Text(t, page, "#tour-error") != "A tournament's name has 3 to 60 characters" ||
 		viewtest.Text(t, page, "#tour-invite") != "bob" {
 		t.Fatalf("a name too short: %d %q", code, viewtest.Text(t, page, "#tour-error"))
 	}
 	code, page = ana.post("/tournaments", tourForm("Friends", url.Values{"invite": {"bob, nobody"}}))
-	if code != http.StatusUnprocessableEntity || !strings.Contains(viewtest.Text(t, page, "#tour-error"), "nobody here is called") {
+	if code != http.StatusUnprocessableEntity || !strings.Contains(viewtest.Text(t, page, "#tour-error"), "Nobody here is called") {
 		t.Fatalf("an unknown player invited: %d %q", code, viewtest.Text(t, page, "#tour-error"))
 	}
 	if _, page := ana.get("/tournaments"); viewtest.Has(t, page, "ul.tournaments li") {
@@ -172,7 +172,7 @@ func TestPrivateTournamentRules(t *testing.T) {
 	}
 	ana.post("/tournaments", tourForm("Second", nil))
 	code, page = ana.post("/tournaments", tourForm("Third", nil))
-	if code != http.StatusUnprocessableEntity || !strings.Contains(viewtest.Text(t, page, "#tour-error"), "you have 2 private tournaments not over yet") {
+	if code != http.StatusUnprocessableEntity || !strings.Contains(viewtest.Text(t, page, "#tour-error"), "You have 2 private tournaments not over yet") {
 		t.Fatalf("a third private tournament: %d %q", code, viewtest.Text(t, page, "#tour-error"))
 	}
 	if _, page := ana.get("/tournaments"); viewtest.Find(t, page, "ul.tournaments li").Length() != 2 {

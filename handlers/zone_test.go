@@ -27,7 +27,7 @@ func TestTimeZone(t *testing.T) {
 		t.Fatalf("settings after signing up from Tehran:\n%.4000s", page[strings.Index(page, "zone-h"):])
 	}
 	code, body := ana.post("/settings/zone", url.Values{"tz": {"Mars/Olympus"}})
-	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "that time zone is unknown") {
+	if code != http.StatusUnprocessableEntity || !strings.Contains(body, "That time zone is unknown") {
 		t.Fatalf("an unknown zone: %d", code)
 	}
 	if u, _ := s.store.UserNamed("ana"); u.TimeZone != "Asia/Tehran" {

@@ -26,17 +26,18 @@ var sourceDirs = []string{"../../views", "../../handlers", "../../handlers/api",
 
 // Calls that take a message: function name -> index of the catalog key.
 // Views and handlers call t(ctx, msg, ...) and tn(ctx, one, other, n, ...);
-// a *Lang's T(msg, ...) and N(one, other, n, ...); the engine's illegal and
+// a *Lang's T(msg, ...), Sentence(msg, ...) and N(one, other, n, ...) (the
+// handlers' sentence(c, msg, ...) too); the engine's illegal and
 // the models' invalid and note build errors and notices from a message.
-var keyArg = map[string]int{"t": 1, "tn": 2, "T": 0, "N": 1, "illegal": 0, "invalid": 0, "tr": 1, "refusal": 1, "notify": 5, "newsOf": 2}
+var keyArg = map[string]int{"t": 1, "tn": 2, "T": 0, "Sentence": 0, "N": 1, "sentence": 1, "illegal": 0, "invalid": 0, "tr": 1, "refusal": 1, "notify": 5, "newsOf": 2}
 
-// Calls whose message must be a literal (T and N may pass on a variable:
+// Calls whose message must be a literal (T, Sentence and N may pass on a variable:
 // they are also how the code translates a message it was given).
-var checked = map[string]bool{"t": true, "tn": true, "illegal": true, "invalid": true, "tr": true, "refusal": true, "notify": true, "newsOf": true}
+var checked = map[string]bool{"t": true, "tn": true, "sentence": true, "illegal": true, "invalid": true, "tr": true, "refusal": true, "notify": true, "newsOf": true}
 
 // Functions that pass a message through (their own parameter) to one of
 // the calls above.
-var passThrough = map[string]bool{"t": true, "tn": true, "T": true, "N": true, "illegal": true, "invalid": true, "tr": true, "refusal": true, "notify": true, "newsOf": true}
+var passThrough = map[string]bool{"t": true, "tn": true, "T": true, "Sentence": true, "N": true, "sentence": true, "illegal": true, "invalid": true, "tr": true, "refusal": true, "notify": true, "newsOf": true}
 
 type use struct {
 	key    string

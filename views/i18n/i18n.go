@@ -19,6 +19,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 )
@@ -171,6 +173,17 @@ func From(ctx context.Context) *Lang {
 // A message missing from the catalog is shown in English.
 func (l *Lang) T(msg string, args ...any) string {
 	return l.format(l.lookup(msg), args)
+}
+
+// Sentence is T for a message that stands alone, such as a refusal: the
+// first letter of the translation's own words is a capital (an argument at
+// its start, such as a name, is left as it is written).
+func (l *Lang) Sentence(msg string, args ...any) string {
+	f := l.lookup(msg)
+	if r, n := utf8.DecodeRuneInString(f); unicode.IsLower(r) {
+		f = string(unicode.ToUpper(r)) + f[n:]
+	}
+	return l.format(f, args)
 }
 
 // N is T for a message about a count n: one is the English text for n == 1,

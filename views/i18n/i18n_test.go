@@ -174,3 +174,25 @@ func BenchmarkT(b *testing.B) {
 		_ = Fa.T("Game %d", 12)
 	}
 }
+
+// TestSentence: a refusal standing alone starts with a capital, in the
+// reader's language; a name at its start is written as it is; a script
+// without capitals is left alone.
+func TestSentence(t *testing.T) {
+	de, _ := Get("de")
+	fa, _ := Get("fa")
+	for _, tc := range []struct {
+		l         *Lang
+		msg, want string
+		args      []any
+	}{
+		{En, "that is not your current password", "That is not your current password", nil},
+		{de, "that is not your current password", "Das ist nicht dein aktuelles Passwort", nil},
+		{En, "%s is not a bot others may seat: invite them instead", "rob is not a bot others may seat: invite them instead", []any{"rob"}},
+		{fa, "that is not your current password", fa.T("that is not your current password"), nil},
+	} {
+		if got := tc.l.Sentence(tc.msg, tc.args...); got != tc.want {
+			t.Errorf("%s: Sentence(%q) = %q, want %q", tc.l.Code, tc.msg, got, tc.want)
+		}
+	}
+}
