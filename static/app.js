@@ -66,6 +66,12 @@ function handUnderBar() {
 }
 document.addEventListener("htmx:afterSettle", function () {
   markPans(); // first: the line it shows above the board moves the board
+  // A new lesson of the tutorial (its title takes the focus) opens at its
+  // title, not where the move before it left the page.
+  if (document.querySelector("#lesson-h[autofocus]")) {
+    pageScroll = boardTop = null;
+    document.getElementById("lesson").scrollIntoView({ block: "start" });
+  }
   if (!pageScroll) return;
   if (window.scrollX !== pageScroll[0] || window.scrollY !== pageScroll[1]) window.scrollTo(pageScroll[0], pageScroll[1]);
   pageScroll = null;

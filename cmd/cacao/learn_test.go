@@ -44,24 +44,7 @@ func learnByClicks(tb *tab, base string) int {
 		if wide, err := eval[[]string](tb, overflowJS); err != nil || len(wide) > 0 {
 			tb.b.fatalf("%s: step %d scrolls sideways: %v %v", tb.name, step, wide, err)
 		}
-		tb.tap(`#hand a.tile.coach`, "the lesson's tile")
-		for r := 0; ; r++ {
-			if ok, _ := eval[bool](tb, `!!document.querySelector('#place-cells a.cell.coach')`); ok {
-				break
-			}
-			if r == 4 {
-				tb.b.fatalf("%s: step %d: no rotation of the lesson's tile marks a cell", tb.name, step)
-			}
-			tb.tap(rotateSel, "Rotate")
-		}
-		if !strings.Contains(tb.text("#coach-do"), "lay it") {
-			tb.b.fatalf("%s: step %d, the tile turned: the bar says %q", tb.name, step, tb.text("#coach-do"))
-		}
-		tb.tap(`#place-cells a.cell.coach`, "the lesson's cell")
-		if got := tb.text("#coach-do"); !strings.Contains(got, "Confirm") || tb.text("#coach-wrong") != "" {
-			tb.b.fatalf("%s: step %d, the lesson's move chosen: the bar says %q, %q", tb.name, step, got, tb.text("#coach-wrong"))
-		}
-		tb.tap(`#confirm`, "Confirm move")
+		takeLesson(tb, step)
 		lessons++
 		if tb.text("#coach-wrong") != "" {
 			tb.b.fatalf("%s: step %d: the lesson's move confirmed was called wrong: %s", tb.name, step, tb.text("#coach-wrong"))
@@ -77,6 +60,30 @@ func learnByClicks(tb *tab, base string) int {
 		tb.b.fatalf("%s: the offer of a real game cannot be tapped", tb.name)
 	}
 	return lessons
+}
+
+// takeLesson makes the move of the lesson at step by its marks: the marked
+// tile, Rotate until a cell is marked, that cell, Confirm.
+func takeLesson(tb *tab, step int) {
+	tb.b.t.Helper()
+	tb.tap(`#hand a.tile.coach`, "the lesson's tile")
+	for r := 0; ; r++ {
+		if ok, _ := eval[bool](tb, `!!document.querySelector('#place-cells a.cell.coach')`); ok {
+			break
+		}
+		if r == 4 {
+			tb.b.fatalf("%s: step %d: no rotation of the lesson's tile marks a cell", tb.name, step)
+		}
+		tb.tap(rotateSel, "Rotate")
+	}
+	if !strings.Contains(tb.text("#coach-do"), "lay it") {
+		tb.b.fatalf("%s: step %d, the tile turned: the bar says %q", tb.name, step, tb.text("#coach-do"))
+	}
+	tb.tap(`#place-cells a.cell.coach`, "the lesson's cell")
+	if got := tb.text("#coach-do"); !strings.Contains(got, "Confirm") || tb.text("#coach-wrong") != "" {
+		tb.b.fatalf("%s: step %d, the lesson's move chosen: the bar says %q, %q", tb.name, step, got, tb.text("#coach-wrong"))
+	}
+	tb.tap(`#confirm`, "Confirm move")
 }
 
 // TestBrowserLearn: a new visitor completes /learn by clicks from the
@@ -210,7 +217,7 @@ func TestBrowserLearnByKeyboard(t *testing.T) {
 // TestBrowserLearnPhoneShowsTheBoard: on a 390×844 phone, a lesson's first
 // screen, before any scroll, shows its title, Skip and every tile on the
 // board, above the hand's tray: the jungle the lesson is about, not only
-// its text.
+// its text; a lesson taken, the next opens at its title (htmx swaps it in).
 func TestBrowserLearnPhoneShowsTheBoard(t *testing.T) {
 	t.Parallel()
 	s := seededSite(t)
@@ -226,5 +233,14 @@ func TestBrowserLearnPhoneShowsTheBoard(t *testing.T) {
 	a.must(err)
 	if got[0] < 2 || got[1] > 0 || got[2] > 0 {
 		b.fatalf("of the %.0f tiles on a lesson's first screen, the lowest goes %.0f px under the tray or the screen's foot, the highest %.0f px over its top", got[0], got[1], got[2])
+	}
+	// The lesson taken from further down the page, the next one opens at
+	// its title, Skip on the screen too.
+	_, err = eval[bool](a, `(() => { window.scrollTo(0, 300); return true; })()`)
+	a.must(err)
+	takeLesson(a, 2)
+	a.must(a.waitFor(`location.pathname.endsWith('/learn/2') && !document.querySelector('.htmx-request')`, 10*time.Second, "the next lesson"))
+	if out := a.notInView([][2]string{{"#lesson-h", "the next lesson's title"}, {"#learn-skip", "Skip this step"}}); len(out) > 0 {
+		b.fatalf("the next lesson opens with: %s", strings.Join(out, "; "))
 	}
 }
