@@ -329,6 +329,28 @@ func TestBrowserHandInViewWithFills(t *testing.T) {
 	}
 }
 
+// TestBrowserFillKeepsThePage: at 1280×800, with the page scrolled so that
+// the bar of the move stays at the top, choosing another way to fill
+// leaves the page where it was.
+func TestBrowserFillKeepsThePage(t *testing.T) {
+	t.Parallel()
+	b, a := aliceAtAChoiceOfFills(t, 1280, 800)
+	y, err := eval[float64](a, `(() => { window.scrollTo(0, 120); return window.scrollY; })()`)
+	a.must(err)
+	if y < 100 {
+		b.fatalf("the page scrolls to %.0f px only: the test needs 100", y)
+	}
+	// A tap where the link shows (a click by selector would first scroll
+	// the page to the bar's place in it, as no player's does).
+	xy, err := eval[[]float64](a, `(() => { const r = document.querySelector('#play fieldset.fills a.fill-option').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`)
+	a.must(err)
+	a.must(a.do(5*time.Second, chromedp.MouseClickXY(xy[0], xy[1])))
+	a.must(a.waitFor(`location.search.includes('fill=') && !document.querySelector('.htmx-request')`, 5*time.Second, "the fill chosen"))
+	if got, err := eval[float64](a, `window.scrollY`); err != nil || got < y-2 || got > y+2 {
+		b.fatalf("choosing another way to fill moved the page from %.0f to %.0f px (%v)", y, got, err)
+	}
+}
+
 // aliceAtAChoiceOfFills opens, at w×h, alice's game against greedy with a
 // cell chosen whose jungle can be filled several ways.
 func aliceAtAChoiceOfFills(t *testing.T, w, h int64) (*browser, *tab) {
