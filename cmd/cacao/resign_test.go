@@ -7,13 +7,18 @@ import (
 )
 
 // TestBrowserResign: with JavaScript and without, alice resigns her game
-// against the greedy bot through its confirmation page; the bot then plays
+// against the greedy bot through its confirmation page (its link 44 px
+// tall, to be tapped on a phone); the bot then plays
 // her seat to the end, and the final table (which fits a phone) and the log
 // say she resigned.
 func TestBrowserResign(t *testing.T) {
 	t.Parallel()
 	for _, js := range []bool{true, false} {
 		s, b, a, game := aliceAgainstGreedyAt(t, js, afterTurns, 2, 390, 844)
+		// A finger's height: not a line of small text.
+		if h, err := eval[float64](a, `document.querySelector('.game-side .resign a').getBoundingClientRect().height`); err != nil || h < 44 {
+			b.fatalf("js=%v: Resign… is %.0f px tall, want 44 (%v)", js, h, err)
+		}
 		a.must(a.click(`.game-side .resign a`, "Resign…"))
 		a.must(a.waitFor(`!!document.querySelector('form button#resign')`, 10*time.Second, "the confirmation"))
 		if !strings.Contains(a.text("main"), "You cannot take the seat back.") {
