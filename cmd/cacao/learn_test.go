@@ -118,14 +118,22 @@ func TestBrowserLearn(t *testing.T) {
 	}
 }
 
+// visitorOnAPhone is a new site and a visitor's tab on a 390×844 phone,
+// with JavaScript or without.
+func visitorOnAPhone(t *testing.T, js bool) (*site, *browser, *tab) {
+	t.Helper()
+	s := seededSite(t)
+	b := newBrowser(t, js, s.logs)
+	a := b.newTab("visitor", js)
+	a.must(a.do(10*time.Second, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)))
+	return s, b, a
+}
+
 // TestBrowserLearnNoJavaScript: the same without JavaScript, on a phone:
 // every step a page of its own.
 func TestBrowserLearnNoJavaScript(t *testing.T) {
 	t.Parallel()
-	s := seededSite(t)
-	b := newBrowser(t, false, s.logs)
-	a := b.newTab("visitor", false)
-	a.must(a.do(10*time.Second, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)))
+	s, b, a := visitorOnAPhone(t, false)
 	n := learnByClicks(a, s.base)
 	if st := a.mustState(); st.HTMXLoaded {
 		b.fatalf("htmx is loaded: JavaScript should be off in this browser")
@@ -220,10 +228,7 @@ func TestBrowserLearnByKeyboard(t *testing.T) {
 // its text; a lesson taken, the next opens at its title (htmx swaps it in).
 func TestBrowserLearnPhoneShowsTheBoard(t *testing.T) {
 	t.Parallel()
-	s := seededSite(t)
-	b := newBrowser(t, true, s.logs)
-	a := b.newTab("visitor", true)
-	a.must(a.do(10*time.Second, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)))
+	s, b, a := visitorOnAPhone(t, true)
 	a.must(a.navigate(s.base + "/learn/1"))
 	if out := a.notInView([][2]string{{"#lesson-h", "the lesson's title"}, {"#learn-skip", "Skip this step"}}); len(out) > 0 {
 		b.fatalf("on the first screen: %s", strings.Join(out, "; "))
