@@ -80,7 +80,7 @@ func TestLanguageSetting(t *testing.T) {
 	}
 	ana := s.signup("ana")
 	if code, body := ana.post("/language", url.Values{"lang": {"klingon"}}); code != http.StatusUnprocessableEntity || pageLang(t, body) != "en ltr" {
-		t.Fatalf("Unknown language: %d %q", code, pageLang(t, body))
+		t.Fatalf("unknown language: %d %q", code, pageLang(t, body))
 	}
 	ana.post("/language", url.Values{"lang": {"zh-Hant"}})
 	// Another browser of the same account (a fresh client logging in)

@@ -46,7 +46,7 @@ func TestReview(t *testing.T) {
 		if viewtest.Has(t, page, "table.review") {
 			break
 		}
-		if i == 300 || !viewtest.Has(t, page, `main p[role="status"]`) {
+		if i == 300 || !viewtest.Has(t, page, `#review-wait`) {
 			t.Fatalf("the review is neither being made nor made:\n%s", viewtest.Show(t, page, "main"))
 		}
 		time.Sleep(100 * time.Millisecond)

@@ -87,8 +87,8 @@ document.addEventListener("htmx:afterSettle", function () {
   // at the top covers it, the page moves just enough.
   var ghost = document.querySelector("svg.board .chosen"), bar = document.getElementById("play");
   if (ghost && bar) {
-    var over = bar.getBoundingClientRect().bottom - ghost.getBoundingClientRect().top;
-    if (over > 0) window.scrollBy(0, -(over + 8));
+    var over = bar.getBoundingClientRect().bottom + 32 - ghost.getBoundingClientRect().top; // the board's numbers under the bar
+    if (over > 0) window.scrollBy(0, -over);
   }
 });
 document.addEventListener("htmx:afterSwap", function () {
@@ -126,7 +126,7 @@ addEventListener("popstate", syncNext);
 function padForBar() {
   var bar = document.getElementById("play"), root = document.documentElement.style;
   var stays = bar && getComputedStyle(bar).position === "sticky";
-  root.scrollPaddingTop = stays ? bar.offsetHeight + 16 + "px" : "";
+  root.scrollPaddingTop = stays ? bar.offsetHeight + 40 + "px" : ""; // the bar, the board's numbers under it and a margin
   if (stays) root.setProperty("--bar-h", bar.offsetHeight + "px");
   else root.removeProperty("--bar-h");
 }
@@ -158,18 +158,19 @@ function markPans() {
   pinNumbers();
 }
 // The board's column numbers stay along the top of what shows of its box
-// (under the bar of the move where that stays at the screen's top), and
-// its row numbers along the box's left, as the board is scrolled in its
-// box or the page is.
+// (under the bar of the move where that stays at the screen's top, else
+// under the screen's top), and its row numbers along the box's left, as
+// the board is scrolled in its box or the page is.
 function pinNumbers() {
   var w = document.getElementById("board-wrap"), board = document.getElementById("board"), bar = document.getElementById("play");
-  var cols = board && board.querySelector(".numbers.cols"), rows = board && board.querySelector(".numbers.rows");
-  if (!w || !cols || !rows) return;
-  var b = board.getBoundingClientRect(), v = w.getBoundingClientRect(), unit = board.viewBox.baseVal.width / b.width;
-  var top = v.top + w.clientTop;
-  if (bar && getComputedStyle(bar).position === "sticky") top = Math.max(top, Math.min(bar.getBoundingClientRect().bottom, v.bottom - 48));
-  cols.setAttribute("transform", "translate(0 " + Math.max(0, top - b.top) * unit + ")");
-  rows.setAttribute("transform", "translate(" + Math.max(0, v.left + w.clientLeft - b.left) * unit + " 0)");
+  var cols = board && board.querySelector(".numbers.cols"), rows = board && board.querySelector(".numbers.rows"), m = board && board.getScreenCTM();
+  if (!w || !cols || !rows || !m) return;
+  var v = w.getBoundingClientRect(), shown = bar && getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().bottom : 0;
+  var top = Math.max(v.top + w.clientTop, Math.min(shown, v.bottom - 48));
+  // From the screen to the drawing's units (a board fitted to its box's
+  // height stands in the middle of a wider box).
+  cols.setAttribute("transform", "translate(0 " + Math.max(0, (top - m.f) / m.d) + ")");
+  rows.setAttribute("transform", "translate(" + Math.max(0, (v.left + w.clientLeft - m.e) / m.a) + " 0)");
 }
 document.addEventListener("scroll", function (e) {
   if (e.target === document || e.target.id === "board-wrap") pinNumbers();

@@ -146,7 +146,7 @@ func TestBrowserFitBoardFits(t *testing.T) {
 // its box keeps its column numbers along the top of what shows of the box
 // (under the bar of the move, which stays at a phone's top) and its row
 // numbers along its left; a tap where a number lies over a place to play
-// still reaches the place.
+// still reaches the place; so does a laptop's board fitted to its box.
 func TestBrowserNumbersStayInView(t *testing.T) {
 	t.Parallel()
 	b, a := fourAtTheTable(t, 390, 844)
@@ -155,26 +155,55 @@ func TestBrowserNumbersStayInView(t *testing.T) {
 	for _, page := range []int{0, 200} {
 		_, err := eval[bool](a, fmt.Sprintf(`(() => { const w = document.getElementById('board-wrap'); w.scrollTop = 40; w.scrollLeft = 40; window.scrollTo(0, w.getBoundingClientRect().top + scrollY - 60 + %d); return true; })()`, page))
 		a.must(err)
-		// The edges: the box's inside, the bar's foot; the first column's and
-		// row's number not under the other band.
-		const edges = `const w = document.getElementById('board-wrap'), v = w.getBoundingClientRect(), bar = document.getElementById('play').getBoundingClientRect(),
-			top = Math.max(v.top + w.clientTop, bar.bottom), left = v.left + w.clientLeft,
-			col = [...document.querySelectorAll('#board .numbers.cols text')].map((t) => t.getBoundingClientRect()).find((r) => r.left >= left + 30),
-			row = [...document.querySelectorAll('#board .numbers.rows text')].map((t) => t.getBoundingClientRect()).find((r) => r.top >= top + 30);`
-		pinned := `(() => { ` + edges + ` return col.top >= top - 1 && col.top <= top + 24 && row.left >= left - 1 && row.left <= left + 30; })()`
-		if err := a.waitFor(pinned, 5*time.Second, "the numbers pinned"); err != nil {
-			got, _ := eval[[]float64](a, `(() => { `+edges+` return [w.scrollTop, w.scrollLeft, top, col.top, left, row.left]; })()`)
-			b.fatalf("the box scrolled by %.0f px down and %.0f across, the page %d px more: its inside's top shows at %.0f px, a column number at %.0f; its left at %.0f, a row number at %.0f", got[0], got[1], page, got[2], got[3], got[4], got[5])
-		}
+		numbersPinned(b, a, fmt.Sprintf("on a phone, the page %d px further", page))
 	}
-	hit, err := eval[[]float64](a, `(() => { const w = document.getElementById('board-wrap'), v = w.getBoundingClientRect(), c = document.querySelector('#board .numbers.cols rect').getBoundingClientRect();
-		const cell = [...document.querySelectorAll('#place-cells rect')].map((r) => r.getBoundingClientRect()).find((r) => r.top < c.bottom && r.bottom > c.bottom && r.left > v.left + 30 && r.right < v.right);
-		if (!cell) return [0, 0];
-		const el = document.elementFromPoint(cell.left + cell.width / 2, (Math.max(cell.top, c.top) + c.bottom) / 2);
-		return [1, el && el.closest('#place-cells a') ? 1 : 0]; })()`)
+	// A place to play brought under the column numbers (the box scrolled
+	// so that its top lies 4 px above the numbers' foot): a tap on the
+	// numbers there reaches it.
+	_, err := eval[bool](a, `(() => { const w = document.getElementById('board-wrap'), v = w.getBoundingClientRect(), cells = [...document.querySelectorAll('#place-cells rect')];
+		const c = cells.map((r) => r.getBoundingClientRect()).filter((r) => r.left > v.left + 30 && r.right < v.right).sort((p, q) => p.top - q.top)[0];
+		w.scrollTop += c.top - (v.top + w.clientTop) - 4; window.scrollTo(0, 0); return true; })()`)
 	a.must(err)
-	if hit[0] == 1 && hit[1] != 1 {
+	under := `(() => { const c = document.querySelector('#board .numbers.cols rect').getBoundingClientRect(), v = document.getElementById('board-wrap').getBoundingClientRect();
+		return [...document.querySelectorAll('#place-cells rect')].map((r) => r.getBoundingClientRect()).find((r) => r.top < c.bottom && r.bottom > c.bottom && r.left > v.left + 30 && r.right < v.right); })()`
+	if err := a.waitFor(`!!`+under, 5*time.Second, "a place to play under the numbers"); err != nil {
+		b.fatalf("no place to play lies under the column numbers after scrolling to one: %v", err)
+	}
+	hit, err := eval[bool](a, `(() => { const r = `+under+`, c = document.querySelector('#board .numbers.cols rect').getBoundingClientRect(), el = document.elementFromPoint(r.left + r.width / 2, (Math.max(r.top, c.top) + c.bottom) / 2);
+		return !!el && !!el.closest('#place-cells a'); })()`)
+	a.must(err)
+	if !hit {
 		b.fatalf("a tap on a column number over a place to play does not reach the place")
+	}
+	// At a laptop's size, the board fitted to its box (a tall board stands
+	// in the middle of a wider box), the page scrolled so that the box's top
+	// is under the bar.
+	b, a = fourAtTheTable(t, 1280, 800)
+	a.must(a.do(5*time.Second, chromedp.Click(`#zoom-fit`)))
+	a.must(a.waitFor(`document.getElementById('zoom-fit').checked`, 5*time.Second, "Fit chosen"))
+	for range 2 { // the bar stays at the top once the page passes it
+		_, err = eval[bool](a, `(() => { window.scrollBy(0, document.getElementById('board-wrap').getBoundingClientRect().top - document.getElementById('play').getBoundingClientRect().bottom + 60); return true; })()`)
+		a.must(err)
+	}
+	numbersPinned(b, a, "at 1280x800, fitted")
+}
+
+// numbersPinned fails unless the board's column numbers stand along the
+// top of what shows of the board (its box's inside, the bar's foot or the
+// drawing's top, whichever is lowest) and its row numbers along its left.
+func numbersPinned(b *browser, a *tab, where string) {
+	b.t.Helper()
+	// The edges: of the box's inside, the bar's foot and the drawing (which
+	// may stand in the middle of its box); the first column's and row's
+	// number not under the other band.
+	const edges = `const w = document.getElementById('board-wrap'), v = w.getBoundingClientRect(), bar = document.getElementById('play').getBoundingClientRect(), m = document.getElementById('board').getScreenCTM(),
+		top = Math.max(v.top + w.clientTop, bar.bottom, m.f), left = Math.max(v.left + w.clientLeft, m.e),
+		col = [...document.querySelectorAll('#board .numbers.cols text')].map((t) => t.getBoundingClientRect()).find((r) => r.left >= left + 30),
+		row = [...document.querySelectorAll('#board .numbers.rows text')].map((t) => t.getBoundingClientRect()).find((r) => r.top >= top + 30);`
+	pinned := `(() => { ` + edges + ` return col.top >= top - 1 && col.top <= top + 24 && row.left >= left - 1 && row.left <= left + 30; })()`
+	if err := a.waitFor(pinned, 5*time.Second, "the numbers pinned"); err != nil {
+		got, _ := eval[[]float64](a, `(() => { `+edges+` return [w.scrollTop, w.scrollLeft, top, col.top, left, row.left]; })()`)
+		b.fatalf("%s, the box scrolled by %.0f px down and %.0f across: its inside's top shows at %.0f px, a column number at %.0f; its left at %.0f, a row number at %.0f", where, got[0], got[1], got[2], got[3], got[4], got[5])
 	}
 }
 
@@ -345,7 +374,7 @@ func TestBrowserFillKeepsThePage(t *testing.T) {
 	xy, err := eval[[]float64](a, `(() => { const r = document.querySelector('#play fieldset.fills a.fill-option').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`)
 	a.must(err)
 	a.must(a.do(5*time.Second, chromedp.MouseClickXY(xy[0], xy[1])))
-	a.must(a.waitFor(`location.search.includes('fill=') && !document.querySelector('.htmx-request')`, 5*time.Second, "the fill chosen"))
+	a.must(a.waitFor(`location.search.includes('fill=') && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`, 5*time.Second, "the fill chosen, settled"))
 	if got, err := eval[float64](a, `window.scrollY`); err != nil || got < y-2 || got > y+2 {
 		b.fatalf("choosing another way to fill moved the page from %.0f to %.0f px (%v)", y, got, err)
 	}
