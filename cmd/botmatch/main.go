@@ -42,28 +42,43 @@
 //
 // # Figures
 //
-// Against greedy at 1 s a move, the search as it is at commit 1c8d52b and
-// since (measured 2026-12-07 with the build of fd20403), each match with
-// -workers 1 on one core of its own (taskset), the other core running
-// builds and tests:
+// Against greedy at 1 s a move (measured 2026-12-07), each match with
+// -workers 1 on one core of its own (taskset), two at once:
 //
-//   - Three players (-a hard -b greedy -budget 1s -players 3 -games 120):
-//     first alone in 115 of 120 (95.8 %), none shared, the greedy seats
-//     first in 2 and 3; margin +8.8 (+7.8 to +9.9); 0.98 s a move. The
-//     target is 90 %.
-//   - Four players, two samples of other deals: -players 4 -games 120
-//     (the deals of the 93.3 % below): 106 of 120 (88.3 %), margin +7.4
-//     (+6.4 to +8.5); -players 4 -seed 1001 -games 120: 98 of 120
-//     (81.7 %), margin +6.4 (+5.3 to +7.5). Together 204 of 240 (85.0 %;
-//     a share's 95 % interval here is about ±4.5 points): under the target
-//     of 90 %. The 93.3 % below, on the first sample's deals, was the luck
-//     of those deals and of the time each move got.
-//   - Two players, the deals of -games 400 in two halves (-seed 101 -games
-//     200, then -seed 1 -games 200, each on a core shared with this
-//     session's builds and tests, which only takes time from the hard
-//     bot): first alone in 195 and 194 of each 200, 389 of 400 (97.2 %),
-//     1 shared; margin +12.9 and +13.0 (+12.2 to +13.7 and +12.2 to
-//     +13.8); 0.94 s a move. The target is 95 %.
+//   - Four players, the search as at commit 1854afd, whose four-player
+//     playouts weigh 16 random moves a turn (engine/bot, samples), four
+//     samples of deals: -players 4 -games 120 with -seed 1, 1001, 2001 and
+//     3001: first alone in 106, 113, 112 and 108 of each 120, 1, 1, 1 and 0
+//     shared; together 439 of 480 (91.5 %; a share's 95 % interval here
+//     is about ±2.5 points); margins +8.2 (+7.1 to +9.4), +9.0 (+8.1 to
+//     +10.0), +9.2 (+8.1 to +10.3) and +8.1 (+6.9 to +9.2); 0.98 s a
+//     move. The target is 90 %.
+//     The search before, six moves a turn (the build of fd20403), on the
+//     deals of -seed 1 and 1001: 106 and 98 of each 120 (85.0 % of 240),
+//     margins +7.4 (+6.4 to +8.5) and +6.4 (+5.3 to +7.5). Its 93.3 % of
+//     120 below, on the deals of -seed 1, was the luck of those deals and
+//     of the time each move got.
+//   - Three players (-players 3 -games 120), the search as at commit
+//     1c8d52b and since (the build of fd20403, the other core running
+//     builds and tests): first alone in 115 of 120 (95.8 %), none shared,
+//     the greedy seats first in 2 and 3; margin +8.8 (+7.8 to +9.9); 0.98
+//     s a move. The target is 90 %.
+//   - Two players, the same build, the deals of -games 400 in two halves
+//     (-seed 101 -games 200, then -seed 1 -games 200, each on a core
+//     shared with this session's builds and tests, which only takes time
+//     from the hard bot): first alone in 195 and 194 of each 200, 389 of
+//     400 (97.2 %), 1 shared; margin +12.9 and +13.0 (+12.2 to +13.7 and
+//     +12.2 to +13.8); 0.94 s a move. The target is 95 %.
+//
+// Against three hard-v1 at equal time, four players, the search as at
+// commit 1854afd (-a hard -b hard-v1 -players 4 -games 120 -workers 2,
+// the two cores to the match alone): at 1 s a move (-budget 1s), first
+// alone in 71 of 120 (59.2 %), 3 shared, the hard-v1 seats first in 18, 11
+// and 22; margin over the best of them +2.0 (+1.1 to +3.0); at 200 ms
+// (-budget 200ms), 62 of 120 (51.7 %), 5 shared, the others 18, 17 and
+// 24; margin +0.3 (−0.7 to +1.3). The target is 45 %; a share's 95 %
+// interval of 120 games is about ±9 points. The figures of two and three
+// players below are of the search as it still plays them.
 //
 // On a quiet machine (2026-12-06): the match alone on one of the two
 // cores (taskset -c 1, -workers 1), all else kept on the other.

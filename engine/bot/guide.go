@@ -23,8 +23,10 @@ import (
 // one and enough that the worst moves are rarely played; with four, whose
 // playouts are three quarters the others' moves, sixteen, which plays them
 // nearer their best. Measured against greedy at 200 ms a move
-// (cmd/botmatch): with two players ten did no better than six; with four,
-// 12, 16, 24 and 48 each finished first 6 to 8 points more often than six.
+// (cmd/botmatch): with two players ten did no better than six (three
+// players were not tried with more); with four, on the same 120 deals, 12,
+// 24 and 48 each finished first 7 to 8 points more often than six
+// (cmd/botmatch's package doc has sixteen at 1 s).
 func samples(players int) int {
 	if players == 4 {
 		return 16
