@@ -118,15 +118,17 @@ function syncNext() {
 });
 addEventListener("popstate", syncNext);
 
-// What the browser scrolls into view (a cell focused by Tab) is kept below
-// the bar of the move, which stays at the top of the screen and grows with
-// what the move brings: the page's scroll padding is the bar's height. The
-// board's box is as much shorter (--bar-h, app.css), so that it stays on
-// the screen with the bar above it.
+// What the browser scrolls into view (a cell focused by Tab or an arrow
+// key) is kept below the bar of the move, which stays at the top of the
+// screen and grows with what the move brings, and above a phone's hand
+// tray, which stays at its foot: the page's scroll padding is their
+// heights. The board's box is as much shorter as the bar (--bar-h,
+// app.css), so that it stays on the screen with the bar above it.
 function padForBar() {
-  var bar = document.getElementById("play"), root = document.documentElement.style;
+  var bar = document.getElementById("play"), tray = document.querySelector(".game-hand"), root = document.documentElement.style;
   var stays = bar && getComputedStyle(bar).position === "sticky";
   root.scrollPaddingTop = stays ? bar.offsetHeight + 40 + "px" : ""; // the bar, the board's numbers under it and a margin
+  root.scrollPaddingBottom = tray && getComputedStyle(tray).position === "sticky" ? tray.offsetHeight + 8 + "px" : "";
   if (stays) root.setProperty("--bar-h", bar.offsetHeight + "px");
   else root.removeProperty("--bar-h");
 }
@@ -229,6 +231,52 @@ function cellHint(e) {
 }
 ["mouseover", "mouseout", "focusin", "focusout"].forEach(function (n) {
   document.addEventListener(n, cellHint);
+});
+
+// A legal cell given the focus by the keyboard (Tab, an arrow key) is
+// scrolled wholly into the board's box, clear of the numbers along its
+// edges, and then into the screen, clear of the bar and a phone's tray
+// (padForBar): the browser would scroll only until some of it shows. A
+// cell tapped or clicked stays where it is.
+document.addEventListener("focusin", function (e) {
+  var a = e.target.closest && e.target.closest("#place-cells a"), w = document.getElementById("board-wrap");
+  if (!a || !w || !a.matches(":focus-visible")) return;
+  var r = a.getBoundingClientRect(), v = w.getBoundingClientRect();
+  var rows = w.querySelector(".numbers.rows"), cols = w.querySelector(".numbers.cols");
+  var left = Math.max(v.left + w.clientLeft, rows ? rows.getBoundingClientRect().right : 0), right = v.left + w.clientLeft + w.clientWidth;
+  var top = Math.max(v.top + w.clientTop, cols ? cols.getBoundingClientRect().bottom : 0), bottom = v.top + w.clientTop + w.clientHeight;
+  if (r.left < left) w.scrollLeft -= left - r.left;
+  else if (r.right > right) w.scrollLeft += r.right - right;
+  if (r.top < top) w.scrollTop -= top - r.top;
+  else if (r.bottom > bottom) w.scrollTop += r.bottom - bottom;
+  a.scrollIntoView({ block: "nearest", inline: "nearest" });
+});
+
+// From a legal cell with the focus, an arrow key moves it to the nearest
+// legal cell that way on the board (the board is drawn left to right on
+// every page): the one least far along, a step aside counting as two.
+// With none that way the key scrolls the board, as before.
+var arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+function cellAt(a) {
+  return a.getAttribute("data-cell").split(",").map(Number);
+}
+document.addEventListener("keydown", function (e) {
+  var d = arrows[e.key];
+  if (!d || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || !e.target.closest) return;
+  var from = e.target.closest("#place-cells a[data-cell]");
+  if (!from) return;
+  var p = cellAt(from), best = null, bestCost = Infinity;
+  from.parentNode.querySelectorAll("a[data-cell]").forEach(function (a) {
+    var q = cellAt(a), dx = q[0] - p[0], dy = q[1] - p[1];
+    var along = dx * d[0] + dy * d[1], aside = Math.abs(dx * d[1] + dy * d[0]);
+    if (along > 0 && along + 2 * aside < bestCost) {
+      best = a;
+      bestCost = along + 2 * aside;
+    }
+  });
+  if (!best) return;
+  e.preventDefault();
+  best.focus();
 });
 
 // Motion: the tiles laid and the gains won since the page last showed the

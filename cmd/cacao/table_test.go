@@ -411,3 +411,67 @@ func (s *site) aliceAtHerTurn(id uint, js bool, w, h int64) (*browser, *tab) {
 	}
 	return b, a
 }
+
+// TestBrowserArrowsMoveBetweenCells: with a legal cell focused, each arrow
+// key moves the focus to the nearest legal cell that way on the board (a
+// step aside counting as two), which is on the screen and takes the tap;
+// with none that way, the focus stays. On a laptop and on a phone.
+func TestBrowserArrowsMoveBetweenCells(t *testing.T) {
+	t.Parallel()
+	for _, size := range [][2]int64{{1280, 800}, {390, 844}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			arrowsMoveBetweenCells(fourAtTheTable(t, size[0], size[1]))
+		})
+	}
+}
+
+// arrowsMoveBetweenCells is TestBrowserArrowsMoveBetweenCells on a's page.
+func arrowsMoveBetweenCells(b *browser, a *tab) {
+	// From the cell in the middle of the legal ones, the cell each way the
+	// page should choose ("" for none): the least along + 2·aside.
+	want, err := eval[map[string]string](a, `(() => {
+		const cells = [...document.querySelectorAll('#place-cells a[data-cell]')].map(a => a.dataset.cell.split(',').map(Number));
+		const mx = cells.reduce((s, c) => s + c[0], 0) / cells.length, my = cells.reduce((s, c) => s + c[1], 0) / cells.length;
+		const start = cells.reduce((b, c) => Math.hypot(c[0] - mx, c[1] - my) < Math.hypot(b[0] - mx, b[1] - my) ? c : b);
+		const out = {start: start.join(',')};
+		for (const [key, d] of Object.entries({ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]})) {
+			let best = '', cost = Infinity;
+			for (const c of cells) {
+				const along = (c[0] - start[0]) * d[0] + (c[1] - start[1]) * d[1], aside = Math.abs((c[0] - start[0]) * d[1] + (c[1] - start[1]) * d[0]);
+				if (along > 0 && along + 2 * aside < cost) { best = c.join(','); cost = along + 2 * aside; }
+			}
+			out[key] = best;
+		}
+		return out;
+	})()`)
+	a.must(err)
+	moved := 0
+	for _, k := range []struct{ name, key string }{{"ArrowLeft", kb.ArrowLeft}, {"ArrowRight", kb.ArrowRight}, {"ArrowUp", kb.ArrowUp}, {"ArrowDown", kb.ArrowDown}} {
+		a.must(a.do(5*time.Second, chromedp.Focus(fmt.Sprintf(`#place-cells a[data-cell=%q]`, want["start"])), chromedp.KeyEvent(k.key)))
+		got, err := eval[string](a, `document.activeElement.closest('#place-cells a[data-cell]') ? document.activeElement.dataset.cell : document.activeElement.tagName`)
+		a.must(err)
+		to := want[k.name]
+		if to == "" {
+			to = want["start"]
+		} else {
+			moved++
+		}
+		if got != to {
+			b.fatalf("from cell %s %s moved the focus to %s; want cell %s", want["start"], k.name, got, to)
+		}
+		if out := a.notInView([][2]string{{"#place-cells a:focus", "the cell focused"}}); len(out) > 0 {
+			b.fatalf("after %s: %s", k.name, strings.Join(out, "; "))
+		}
+		// Clear of the numbers along the box's top and left, once they
+		// follow its scroll.
+		clear := `(() => { const r = document.activeElement.getBoundingClientRect(), c = document.querySelector('#board .numbers.cols rect').getBoundingClientRect(), w = document.querySelector('#board .numbers.rows rect').getBoundingClientRect();
+			return r.top >= c.bottom - 1 && r.left >= w.right - 1; })()`
+		if err := a.waitFor(clear, 2*time.Second, "the cell clear of the numbers"); err != nil {
+			b.fatalf("after %s the cell focused lies under the board's numbers: %v", k.name, err)
+		}
+	}
+	if moved < 2 {
+		b.fatalf("from cell %s only %d arrows lead to another legal cell: the test needs a board with cells around the middle", want["start"], moved)
+	}
+}
