@@ -212,6 +212,7 @@ document.addEventListener("DOMContentLoaded", frameBoard);
 // address bar coming and going (the height alone) does not.
 var framedWidth = innerWidth;
 addEventListener("resize", function () {
+  padForBar();
   if (innerWidth === framedWidth) return;
   framedWidth = innerWidth;
   frameBoard();
@@ -240,7 +241,8 @@ function cellHint(e) {
 // cell tapped or clicked stays where it is.
 document.addEventListener("focusin", function (e) {
   var a = e.target.closest && e.target.closest("#place-cells a"), w = document.getElementById("board-wrap");
-  if (!a || !w || !a.matches(":focus-visible")) return;
+  if (!a || !w || pageScroll || !a.matches(":focus-visible")) return; // not htmx's focus in a swap, which keeps the scroll
+  pinNumbers(); // the bands where the box's last scroll leaves them
   var r = a.getBoundingClientRect(), v = w.getBoundingClientRect();
   var rows = w.querySelector(".numbers.rows"), cols = w.querySelector(".numbers.cols");
   var left = Math.max(v.left + w.clientLeft, rows ? rows.getBoundingClientRect().right : 0), right = v.left + w.clientLeft + w.clientWidth;

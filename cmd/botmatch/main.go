@@ -43,11 +43,12 @@
 // # Figures
 //
 // Against greedy at 1 s a move (measured 2026-12-07), each match with
-// -workers 1 on one core of its own (taskset), two at once:
+// -workers 1 on one core (taskset):
 //
 //   - Four players, the search as at commit 1854afd, whose four-player
 //     playouts weigh 16 random moves a turn (engine/bot, samples), four
-//     samples of deals: -players 4 -games 120 with -seed 1, 1001, 2001 and
+//     samples of deals, two at once, each on a core of its own, nothing
+//     else running: -players 4 -games 120 with -seed 1, 1001, 2001 and
 //     3001: first alone in 106, 113, 112 and 108 of each 120, 1, 1, 1 and 0
 //     shared; together 439 of 480 (91.5 %; a share's 95 % interval here
 //     is about ±2.5 points); margins +8.2 (+7.1 to +9.4), +9.0 (+8.1 to
