@@ -465,11 +465,13 @@ func arrowsMoveBetweenCells(b *browser, a *tab) {
 			b.fatalf("after %s: %s", k.name, strings.Join(out, "; "))
 		}
 		// Clear of the numbers along the box's top and left, once they
-		// follow its scroll.
-		clear := `(() => { const r = document.activeElement.getBoundingClientRect(), c = document.querySelector('#board .numbers.cols rect').getBoundingClientRect(), w = document.querySelector('#board .numbers.rows rect').getBoundingClientRect();
-			return r.top >= c.bottom - 1 && r.left >= w.right - 1; })()`
-		if err := a.waitFor(clear, 2*time.Second, "the cell clear of the numbers"); err != nil {
-			b.fatalf("after %s the cell focused lies under the board's numbers: %v", k.name, err)
+		// follow its scroll, of the bar of the move above and of a phone's
+		// hand tray below: wholly, not only at its middle.
+		clear := `(() => { const r = document.activeElement.getBoundingClientRect(), c = document.querySelector('#board .numbers.cols rect').getBoundingClientRect(), w = document.querySelector('#board .numbers.rows rect').getBoundingClientRect(),
+			bar = document.getElementById('play').getBoundingClientRect(), tray = document.querySelector('.game-hand'), foot = getComputedStyle(tray).position === 'sticky' ? tray.getBoundingClientRect().top : innerHeight;
+			return r.top >= c.bottom - 1 && r.left >= w.right - 1 && r.top >= bar.bottom - 1 && r.bottom <= foot + 1; })()`
+		if err := a.waitFor(clear, 2*time.Second, "the cell clear of the numbers, the bar and the tray"); err != nil {
+			b.fatalf("after %s the cell focused lies partly under the board's numbers, the bar of the move or the hand's tray: %v", k.name, err)
 		}
 	}
 	if moved == 0 {
